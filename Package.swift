@@ -1,0 +1,56 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "waterfall",
+    products: [
+        .executable(name: "waterfalld", targets: ["waterfalld"]),
+        .executable(name: "waterfall-bench", targets: ["waterfall-bench"]),
+        .library(name: "WaterfallLayout", targets: ["WaterfallLayout"]),
+    ],
+    dependencies: [],
+    targets: [
+        // The engine: standard library only.
+        .target(name: "WaterfallLayout", swiftSettings: strict),
+        // A strict RFC 8259 reader and writer over bytes: standard library only.
+        .target(name: "WaterfallJSON", swiftSettings: strict),
+        // Wire types, framing, method decoding and reply encoding: no sockets.
+        .target(name: "WaterfallProtocol", dependencies: ["WaterfallLayout", "WaterfallJSON"], swiftSettings: strict),
+        // Sockets, signals, config, systemd, the layout store: the only Glibc user.
+        .target(name: "WaterfallServer", dependencies: ["WaterfallProtocol"], swiftSettings: strict),
+        .executableTarget(name: "waterfalld", dependencies: ["WaterfallServer"], swiftSettings: strict),
+        .executableTarget(
+            name: "waterfall-bench",
+            dependencies: ["WaterfallServer", "WaterfallTestSupport"],
+            swiftSettings: strict
+        ),
+        // Shared by tests and the benchmark: the reference layout, a seeded RNG, a socket client.
+        .target(
+            name: "WaterfallTestSupport",
+            dependencies: ["WaterfallLayout", "WaterfallJSON"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WaterfallLayoutTests",
+            dependencies: ["WaterfallLayout", "WaterfallTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "WaterfallJSONTests", dependencies: ["WaterfallJSON"], swiftSettings: strict),
+        .testTarget(
+            name: "WaterfallProtocolTests",
+            dependencies: ["WaterfallProtocol", "WaterfallTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WaterfallServerTests",
+            dependencies: ["WaterfallServer", "WaterfallTestSupport"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
