@@ -1,0 +1,84 @@
+/// The running state of placement in one section: each column's next y, and the round-robin cursor.
+struct ColumnCursor: Sendable, Equatable {
+    var columnY: [Double]
+    var next: Int
+
+    // MARK: Lifecycle
+
+    init(columnCount: Int, top: Double) {
+        columnY = Array(repeating: top, count: columnCount)
+        next = 0
+    }
+
+    // MARK: Internal
+
+    /// Picks the start column for an item of `span` columns (already clamped) and returns it with the item's y.
+    ///
+    /// - Complexity: O(columns); a sliding-window maximum keeps wide spans from costing O(columns × span).
+    @inline(__always)
+    mutating func choose(span: Int, placement: Placement, tolerance: Double) -> (column: Int, y: Double) {
+        let count = columnY.count
+        if placement == .next {
+            if next + span > count { next = 0 }
+            let column = next
+            next = (column + span) % count
+            return (column, maxY(from: column, span: span))
+        }
+        if span == 1 {
+            return columnY.withUnsafeBufferPointer { heights in
+                var best = 0
+                var minimum = heights[0]
+                for j in 1..<count where heights[j] < minimum {
+                    minimum = heights[j]
+                    best = j
+                }
+                if tolerance > 0 {
+                    let limit = minimum + tolerance
+                    for j in 0..<best where heights[j] <= limit { return (j, heights[j]) }
+                }
+                return (best, minimum)
+            }
+        }
+        return chooseSpanning(span: span, tolerance: tolerance)
+    }
+
+    /// Records an item placed at `column` covering `span` columns and ending at `bottom`.
+    @inline(__always)
+    mutating func commit(column: Int, span: Int, bottom: Double, rowSpacing: Double) {
+        let next = bottom + rowSpacing
+        columnY.withUnsafeMutableBufferPointer { heights in
+            for j in column..<(column + span) { heights[j] = next }
+        }
+    }
+
+    // MARK: Private
+
+    private func maxY(from column: Int, span: Int) -> Double {
+        var y = columnY[column]
+        for j in (column + 1)..<(column + span) where columnY[j] > y { y = columnY[j] }
+        return y
+    }
+
+    /// `shortest` for spans over one column: the window maxima by a monotonic deque, then the tolerance rule.
+    private func chooseSpanning(span: Int, tolerance: Double) -> (column: Int, y: Double) {
+        let count = columnY.count
+        let starts = count - span + 1
+        var candidates = [Double](repeating: 0, count: starts)
+        var deque = [Int](repeating: 0, count: count)
+        var head = 0
+        var tail = 0
+        for j in 0..<count {
+            while tail > head && columnY[deque[tail - 1]] <= columnY[j] { tail -= 1 }
+            deque[tail] = j
+            tail += 1
+            if deque[head] <= j - span { head += 1 }
+            if j >= span - 1 { candidates[j - span + 1] = columnY[deque[head]] }
+        }
+        var minimum = candidates[0]
+        for j in 1..<starts where candidates[j] < minimum { minimum = candidates[j] }
+        let limit = minimum + tolerance
+        for j in 0..<starts where candidates[j] <= limit { return (j, candidates[j]) }
+        assertionFailure("no candidate column within the minimum")
+        return (0, candidates[0])
+    }
+}

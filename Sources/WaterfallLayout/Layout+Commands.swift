@@ -1,0 +1,163 @@
+/// The bookkeeping of one `apply`: where each section came from and what happened to its items.
+struct Batch {
+    /// For each current section, its index before the batch, or -1 for a new one.
+    var oldIndex: [Int]
+    /// For each current section that existed before and changed, what changed.
+    var changes: [SectionChange?]
+
+    init(sectionCount: Int) {
+        oldIndex = Array(0..<sectionCount)
+        changes = Array(repeating: nil, count: sectionCount)
+    }
+}
+
+extension Layout {
+    /// Performs a command that `LayoutShape` has validated: it changes inputs and records changes, places nothing.
+    mutating func perform(_ command: LayoutCommand, _ batch: inout Batch) {
+        switch command {
+        case .insertItems(let s, let at, let items):
+            touch(s, &batch)
+            sections[s].insertItems(items, at: at)
+            batch.changes[s]?.recordInsert(at: at, count: items.count)
+        case .deleteItems(let s, let indices):
+            touch(s, &batch)
+            let ranges = Self.ranges(ofSorted: Array(Set(indices)).sorted())
+            sections[s].removeItems(ranges)
+            batch.changes[s]?.recordRemoval(ranges)
+        case .updateItems(let s, let updates):
+            touch(s, &batch)
+            for update in updates {
+                let previous = sections[s].inputs[update.index]
+                sections[s].inputs[update.index] = ItemInput(update.item)
+                sections[s].setID(update.item.id, at: update.index)
+                batch.changes[s]?.recordUpdate(at: update.index, previous: previous)
+            }
+        case .moveItem(let from, let to):
+            moveItem(from: from, to: to, &batch)
+        case .insertSections(let at, let specs):
+            let new = specs.map { spec in
+                SectionState(properties: spec.properties, geometry: geometry(for: spec.properties), items: spec.items)
+            }
+            sections.insert(contentsOf: new, at: at)
+            batch.oldIndex.insert(contentsOf: repeatElement(-1, count: specs.count), at: at)
+            batch.changes.insert(contentsOf: repeatElement(nil, count: specs.count), at: at)
+        case .deleteSections(let indices):
+            for s in Set(indices).sorted().reversed() {
+                sections.remove(at: s)
+                batch.oldIndex.remove(at: s)
+                batch.changes.remove(at: s)
+            }
+        case .moveSection(let from, let to):
+            sections.insert(sections.remove(at: from), at: to)
+            batch.oldIndex.insert(batch.oldIndex.remove(at: from), at: to)
+            batch.changes.insert(batch.changes.remove(at: from), at: to)
+        case .configureSection(let s, let patch):
+            touch(s, &batch)
+            // Validated by the shape already, so this cannot throw.
+            sections[s].properties =
+                (try? sections[s].properties.applying(patch, limits: limits))
+                ?? sections[s].properties
+            sections[s].geometry = geometry(for: sections[s].properties)
+        case .configureLayout(let patch):
+            configure(patch, &batch)
+        }
+    }
+
+    /// The resolved geometry of a section with `properties` under the current settings.
+    func geometry(for properties: SectionProperties) -> SectionGeometry {
+        SectionGeometry(
+            own: properties, defaults: defaults, width: width, scale: scale, direction: direction,
+            columnLimit: limits.maxColumns)
+    }
+
+    // MARK: Private
+
+    /// Starts recording the changes of section `s` if it existed before the batch.
+    private mutating func touch(_ s: Int, _ batch: inout Batch) {
+        if batch.oldIndex[s] >= 0 && batch.changes[s] == nil {
+            batch.changes[s] = SectionChange(section: sections[s])
+        }
+    }
+
+    private mutating func moveItem(from: ItemPath, to: ItemPath, _ batch: inout Batch) {
+        touch(from.section, &batch)
+        touch(to.section, &batch)
+        let input = sections[from.section].inputs[from.item]
+        let id = sections[from.section].id(at: from.item)
+        let oldStart =
+            from.section == to.section ? (batch.changes[from.section]?.map.oldIndex(of: from.item) ?? -1) : -1
+        let range = from.item..<(from.item + 1)
+        sections[from.section].removeItems([range])
+        batch.changes[from.section]?.recordRemoval([range])
+        sections[to.section].insertInputs([input], ids: [id], at: to.item)
+        batch.changes[to.section]?.recordInsert(at: to.item, count: 1, oldStart: oldStart)
+    }
+
+    private mutating func configure(_ patch: LayoutPatch, _ batch: inout Batch) {
+        width = patch.width ?? width
+        scale = patch.scale ?? scale
+        direction = patch.direction ?? direction
+        minContentHeight = patch.minContentHeight ?? minContentHeight
+        defaults = patch.defaults ?? defaults
+        for s in sections.indices {
+            let updated = geometry(for: sections[s].properties)
+            guard updated != sections[s].geometry else { continue }
+            touch(s, &batch)
+            sections[s].geometry = updated
+        }
+    }
+
+    /// Groups sorted indices into maximal ranges of consecutive ones.
+    private static func ranges(ofSorted indices: [Int]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        for index in indices {
+            if let last = result.last, last.upperBound == index {
+                result[result.count - 1] = last.lowerBound..<(index + 1)
+            } else {
+                result.append(index..<(index + 1))
+            }
+        }
+        return result
+    }
+}
+
+extension SectionState {
+    mutating func insertItems(_ items: [Item], at index: Int) {
+        insertInputs(items.map(ItemInput.init), ids: items.map(\.id), at: index)
+    }
+
+    mutating func insertInputs(_ new: [ItemInput], ids newIDs: [String?], at index: Int) {
+        inputs.insert(contentsOf: new, at: index)
+        if !ids.isEmpty {
+            ids.insert(contentsOf: newIDs, at: index)
+        } else if newIDs.contains(where: { $0 != nil }) {
+            ids = ContiguousArray(repeating: nil, count: inputs.count)
+            ids.replaceSubrange(index..<(index + newIDs.count), with: newIDs)
+        }
+    }
+
+    /// Removes the items in `ranges` (ascending, disjoint) in one pass.
+    mutating func removeItems(_ ranges: [Range<Int>]) {
+        inputs.remove(ranges)
+        if !ids.isEmpty { ids.remove(ranges) }
+    }
+}
+
+extension ContiguousArray {
+    /// Removes the elements in `ranges` (ascending, disjoint), moving each kept element once.
+    ///
+    /// - Complexity: O(n) however many ranges, where removing them one by one would be O(n × ranges).
+    mutating func remove(_ ranges: [Range<Int>]) {
+        guard let first = ranges.first else { return }
+        guard ranges.count > 1 else { return removeSubrange(first) }
+        var write = first.lowerBound
+        for (k, range) in ranges.enumerated() {
+            let keptEnd = k + 1 < ranges.count ? ranges[k + 1].lowerBound : count
+            for read in range.upperBound..<keptEnd {
+                swapAt(write, read)
+                write += 1
+            }
+        }
+        removeSubrange(write..<count)
+    }
+}

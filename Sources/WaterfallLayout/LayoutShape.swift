@@ -1,0 +1,180 @@
+/// The part of a layout that validation needs (settings, item counts, section properties), cheap to copy.
+///
+/// A batch is dry-run on a shape first, command by command, so that a failing command is found before anything
+/// real changes: that is what makes every request all or nothing without an undo log.
+struct LayoutShape {
+    var width: Double
+    var scale: Double
+    var direction: Direction
+    var defaults: SectionProperties
+    var counts: [Int]
+    var properties: [SectionProperties]
+    var itemCount: Int
+    let limits: LayoutLimits
+
+    // MARK: Lifecycle
+
+    init(_ layout: Layout) {
+        width = layout.width
+        scale = layout.scale
+        direction = layout.direction
+        defaults = layout.defaults
+        counts = layout.sections.map(\.count)
+        properties = layout.sections.map(\.properties)
+        itemCount = layout.itemCount
+        limits = layout.limits
+    }
+
+    // MARK: Internal
+
+    /// Checks `command` against the shape and applies it to the shape.
+    mutating func apply(_ command: LayoutCommand) throws(LayoutError) {
+        switch command {
+        case .insertItems(let section, let at, let items):
+            try checkSection(section, "section")
+            try checkPosition(at, upTo: counts[section], "at", what: "an item position")
+            try Validation.items(items, "")
+            try addItems(items.count, "items")
+            counts[section] += items.count
+        case .deleteItems(let section, let indices):
+            try checkSection(section, "section")
+            let sorted = try Validation.indices(indices, count: counts[section], field: "items", what: "an item index")
+            counts[section] -= sorted.count
+            itemCount -= sorted.count
+        case .updateItems(let section, let updates):
+            try checkSection(section, "section")
+            _ = try Validation.indices(
+                updates.map(\.index), count: counts[section], field: "items", what: "an item index")
+            for (k, update) in updates.enumerated() { try Validation.item(update.item, "items[\(k)].") }
+        case .moveItem(let from, let to):
+            try checkSection(from.section, "from[0]")
+            try checkPosition(from.item, upTo: counts[from.section] - 1, "from[1]", what: "an item index")
+            try checkSection(to.section, "to[0]")
+            counts[from.section] -= 1
+            try checkPosition(to.item, upTo: counts[to.section], "to[1]", what: "an item position")
+            counts[to.section] += 1
+        case .insertSections(let at, let specs):
+            try checkPosition(at, upTo: counts.count, "at", what: "a section position")
+            guard counts.count + specs.count <= limits.maxSections else {
+                throw .limit(
+                    field: "sections", value: String(counts.count + specs.count),
+                    reason: "sections would exceed the limit of \(limits.maxSections)")
+            }
+            var added = 0
+            for (k, spec) in specs.enumerated() {
+                try Validation.properties(spec.properties, "sections[\(k)].", limits: limits)
+                try Validation.items(spec.items, "sections[\(k)].")
+                try checkGeometry(spec.properties, "sections[\(k)]", section: at + k)
+                added += spec.items.count
+            }
+            try addItems(added, "sections")
+            counts.insert(contentsOf: specs.map(\.items.count), at: at)
+            properties.insert(contentsOf: specs.map(\.properties), at: at)
+        case .deleteSections(let indices):
+            let sorted = try Validation.indices(indices, count: counts.count, field: "sections", what: "a section")
+            for s in sorted.reversed() {
+                itemCount -= counts[s]
+                counts.remove(at: s)
+                properties.remove(at: s)
+            }
+        case .moveSection(let from, let to):
+            try checkSection(from, "from")
+            try checkPosition(to, upTo: counts.count - 1, "to", what: "a section position")
+            counts.insert(counts.remove(at: from), at: to)
+            properties.insert(properties.remove(at: from), at: to)
+        case .configureSection(let section, let patch):
+            try checkSection(section, "section")
+            let updated = try properties[section].applying(patch, limits: limits)
+            try checkGeometry(updated, "section", section: section)
+            properties[section] = updated
+        case .configureLayout(let patch):
+            try configure(patch)
+        }
+    }
+
+    // MARK: Private
+
+    private mutating func configure(_ patch: LayoutPatch) throws(LayoutError) {
+        if let v = patch.width { try Validation.width(v, "width") }
+        if let v = patch.scale { try Validation.scale(v) }
+        if let v = patch.minContentHeight { try Validation.length(v, "minContentHeight") }
+        if let v = patch.defaults { try Validation.properties(v, "defaults.", limits: limits) }
+        width = patch.width ?? width
+        scale = patch.scale ?? scale
+        direction = patch.direction ?? direction
+        defaults = patch.defaults ?? defaults
+        let field = patch.width != nil ? "width" : (patch.defaults != nil ? "defaults" : "scale")
+        for s in properties.indices { try checkGeometry(properties[s], field, section: s) }
+    }
+
+    private func checkSection(_ section: Int, _ field: String) throws(LayoutError) {
+        guard section >= 0, section < counts.count else {
+            throw .notFound(
+                field: field, value: String(section), reason: "is not a section (there are \(counts.count))")
+        }
+    }
+
+    private func checkPosition(_ position: Int, upTo last: Int, _ field: String, what: String) throws(LayoutError) {
+        guard position >= 0, position <= last else {
+            throw .notFound(field: field, value: String(position), reason: "is not \(what) (0...\(last))")
+        }
+    }
+
+    private mutating func addItems(_ added: Int, _ field: String) throws(LayoutError) {
+        guard itemCount + added <= limits.maxItems else {
+            throw .limit(
+                field: field, value: "\(added) items",
+                reason: "would bring the layout to \(itemCount + added) items, over the limit of \(limits.maxItems)")
+        }
+        itemCount += added
+    }
+
+    private func checkGeometry(_ own: SectionProperties, _ field: String, section: Int) throws(LayoutError) {
+        let geometry = SectionGeometry(
+            own: own, defaults: defaults, width: width, scale: scale, direction: direction,
+            columnLimit: limits.maxColumns)
+        guard geometry.columnWidth >= 0 else {
+            throw .invalidGeometry(field: field, section: section, columnWidth: geometry.columnWidth)
+        }
+        guard geometry.columnCount <= limits.maxColumns else {
+            throw .limit(
+                field: field, value: String(geometry.columnCount),
+                reason: "columns are over the limit of \(limits.maxColumns)")
+        }
+    }
+}
+
+extension SectionProperties {
+    /// These properties with `patch` applied: `columns` and `minColumnWidth` replace each other.
+    func applying(_ patch: SectionPatch, limits: LayoutLimits) throws(LayoutError) -> SectionProperties {
+        if case .set = patch.columns, case .set(let minWidth) = patch.minColumnWidth {
+            throw .invalidValue(
+                field: "minColumnWidth", value: Validation.format(minWidth),
+                reason: "cannot be set together with columns")
+        }
+        var result = self
+        func merge<T>(_ change: PropertyChange<T>?, _ value: inout T?) {
+            switch change {
+            case .none: break
+            case .set(let v)?: value = v
+            case .reset?: value = nil
+            }
+        }
+        merge(patch.columns, &result.columns)
+        merge(patch.minColumnWidth, &result.minColumnWidth)
+        if case .set = patch.columns { result.minColumnWidth = nil }
+        if case .set = patch.minColumnWidth { result.columns = nil }
+        merge(patch.maxColumns, &result.maxColumns)
+        merge(patch.columnSpacing, &result.columnSpacing)
+        merge(patch.rowSpacing, &result.rowSpacing)
+        merge(patch.insets, &result.insets)
+        merge(patch.headerHeight, &result.headerHeight)
+        merge(patch.footerHeight, &result.footerHeight)
+        merge(patch.headerInsets, &result.headerInsets)
+        merge(patch.footerInsets, &result.footerInsets)
+        merge(patch.placement, &result.placement)
+        merge(patch.tolerance, &result.tolerance)
+        try Validation.properties(result, "", limits: limits)
+        return result
+    }
+}

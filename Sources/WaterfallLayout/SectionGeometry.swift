@@ -1,0 +1,155 @@
+/// A section's settings resolved against the layout's defaults and width: everything placement needs.
+struct SectionGeometry: Sendable, Hashable {
+    var columnCount: Int
+    var columnWidth: Double
+    var columnSpacing: Double
+    var rowSpacing: Double
+    var insets: Insets
+    var headerHeight: Double
+    var footerHeight: Double
+    var headerInsets: Insets
+    var footerInsets: Insets
+    var placement: Placement
+    var tolerance: Double
+    var layoutWidth: Double
+    var scale: Double
+    var direction: Direction
+
+    // MARK: Lifecycle
+
+    /// Resolves `own` over `defaults` by LAYOUT.md's rules (the column rule first set wins; other properties one by one).
+    ///
+    /// Adaptive column counts are capped at `columnLimit`, so a tiny `minColumnWidth` cannot ask for a million columns.
+    init(
+        own: SectionProperties, defaults: SectionProperties, width: Double, scale: Double, direction: Direction,
+        columnLimit: Int
+    ) {
+        columnSpacing = own.columnSpacing ?? defaults.columnSpacing ?? 10
+        rowSpacing = own.rowSpacing ?? defaults.rowSpacing ?? 10
+        insets = own.insets ?? defaults.insets ?? .zero
+        headerHeight = own.headerHeight ?? defaults.headerHeight ?? 0
+        footerHeight = own.footerHeight ?? defaults.footerHeight ?? 0
+        headerInsets = own.headerInsets ?? defaults.headerInsets ?? .zero
+        footerInsets = own.footerInsets ?? defaults.footerInsets ?? .zero
+        placement = own.placement ?? defaults.placement ?? .shortest
+        tolerance = own.tolerance ?? defaults.tolerance ?? 0
+        layoutWidth = width
+        self.scale = scale
+        self.direction = direction
+        let available = width - insets.left - insets.right
+        let count: Int
+        if let fixed = own.columns {
+            count = fixed
+        } else if let minWidth = own.minColumnWidth {
+            let maxColumns = own.maxColumns ?? defaults.maxColumns
+            count = Self.adaptiveCount(available, minWidth, columnSpacing, maxColumns, columnLimit)
+        } else if let fixed = defaults.columns {
+            count = fixed
+        } else if let minWidth = defaults.minColumnWidth {
+            let maxColumns = own.maxColumns ?? defaults.maxColumns
+            count = Self.adaptiveCount(available, minWidth, columnSpacing, maxColumns, columnLimit)
+        } else {
+            count = 2
+        }
+        columnCount = max(1, count)
+        var cw = (available - Double(columnCount - 1) * columnSpacing) / Double(columnCount)
+        if scale > 0 {
+            cw = (cw * scale).rounded(.down) / scale
+        }
+        columnWidth = cw
+    }
+
+    private static func adaptiveCount(
+        _ available: Double, _ minWidth: Double, _ spacing: Double, _ maxColumns: Int?, _ limit: Int
+    ) -> Int {
+        let raw = ((available + spacing) / (minWidth + spacing)).rounded(.down)
+        var count = raw.isFinite && raw >= 1 ? Int(min(raw, Double(limit))) : 1
+        if let maxColumns { count = min(count, maxColumns) }
+        return max(1, min(count, limit))
+    }
+
+    // MARK: Internal
+
+    /// The height of the header block (0 when there is no header).
+    var headerBlock: Double {
+        headerHeight > 0 ? headerInsets.top + headerHeight + headerInsets.bottom : 0
+    }
+
+    /// The height of the footer block (0 when there is no footer).
+    var footerBlock: Double {
+        footerHeight > 0 ? footerInsets.top + footerHeight + footerInsets.bottom : 0
+    }
+
+    /// The section-local y where columns start.
+    var itemsTop: Double { headerBlock + insets.top }
+
+    /// The width of an item covering `span` columns.
+    @inline(__always)
+    func itemWidth(span: Int) -> Double {
+        Double(span) * columnWidth + Double(span - 1) * columnSpacing
+    }
+
+    /// The x of column `column`, before mirroring.
+    @inline(__always)
+    func columnX(_ column: Int) -> Double {
+        insets.left + Double(column) * (columnWidth + columnSpacing)
+    }
+
+    /// The laid-out height of an item: aspect sizing, then pixel snapping, evaluated in LAYOUT.md's order.
+    @inline(__always)
+    func itemHeight(_ input: ItemInput) -> Double {
+        var height = input.height
+        if input.aspectWidth > 0 {
+            height = (input.height * itemWidth(span: input.span(in: columnCount))) / input.aspectWidth
+        }
+        if scale > 0 {
+            height = (height * scale).rounded() / scale
+        }
+        return height
+    }
+
+    /// Mirrors `frame` for right-to-left layouts.
+    @inline(__always)
+    func mirrored(_ frame: Rect) -> Rect {
+        guard direction == .rtl else { return frame }
+        var result = frame
+        result.x = layoutWidth - frame.x - frame.width
+        return result
+    }
+
+    /// The header's frame relative to the section's origin, mirrored, or nil when there is none.
+    var localHeaderFrame: Rect? {
+        guard headerHeight > 0 else { return nil }
+        let width = layoutWidth - headerInsets.left - headerInsets.right
+        return mirrored(Rect(x: headerInsets.left, y: headerInsets.top, width: width, height: headerHeight))
+    }
+
+    /// The footer's frame relative to the section's origin, given where the items end, or nil when there is none.
+    func localFooterFrame(itemsBottom: Double) -> Rect? {
+        guard footerHeight > 0 else { return nil }
+        let width = layoutWidth - footerInsets.left - footerInsets.right
+        let y = itemsBottom + insets.bottom + footerInsets.top
+        return mirrored(Rect(x: footerInsets.left, y: y, width: width, height: footerHeight))
+    }
+
+    /// Whether positions built from these settings add up exactly in binary floating point (see `Exactness`).
+    var isExact: Bool {
+        Exactness.isExact(headerBlock) && Exactness.isExact(insets.top) && Exactness.isExact(insets.bottom)
+            && Exactness.isExact(footerBlock) && Exactness.isExact(rowSpacing) && Exactness.isExact(tolerance)
+    }
+}
+
+/// The test for values whose sums are exact in `Double`.
+///
+/// Multiples of 2⁻¹⁶ below 2³⁶ in magnitude add without rounding while sums stay below 2³⁷ (2⁵³ steps of 2⁻¹⁶).
+/// When every length of a section passes, shifting its frames by a passing constant gives the same bits as placing
+/// them again, which is what lets the engine shift instead of re-place (integers and halves, the usual inputs, pass).
+enum Exactness {
+    static let limit = 0x1p36
+
+    @inline(__always)
+    static func isExact(_ value: Double) -> Bool {
+        let scaled = value * 0x1p16
+        return abs(value) < limit && scaled.rounded(.towardZero) == scaled
+    }
+}

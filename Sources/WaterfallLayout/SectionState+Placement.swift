@@ -1,0 +1,216 @@
+extension SectionState {
+    /// Places every item of a new section.
+    ///
+    /// - Complexity: O(n × columns) worst case; O(n) for the usual handful of columns.
+    mutating func placeAll() {
+        let count = inputs.count
+        let columnCount = geometry.columnCount
+        var cursor = ColumnCursor(columnCount: columnCount, top: geometry.itemsTop)
+        var newYs = ContiguousArray<Double>(repeating: 0, count: count)
+        var newHeights = ContiguousArray<Double>(repeating: 0, count: count)
+        var newColumns = ContiguousArray<UInt16>(repeating: 0, count: count)
+        var lists = [ContiguousArray<Int32>](repeating: [], count: columnCount)
+        let reserve = count / columnCount + 16
+        for column in 0..<columnCount { lists[column].reserveCapacity(reserve) }
+        var inexact = 0
+        let geometry = self.geometry
+        inputs.withUnsafeBufferPointer { inputs in
+            for index in 0..<count {
+                let input = inputs[index]
+                let span = input.span(in: columnCount)
+                let height = geometry.itemHeight(input)
+                let (column, y) = cursor.choose(
+                    span: span, placement: geometry.placement, tolerance: geometry.tolerance)
+                cursor.commit(column: column, span: span, bottom: y + height, rowSpacing: geometry.rowSpacing)
+                newYs[index] = y
+                newHeights[index] = height
+                newColumns[index] = UInt16(truncatingIfNeeded: column)
+                for covered in column..<(column + span) { lists[covered].append(Int32(truncatingIfNeeded: index)) }
+                if !Exactness.isExact(height) { inexact += 1 }
+            }
+        }
+        ys = newYs
+        heights = newHeights
+        columns = newColumns
+        columnItems = lists
+        inexactCount = inexact
+        placedInLastPass = count
+        updateItemsBottom()
+    }
+
+    /// Places the section again after `change`, from its first changed item on, and returns the new indices of the
+    /// items whose section-local frame changed (ascending).
+    ///
+    /// Placement restarts from the column state read back at the first changed item. Past the last edit it checks,
+    /// every few hundred items, whether the columns now stand where they stood before the change plus one constant;
+    /// from there the old frames hold (shifted by that constant) and placement stops.
+    ///
+    /// - Complexity: O(re-placed items + columns × log n), plus O(tail) when the tail shifts or indices move.
+    mutating func place(after change: SectionChange) -> [Int32] {
+        let full = change.oldGeometry != geometry || columnItems.count != geometry.columnCount
+        placedInLastPass = 0
+        guard full || change.itemsChanged else { return [] }
+        let count = inputs.count
+        let start = full ? 0 : min(change.firstDirty, count)
+        let delta = count - change.oldCount
+        var run = RegionRun(section: self, change: change, start: start, full: full)
+        var converged: (newIndex: Int, shift: Double)?
+        var nextCheck = full ? Int.max : max(start, change.lastDirty) + 1
+        let checkInterval = max(256, 4 * geometry.columnCount)
+        var index = start
+        while index < count {
+            if index == nextCheck {
+                nextCheck += checkInterval
+                if let shift = run.convergence(in: self, at: index, oldIndex: index - delta) {
+                    converged = (index, shift)
+                    break
+                }
+            }
+            run.place(index, in: self)
+            index += 1
+        }
+        let end = converged?.newIndex ?? count
+        placedInLastPass = end - start
+        splice(run, from: start, to: end, oldEnd: end - delta, full: full)
+        var changed = run.changed
+        if let shift = converged?.shift, shift != 0 {
+            ys.withUnsafeMutableBufferPointer { ys in
+                for tail in end..<count { ys[tail] += shift }
+            }
+            changed.append(contentsOf: (end..<count).lazy.map { Int32(truncatingIfNeeded: $0) })
+            updateItemsBottom()
+        }
+        return changed
+    }
+
+    // MARK: Private
+
+    /// Replaces the old placement of items `start ..< oldEnd` (old indices) by the run's, and renumbers the rest.
+    private mutating func splice(_ run: RegionRun, from start: Int, to end: Int, oldEnd: Int, full: Bool) {
+        let delta = end - oldEnd
+        var oldInexact = 0
+        if !full {
+            for old in start..<oldEnd where !Exactness.isExact(heights[old]) { oldInexact += 1 }
+        }
+        inexactCount = (full ? 0 : inexactCount - oldInexact) + run.inexact
+        ys.replaceSubrange(start..<oldEnd, with: run.ys)
+        heights.replaceSubrange(start..<oldEnd, with: run.heights)
+        columns.replaceSubrange(start..<oldEnd, with: run.columns)
+        if full {
+            columnItems = run.lists
+        } else {
+            for column in 0..<geometry.columnCount {
+                let cutStart = firstEntry(in: column, atOrAfter: start)
+                let cutEnd = firstEntry(in: column, atOrAfter: oldEnd)
+                columnItems[column].replaceSubrange(cutStart..<cutEnd, with: run.lists[column])
+                guard delta != 0 else { continue }
+                let shifted = Int32(truncatingIfNeeded: delta)
+                columnItems[column].withUnsafeMutableBufferPointer { list in
+                    for entry in (cutStart + run.lists[column].count)..<list.count { list[entry] += shifted }
+                }
+            }
+        }
+        updateItemsBottom()
+    }
+}
+
+/// The placement of a run of items after a change, built beside the old placement so both can be compared.
+private struct RegionRun {
+    var cursor: ColumnCursor
+    var ys: ContiguousArray<Double> = []
+    var heights: ContiguousArray<Double> = []
+    var columns: ContiguousArray<UInt16> = []
+    var lists: [ContiguousArray<Int32>]
+    var changed: [Int32] = []
+    var inexact = 0
+    var walker: IndexMap.Walker
+    let previousInputs: [Int: ItemInput]
+    let oldGeometry: SectionGeometry
+    let full: Bool
+    /// Old items `start ..< oldScanned` have been counted into `oldInexact`.
+    var oldScanned: Int
+    var oldInexact = 0
+
+    init(section: SectionState, change: SectionChange, start: Int, full: Bool) {
+        let geometry = section.geometry
+        cursor =
+            full
+            ? ColumnCursor(columnCount: geometry.columnCount, top: geometry.itemsTop)
+            : section.cursor(before: start)
+        lists = Array(repeating: [], count: geometry.columnCount)
+        walker = IndexMap.Walker(change.map)
+        previousInputs = change.previousInputs
+        oldGeometry = change.oldGeometry
+        self.full = full
+        oldScanned = start
+        let capacity = section.count - start
+        ys.reserveCapacity(capacity)
+        heights.reserveCapacity(capacity)
+        columns.reserveCapacity(capacity)
+    }
+
+    /// Places item `index` (new index) and notes whether its frame changed.
+    @inline(__always)
+    mutating func place(_ index: Int, in section: SectionState) {
+        let geometry = section.geometry
+        let input = section.inputs[index]
+        let span = input.span(in: geometry.columnCount)
+        let height = geometry.itemHeight(input)
+        let (column, y) = cursor.choose(span: span, placement: geometry.placement, tolerance: geometry.tolerance)
+        cursor.commit(column: column, span: span, bottom: y + height, rowSpacing: geometry.rowSpacing)
+        ys.append(y)
+        heights.append(height)
+        columns.append(UInt16(truncatingIfNeeded: column))
+        for covered in column..<(column + span) { lists[covered].append(Int32(truncatingIfNeeded: index)) }
+        if !Exactness.isExact(height) { inexact += 1 }
+        guard let old = walker.oldIndex(of: index) else {
+            changed.append(Int32(truncatingIfNeeded: index))
+            return
+        }
+        let oldInput = previousInputs[old] ?? input
+        let oldSpan = oldInput.span(in: oldGeometry.columnCount)
+        let same: Bool
+        if full {
+            let before = oldGeometry.mirrored(
+                Rect(
+                    x: oldGeometry.columnX(Int(section.columns[old])), y: section.ys[old],
+                    width: oldGeometry.itemWidth(span: oldSpan), height: section.heights[old]))
+            let after = geometry.mirrored(
+                Rect(x: geometry.columnX(column), y: y, width: geometry.itemWidth(span: span), height: height))
+            same = before == after
+        } else {
+            same =
+                section.ys[old] == y && section.heights[old] == height && Int(section.columns[old]) == column
+                && oldSpan == span
+        }
+        if !same { changed.append(Int32(truncatingIfNeeded: index)) }
+    }
+
+    /// Whether placement can stop before item `index` (old `oldIndex`): the shift of the old frames from there on,
+    /// or nil to go on placing.
+    ///
+    /// A zero shift always holds (the same column state places the same items identically); another shift only when
+    /// every value involved is exact, so that shifting gives the bits a full placement would.
+    mutating func convergence(in section: SectionState, at index: Int, oldIndex: Int) -> Double? {
+        guard oldIndex > 0, oldIndex < section.columns.count else { return nil }
+        // Past the last edit, old item `oldIndex - 1` is new item `index - 1`, with the same input.
+        let previousSpan = section.inputs[index - 1].span(in: section.geometry.columnCount)
+        let old = section.cursor(before: oldIndex, previousSpan: previousSpan)
+        if section.geometry.placement == .next && old.next != cursor.next { return nil }
+        let shift = cursor.columnY[0] - old.columnY[0]
+        for column in cursor.columnY.indices where cursor.columnY[column] != old.columnY[column] + shift {
+            return nil
+        }
+        if shift == 0 { return 0 }
+        while oldScanned < oldIndex {
+            if !Exactness.isExact(section.heights[oldScanned]) { oldInexact += 1 }
+            oldScanned += 1
+        }
+        let newInexact = section.inexactCount - oldInexact + inexact
+        guard newInexact == 0, section.geometry.isExact, Exactness.isExact(shift),
+            section.height + abs(shift) < Exactness.limit,
+            old.columnY.allSatisfy(Exactness.isExact), cursor.columnY.allSatisfy(Exactness.isExact)
+        else { return nil }
+        return shift
+    }
+}

@@ -1,0 +1,134 @@
+/// One section: its items and their placement, in section-local coordinates.
+///
+/// Frames are stored relative to the section's origin (MagazineLayout does the same), so a change above a section
+/// moves its origin without touching its items. Per item this costs 46 bytes: the input (24), the local y (8), the
+/// laid-out height (8), the column (2) and one entry in that column's index (4).
+struct SectionState: Sendable {
+    var properties: SectionProperties
+    var geometry: SectionGeometry
+    var inputs: ContiguousArray<ItemInput>
+    /// Empty while no item of the section has an id; otherwise one entry per item.
+    var ids: ContiguousArray<String?>
+
+    /// Local y of each item, by index (valid after placement).
+    var ys: ContiguousArray<Double>
+    /// Laid-out height of each item.
+    var heights: ContiguousArray<Double>
+    /// Start column of each item.
+    var columns: ContiguousArray<UInt16>
+    /// For each column, the indices of the items covering it, ascending (so also by y): the query index.
+    var columnItems: [ContiguousArray<Int32>]
+    /// Local y where the items end (the top of the items area when there are none).
+    var itemsBottom: Double
+    /// Items whose laid-out height fails `Exactness`.
+    var inexactCount: Int
+    /// How many items the last placement placed, for `Layout.lastPlacedCount`.
+    var placedInLastPass = 0
+
+    // MARK: Lifecycle
+
+    init(properties: SectionProperties, geometry: SectionGeometry, items: [Item]) {
+        self.properties = properties
+        self.geometry = geometry
+        inputs = ContiguousArray(items.lazy.map(ItemInput.init))
+        ids = items.contains { $0.id != nil } ? ContiguousArray(items.lazy.map(\.id)) : []
+        ys = []
+        heights = []
+        columns = []
+        columnItems = []
+        itemsBottom = geometry.itemsTop
+        inexactCount = 0
+    }
+
+    // MARK: Internal
+
+    var count: Int { inputs.count }
+
+    /// The section's height: header block, insets, items, footer block.
+    var height: Double { itemsBottom + geometry.insets.bottom + geometry.footerBlock }
+
+    /// Whether every local position is exact, so that adding an exact offset gives the bits a fresh placement would.
+    var isExact: Bool {
+        inexactCount == 0 && geometry.isExact && height < Exactness.limit
+    }
+
+    /// The id of item `index`.
+    @inline(__always)
+    func id(at index: Int) -> String? {
+        ids.isEmpty ? nil : ids[index]
+    }
+
+    /// The frame of item `index` relative to the section's origin, mirrored for rtl.
+    @inline(__always)
+    func localFrame(at index: Int) -> Rect {
+        let span = inputs[index].span(in: geometry.columnCount)
+        let frame = Rect(
+            x: geometry.columnX(Int(columns[index])), y: ys[index],
+            width: geometry.itemWidth(span: span), height: heights[index])
+        return geometry.mirrored(frame)
+    }
+
+    /// The header's frame relative to the origin, if there is a header.
+    var localHeaderFrame: Rect? { geometry.localHeaderFrame }
+
+    /// The footer's frame relative to the origin, if there is a footer.
+    var localFooterFrame: Rect? { geometry.localFooterFrame(itemsBottom: itemsBottom) }
+
+    /// Sets the id of item `index`, creating the id array on first use.
+    mutating func setID(_ id: String?, at index: Int) {
+        if ids.isEmpty {
+            guard id != nil else { return }
+            ids = ContiguousArray(repeating: nil, count: inputs.count)
+        }
+        ids[index] = id
+    }
+
+    /// The index in `columnItems[column]` of the first entry at or after item `index`.
+    ///
+    /// - Complexity: O(log n).
+    func firstEntry(in column: Int, atOrAfter index: Int) -> Int {
+        columnItems[column].withUnsafeBufferPointer { list in
+            var low = 0
+            var high = list.count
+            let target = Int32(truncatingIfNeeded: index)
+            while low < high {
+                let mid = (low + high) >> 1
+                if list[mid] < target { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+    }
+
+    /// The placement state just before item `index`, read back from the column index rather than replayed.
+    ///
+    /// `previousSpan` is the span of the item before `index` when `inputs` no longer matches the placement arrays.
+    ///
+    /// - Complexity: O(columns × log n).
+    func cursor(before index: Int, previousSpan: Int? = nil) -> ColumnCursor {
+        var cursor = ColumnCursor(columnCount: geometry.columnCount, top: geometry.itemsTop)
+        guard index > 0, columnItems.count == geometry.columnCount else { return cursor }
+        for column in 0..<geometry.columnCount {
+            let entry = firstEntry(in: column, atOrAfter: index)
+            if entry > 0 {
+                let item = Int(columnItems[column][entry - 1])
+                cursor.columnY[column] = ys[item] + heights[item] + geometry.rowSpacing
+            }
+        }
+        let last = index - 1
+        let span = previousSpan ?? inputs[last].span(in: geometry.columnCount)
+        cursor.next = (Int(columns[last]) + span) % geometry.columnCount
+        return cursor
+    }
+
+    /// Recomputes `itemsBottom` from the last item of each column.
+    ///
+    /// - Complexity: O(columns).
+    mutating func updateItemsBottom() {
+        var bottom = geometry.itemsTop
+        for list in columnItems {
+            guard let last = list.last else { continue }
+            bottom = max(bottom, ys[Int(last)] + heights[Int(last)])
+        }
+        itemsBottom = bottom
+    }
+}

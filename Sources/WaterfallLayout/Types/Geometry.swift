@@ -1,0 +1,73 @@
+/// A rectangle in layout coordinates: origin top-left, y grows downward, units are points.
+public struct Rect: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+
+    /// Whether an element with this frame is in `rect`, by LAYOUT.md's rule (zero-size elements by their origin).
+    public func isVisible(in rect: Rect) -> Bool {
+        if width == 0 || height == 0 {
+            return x >= rect.x && x < rect.maxX && y >= rect.y && y < rect.maxY
+        }
+        return y < rect.maxY && maxY > rect.y && x < rect.maxX && maxX > rect.x
+    }
+}
+
+/// A width and a height.
+public struct Size: Sendable, Hashable {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Space around a block of content.
+public struct Insets: Sendable, Hashable {
+    public var top: Double
+    public var left: Double
+    public var bottom: Double
+    public var right: Double
+
+    public static let zero = Insets(top: 0, left: 0, bottom: 0, right: 0)
+
+    public init(top: Double, left: Double, bottom: Double, right: Double) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+    }
+}
+
+/// How a section picks the column of its next item.
+public enum Placement: String, Sendable, Hashable {
+    /// The shortest column, ties to the leftmost (within the section's tolerance).
+    case shortest
+    /// Round robin, wrapping when a span does not fit.
+    case next
+}
+
+/// Whether frames are mirrored for right-to-left layouts.
+public enum Direction: String, Sendable, Hashable {
+    case ltr
+    case rtl
+}
+
+/// How many columns an item covers.
+public enum Span: Sendable, Hashable {
+    case columns(Int)
+    case full
+}

@@ -1,0 +1,54 @@
+/// One item of a section, as a client describes it.
+public struct Item: Sendable, Hashable {
+    /// The height at the laid-out width, or with `aspectWidth` the height of the aspect size.
+    public var height: Double
+    /// The width of the aspect size (`w`); nil means `height` is the laid-out height.
+    public var aspectWidth: Double?
+    public var span: Span
+    /// Opaque, echoed back with the item's frames.
+    public var id: String?
+
+    public init(height: Double, aspectWidth: Double? = nil, span: Span = .columns(1), id: String? = nil) {
+        self.height = height
+        self.aspectWidth = aspectWidth
+        self.span = span
+        self.id = id
+    }
+}
+
+/// The compact stored form of an item's sizing.
+///
+/// 24 bytes (stride) instead of `Item`'s 48: the id lives in a separate array that exists only when a section has ids,
+/// so a million plain items cost 24 MB here rather than 48 MB.
+struct ItemInput: Sendable, Hashable {
+    var height: Double
+    /// 0 when the item has no aspect size (a valid aspect width is > 0).
+    var aspectWidth: Double
+    /// 0 means `full`; otherwise the requested span, capped at `UInt16.max` (column counts are at most 1024).
+    var span: UInt16
+
+    init(_ item: Item) {
+        height = item.height
+        aspectWidth = item.aspectWidth ?? 0
+        switch item.span {
+        case .full: span = 0
+        case .columns(let n): span = UInt16(clamping: n)
+        }
+    }
+
+    /// The span clamped to `columnCount`.
+    @inline(__always)
+    func span(in columnCount: Int) -> Int {
+        span == 0 ? columnCount : min(Int(span), columnCount)
+    }
+
+    /// The public form, for reading items back.
+    func item(id: String?) -> Item {
+        Item(
+            height: height,
+            aspectWidth: aspectWidth > 0 ? aspectWidth : nil,
+            span: span == 0 ? .full : .columns(Int(span)),
+            id: id
+        )
+    }
+}

@@ -1,0 +1,52 @@
+/// The position of an item: its section and its index in that section.
+public struct ItemPath: Sendable, Hashable {
+    public var section: Int
+    public var item: Int
+
+    public init(section: Int, item: Int) {
+        self.section = section
+        self.item = item
+    }
+}
+
+/// One change to a layout; a list of them is applied atomically.
+public enum LayoutCommand: Sendable, Hashable {
+    case insertItems(section: Int, at: Int, items: [Item])
+    /// Indices are those before the delete.
+    case deleteItems(section: Int, indices: [Int])
+    /// Each update replaces the whole item at its index.
+    case updateItems(section: Int, updates: [ItemUpdate])
+    case moveItem(from: ItemPath, to: ItemPath)
+    case insertSections(at: Int, sections: [SectionSpec])
+    /// Indices are those before the delete.
+    case deleteSections([Int])
+    case moveSection(from: Int, to: Int)
+    case configureSection(Int, SectionPatch)
+    case configureLayout(LayoutPatch)
+}
+
+/// The replacement of the item at `index`.
+public struct ItemUpdate: Sendable, Hashable {
+    public var index: Int
+    public var item: Item
+
+    public init(index: Int, item: Item) {
+        self.index = index
+        self.item = item
+    }
+}
+
+/// Resource bounds the engine enforces while validating a command.
+public struct LayoutLimits: Sendable, Hashable {
+    public var maxItems: Int
+    public var maxSections: Int
+    public var maxColumns: Int
+
+    public static let `default` = LayoutLimits(maxItems: 10_000_000, maxSections: 100_000, maxColumns: 1024)
+
+    public init(maxItems: Int, maxSections: Int, maxColumns: Int) {
+        self.maxItems = maxItems
+        self.maxSections = maxSections
+        self.maxColumns = maxColumns
+    }
+}

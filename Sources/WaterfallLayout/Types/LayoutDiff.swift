@@ -1,0 +1,82 @@
+/// How the frames moved in one change, in the index space after it (PROTOCOL.md, "Mutation result and diff").
+public struct LayoutDiff: Sendable, Hashable {
+    public var sections: [SectionDiff]
+
+    public init(sections: [SectionDiff] = []) {
+        self.sections = sections
+    }
+}
+
+/// One listed section of a diff.
+public struct SectionDiff: Sendable, Hashable {
+    public var section: Int
+    public var origin: Double
+    public var height: Double
+    public var count: Int
+    /// How far an existing section's origin moved; 0 for none (and for new sections).
+    public var dy: Double
+    public var isNew: Bool
+    public var header: FrameChange
+    public var footer: FrameChange
+    public var items: [ItemFrame]
+
+    public init(
+        section: Int, origin: Double, height: Double, count: Int, dy: Double = 0, isNew: Bool = false,
+        header: FrameChange = .unchanged, footer: FrameChange = .unchanged, items: [ItemFrame] = []
+    ) {
+        self.section = section
+        self.origin = origin
+        self.height = height
+        self.count = count
+        self.dy = dy
+        self.isNew = isNew
+        self.header = header
+        self.footer = footer
+        self.items = items
+    }
+}
+
+/// Whether a header or footer changed, and to what.
+public enum FrameChange: Sendable, Hashable {
+    case unchanged
+    case set(Rect)
+    /// It existed and is gone.
+    case removed
+}
+
+/// An item's absolute frame and id.
+public struct ItemFrame: Sendable, Hashable {
+    public var index: Int
+    public var frame: Rect
+    public var id: String?
+
+    public init(index: Int, frame: Rect, id: String? = nil) {
+        self.index = index
+        self.frame = frame
+        self.id = id
+    }
+}
+
+/// An element of a query result.
+public struct Element: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case header
+        case item
+        case footer
+    }
+
+    public var kind: Kind
+    public var section: Int
+    /// The item index; nil for headers and footers.
+    public var index: Int?
+    public var frame: Rect
+    public var id: String?
+
+    public init(kind: Kind, section: Int, index: Int?, frame: Rect, id: String?) {
+        self.kind = kind
+        self.section = section
+        self.index = index
+        self.frame = frame
+        self.id = id
+    }
+}

@@ -1,0 +1,128 @@
+/// A section's own settings; nil means unset (the layout's defaults, then the built-in default, apply).
+public struct SectionProperties: Sendable, Hashable {
+    public var columns: Int?
+    public var minColumnWidth: Double?
+    public var maxColumns: Int?
+    public var columnSpacing: Double?
+    public var rowSpacing: Double?
+    public var insets: Insets?
+    public var headerHeight: Double?
+    public var footerHeight: Double?
+    public var headerInsets: Insets?
+    public var footerInsets: Insets?
+    public var placement: Placement?
+    public var tolerance: Double?
+
+    public init(
+        columns: Int? = nil,
+        minColumnWidth: Double? = nil,
+        maxColumns: Int? = nil,
+        columnSpacing: Double? = nil,
+        rowSpacing: Double? = nil,
+        insets: Insets? = nil,
+        headerHeight: Double? = nil,
+        footerHeight: Double? = nil,
+        headerInsets: Insets? = nil,
+        footerInsets: Insets? = nil,
+        placement: Placement? = nil,
+        tolerance: Double? = nil
+    ) {
+        self.columns = columns
+        self.minColumnWidth = minColumnWidth
+        self.maxColumns = maxColumns
+        self.columnSpacing = columnSpacing
+        self.rowSpacing = rowSpacing
+        self.insets = insets
+        self.headerHeight = headerHeight
+        self.footerHeight = footerHeight
+        self.headerInsets = headerInsets
+        self.footerInsets = footerInsets
+        self.placement = placement
+        self.tolerance = tolerance
+    }
+}
+
+/// A change to one property: set it, or reset it to unset.
+public enum PropertyChange<Value: Sendable & Hashable>: Sendable, Hashable {
+    case set(Value)
+    case reset
+}
+
+/// The properties a `sections.configure` names; nil fields are kept.
+public struct SectionPatch: Sendable, Hashable {
+    public var columns: PropertyChange<Int>?
+    public var minColumnWidth: PropertyChange<Double>?
+    public var maxColumns: PropertyChange<Int>?
+    public var columnSpacing: PropertyChange<Double>?
+    public var rowSpacing: PropertyChange<Double>?
+    public var insets: PropertyChange<Insets>?
+    public var headerHeight: PropertyChange<Double>?
+    public var footerHeight: PropertyChange<Double>?
+    public var headerInsets: PropertyChange<Insets>?
+    public var footerInsets: PropertyChange<Insets>?
+    public var placement: PropertyChange<Placement>?
+    public var tolerance: PropertyChange<Double>?
+
+    public init() {}
+}
+
+/// A new section: its own properties and its items.
+public struct SectionSpec: Sendable, Hashable {
+    public var properties: SectionProperties
+    public var items: [Item]
+
+    public init(properties: SectionProperties = SectionProperties(), items: [Item] = []) {
+        self.properties = properties
+        self.items = items
+    }
+}
+
+/// The layout-wide settings a `layout.configure` names; nil fields are kept.
+public struct LayoutPatch: Sendable, Hashable {
+    public var width: Double?
+    public var scale: Double?
+    public var direction: Direction?
+    public var minContentHeight: Double?
+    /// Replaces the defaults as a whole.
+    public var defaults: SectionProperties?
+
+    public init(
+        width: Double? = nil,
+        scale: Double? = nil,
+        direction: Direction? = nil,
+        minContentHeight: Double? = nil,
+        defaults: SectionProperties? = nil
+    ) {
+        self.width = width
+        self.scale = scale
+        self.direction = direction
+        self.minContentHeight = minContentHeight
+        self.defaults = defaults
+    }
+}
+
+/// Everything `layout.create` takes.
+public struct LayoutSpec: Sendable, Hashable {
+    public var width: Double
+    public var scale: Double
+    public var direction: Direction
+    public var minContentHeight: Double
+    public var defaults: SectionProperties
+    public var sections: [SectionSpec]
+
+    public init(
+        width: Double,
+        scale: Double = 0,
+        direction: Direction = .ltr,
+        minContentHeight: Double = 0,
+        defaults: SectionProperties = SectionProperties(),
+        sections: [SectionSpec] = []
+    ) {
+        self.width = width
+        self.scale = scale
+        self.direction = direction
+        self.minContentHeight = minContentHeight
+        self.defaults = defaults
+        self.sections = sections
+    }
+}

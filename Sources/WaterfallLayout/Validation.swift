@@ -1,0 +1,110 @@
+/// Range checks for every value a command carries, naming the field and the value at fault.
+///
+/// Lengths are capped at 10⁹ points and aspect widths kept at or above 10⁻⁶, so that no accepted input can drive a
+/// frame to infinity (which JSON cannot carry) even across ten million items.
+enum Validation {
+    static let maxLength = 1e9
+    static let minAspectWidth = 1e-6
+    static let maxScale = 1e4
+    static let maxIDBytes = 256
+    static let maxColumnsProperty = 1024
+
+    static func length(_ value: Double, _ field: String) throws(LayoutError) {
+        guard value.isFinite, value >= 0 else {
+            throw .invalidValue(field: field, value: format(value), reason: "must be a number ≥ 0")
+        }
+        guard value <= maxLength else {
+            throw .invalidValue(field: field, value: format(value), reason: "is over the limit of 1e9 points")
+        }
+    }
+
+    static func width(_ value: Double, _ field: String) throws(LayoutError) {
+        try length(value, field)
+        guard value > 0 else { throw .invalidValue(field: field, value: format(value), reason: "must be > 0") }
+    }
+
+    static func scale(_ value: Double) throws(LayoutError) {
+        guard value.isFinite, value >= 0, value <= maxScale else {
+            throw .invalidValue(field: "scale", value: format(value), reason: "must be between 0 and 10000")
+        }
+    }
+
+    static func insets(_ insets: Insets, _ field: String) throws(LayoutError) {
+        try length(insets.top, field + ".top")
+        try length(insets.left, field + ".left")
+        try length(insets.bottom, field + ".bottom")
+        try length(insets.right, field + ".right")
+    }
+
+    static func columns(_ value: Int, _ field: String, limits: LayoutLimits) throws(LayoutError) {
+        guard value >= 1, value <= maxColumnsProperty else {
+            throw .invalidValue(field: field, value: String(value), reason: "must be an integer from 1 to 1024")
+        }
+        guard value <= limits.maxColumns else {
+            throw .limit(
+                field: field, value: String(value), reason: "is over the limit of \(limits.maxColumns) columns")
+        }
+    }
+
+    static func properties(_ p: SectionProperties, _ prefix: String, limits: LayoutLimits) throws(LayoutError) {
+        if let columns = p.columns { try Self.columns(columns, prefix + "columns", limits: limits) }
+        if let minWidth = p.minColumnWidth {
+            try width(minWidth, prefix + "minColumnWidth")
+            if p.columns != nil {
+                throw .invalidValue(
+                    field: prefix + "minColumnWidth", value: format(minWidth),
+                    reason: "cannot be set together with columns")
+            }
+        }
+        if let maxColumns = p.maxColumns, maxColumns < 1 {
+            throw .invalidValue(field: prefix + "maxColumns", value: String(maxColumns), reason: "must be ≥ 1")
+        }
+        if let v = p.columnSpacing { try length(v, prefix + "columnSpacing") }
+        if let v = p.rowSpacing { try length(v, prefix + "rowSpacing") }
+        if let v = p.insets { try insets(v, prefix + "insets") }
+        if let v = p.headerHeight { try length(v, prefix + "headerHeight") }
+        if let v = p.footerHeight { try length(v, prefix + "footerHeight") }
+        if let v = p.headerInsets { try insets(v, prefix + "headerInsets") }
+        if let v = p.footerInsets { try insets(v, prefix + "footerInsets") }
+        if let v = p.tolerance { try length(v, prefix + "tolerance") }
+    }
+
+    static func item(_ item: Item, _ prefix: String) throws(LayoutError) {
+        try length(item.height, prefix + "h")
+        if let w = item.aspectWidth {
+            guard w.isFinite, w >= minAspectWidth, w <= maxLength else {
+                throw .invalidValue(field: prefix + "w", value: format(w), reason: "must be between 1e-6 and 1e9")
+            }
+        }
+        if case .columns(let span) = item.span, span < 1 {
+            throw .invalidValue(field: prefix + "span", value: String(span), reason: "must be ≥ 1 or \"full\"")
+        }
+        if let id = item.id, id.utf8.count > maxIDBytes {
+            throw .invalidValue(
+                field: prefix + "id", value: "\(id.utf8.count) bytes", reason: "is longer than 256 bytes")
+        }
+    }
+
+    static func items(_ items: [Item], _ prefix: String) throws(LayoutError) {
+        for (k, item) in items.enumerated() { try Self.item(item, "\(prefix)items[\(k)].") }
+    }
+
+    /// Sorted, distinct indices within `0 ..< count`, or the error naming the first bad one.
+    static func indices(_ indices: [Int], count: Int, field: String, what: String) throws(LayoutError) -> [Int] {
+        for (k, index) in indices.enumerated() where index < 0 || index >= count {
+            throw .notFound(
+                field: "\(field)[\(k)]", value: String(index), reason: "is not \(what) (there are \(count))")
+        }
+        let sorted = indices.sorted()
+        for k in sorted.indices.dropFirst() where sorted[k] == sorted[k - 1] {
+            throw .invalidValue(field: field, value: String(sorted[k]), reason: "is listed twice")
+        }
+        return sorted
+    }
+
+    /// A number as people write it: 120 rather than 120.0.
+    static func format(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(describing: value)
+    }
+}

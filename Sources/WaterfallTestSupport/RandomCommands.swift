@@ -1,0 +1,126 @@
+import WaterfallLayout
+
+/// Seeded random layouts and commands for differential tests and benchmarks.
+///
+/// Values are mostly integers and halves (as real feeds send), with a share of awkward ones (tenths, aspect sizes
+/// in thirds) so that both the exact and the inexact paths of the engine are exercised.
+public struct RandomCommands {
+    public var rng: SplitMix64
+    /// The largest section a generated command creates or grows to, roughly.
+    public var maxItems: Int
+
+    public init(seed: UInt64, maxItems: Int = 60) {
+        rng = SplitMix64(seed: seed)
+        self.maxItems = maxItems
+    }
+
+    public mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
+
+    public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
+
+    public mutating func length(_ upTo: Int) -> Double {
+        if chance(0.1) { return Double(int(0...upTo * 10)) / 10 }
+        if chance(0.2) { return Double(int(0...upTo * 2)) / 2 }
+        return Double(int(0...upTo))
+    }
+
+    public mutating func item() -> Item {
+        var item = Item(height: length(200))
+        if chance(0.15) {
+            item.aspectWidth = Double(int(1...4)) * (chance(0.5) ? 1 : 1.5)
+            item.height = Double(int(0...6))
+        }
+        if chance(0.15) { item.span = chance(0.3) ? .full : .columns(int(1...4)) }
+        if chance(0.2) { item.id = "id\(int(0...999))" }
+        return item
+    }
+
+    public mutating func items(_ count: Int) -> [Item] { (0..<count).map { _ in item() } }
+
+    public mutating func insets() -> Insets {
+        Insets(top: length(20), left: length(20), bottom: length(20), right: length(20))
+    }
+
+    public mutating func properties() -> SectionProperties {
+        var p = SectionProperties()
+        if chance(0.5) {
+            p.columns = int(1...5)
+        } else if chance(0.3) {
+            p.minColumnWidth = Double(int(40...200))
+            if chance(0.5) { p.maxColumns = int(1...6) }
+        }
+        if chance(0.3) { p.columnSpacing = length(16) }
+        if chance(0.3) { p.rowSpacing = length(16) }
+        if chance(0.3) { p.insets = insets() }
+        if chance(0.3) { p.headerHeight = length(60) }
+        if chance(0.3) { p.footerHeight = length(60) }
+        if chance(0.2) { p.headerInsets = insets() }
+        if chance(0.2) { p.footerInsets = insets() }
+        if chance(0.3) { p.placement = chance(0.5) ? .next : .shortest }
+        if chance(0.2) { p.tolerance = length(30) }
+        return p
+    }
+
+    public mutating func section() -> SectionSpec {
+        SectionSpec(properties: properties(), items: items(int(0...maxItems)))
+    }
+
+    public mutating func layout() -> LayoutSpec {
+        LayoutSpec(
+            width: Double(int(200...800)), scale: [0, 0, 1, 2, 3][int(0...4)], direction: chance(0.3) ? .rtl : .ltr,
+            minContentHeight: chance(0.3) ? length(3000) : 0, defaults: chance(0.5) ? properties() : .init(),
+            sections: (0..<int(0...4)).map { _ in section() })
+    }
+
+    /// A random command against a layout with these item counts; sometimes an invalid one.
+    public mutating func command(counts: [Int]) -> LayoutCommand {
+        let sections = counts.count
+        let bad = chance(0.03)
+        func anySection() -> Int { bad ? sections + int(0...2) : int(0...max(0, sections - 1)) }
+        if sections == 0 || chance(0.08) {
+            return .insertSections(at: int(0...sections), sections: (0..<int(1...2)).map { _ in section() })
+        }
+        let s = anySection()
+        let n = s < sections ? counts[s] : 0
+        switch int(0...11) {
+        case 0, 1, 2:
+            let at = bad ? n + 1 : int(0...n)
+            let count = chance(0.5) ? 1 : int(1...max(1, maxItems / 4))
+            return .insertItems(section: s, at: at, items: items(count))
+        case 3, 4:
+            guard n > 0 else { return .insertItems(section: s, at: 0, items: items(3)) }
+            let picks = Set((0..<int(1...min(n, 5))).map { _ in int(0...n - 1) })
+            return .deleteItems(section: s, indices: Array(picks) + (bad ? [n] : []))
+        case 5, 6, 7:
+            guard n > 0 else { return .insertItems(section: s, at: 0, items: items(2)) }
+            let picks = Set((0..<int(1...min(n, 3))).map { _ in int(0...n - 1) })
+            return .updateItems(section: s, updates: picks.sorted().map { ItemUpdate(index: $0, item: item()) })
+        case 8:
+            guard n > 0 else { return .insertItems(section: s, at: 0, items: items(1)) }
+            let to = int(0...max(0, sections - 1))
+            let limit = to == s ? n - 1 : counts[to]
+            return .moveItem(
+                from: ItemPath(section: s, item: int(0...n - 1)), to: ItemPath(section: to, item: int(0...limit)))
+        case 9:
+            if chance(0.5) { return .moveSection(from: s, to: int(0...sections - 1)) }
+            return .deleteSections([s])
+        case 10:
+            var patch = SectionPatch()
+            let p = properties()
+            if chance(0.5) { patch.columns = p.columns.map { .set($0) } ?? .reset }
+            if chance(0.3) { patch.rowSpacing = p.rowSpacing.map { .set($0) } ?? .reset }
+            if chance(0.3) { patch.headerHeight = p.headerHeight.map { .set($0) } ?? .reset }
+            if chance(0.3) { patch.placement = p.placement.map { .set($0) } ?? .reset }
+            if chance(0.3) { patch.insets = .set(bad ? Insets(top: 0, left: 5000, bottom: 0, right: 0) : insets()) }
+            return .configureSection(s, patch)
+        default:
+            var patch = LayoutPatch()
+            if chance(0.5) { patch.width = bad ? 5 : Double(int(150...900)) }
+            if chance(0.2) { patch.scale = [0, 1, 2, 3][int(0...3)] }
+            if chance(0.2) { patch.direction = chance(0.5) ? .rtl : .ltr }
+            if chance(0.2) { patch.minContentHeight = length(4000) }
+            if chance(0.2) { patch.defaults = properties() }
+            return .configureLayout(patch)
+        }
+    }
+}

@@ -1,0 +1,1 @@
+print("waterfall-bench: not yet written")

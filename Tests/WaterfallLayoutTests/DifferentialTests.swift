@@ -1,0 +1,75 @@
+import Testing
+import WaterfallLayout
+import WaterfallTestSupport
+
+/// The engine against `ReferenceLayout` on seeded random command sequences: incremental equals full, diffs replay
+/// exactly, parallel equals serial, and a rejected command changes nothing.
+@Suite struct DifferentialTests {
+    /// Steps per seed; `WATERFALL_DIFFERENTIAL_STEPS` raises it for long runs.
+    static let steps = Environment.integer("WATERFALL_DIFFERENTIAL_STEPS") ?? 200
+
+    @Test(arguments: 0..<50)
+    func smallSections(seed: Int) async throws {
+        try await run(seed: UInt64(seed), maxItems: 40, steps: Self.steps)
+    }
+
+    /// Sections of hundreds to thousands of items, so placement restarts mid-section and converges.
+    @Test(arguments: 1000..<1006)
+    func largeSections(seed: Int) async throws {
+        try await run(seed: UInt64(seed), maxItems: 1500, steps: max(20, Self.steps / 8))
+    }
+
+    private func run(seed: UInt64, maxItems: Int, steps: Int) async throws {
+        var random = RandomCommands(seed: seed, maxItems: maxItems)
+        let spec = random.layout()
+        var layout = try await Layout.make(spec).layout
+        layout.parallelGrain = 1
+        var serial = try await Layout.make(spec, allowsParallelism: false).layout
+        var reference = ReferenceLayout(spec)
+        try expectEqual(layout, reference, "seed \(seed), after create")
+        for step in 0..<steps {
+            let context = "seed \(seed), step \(step)"
+            let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
+            let commands = (0..<(random.chance(0.2) ? random.int(2...3) : 1)).map { _ in
+                random.command(counts: counts)
+            }
+            var client = ClientFrames(layout)
+            let before = ClientFrames(layout)
+            let accepted = reference.apply(commands)
+            do {
+                let diff = try await layout.apply(commands)
+                _ = try await serial.apply(commands)
+                #expect(accepted, "engine accepted what the reference refused: \(context): \(commands)")
+                client.replay(commands)
+                client.apply(diff)
+                #expect(client == ClientFrames(layout), "diff does not replay: \(context): \(commands)")
+                #expect(ClientFrames(serial) == ClientFrames(layout), "parallel differs from serial: \(context)")
+                try expectEqual(layout, reference, "\(context): \(commands)")
+            } catch let error as LayoutError {
+                #expect(!accepted, "engine refused what the reference accepted: \(context): \(error)")
+                #expect(ClientFrames(layout) == before, "a rejected command changed the layout: \(context)")
+            }
+        }
+    }
+
+    private func expectEqual(_ layout: Layout, _ reference: ReferenceLayout, _ context: String) throws {
+        let expected = reference.layout()
+        try #require(layout.sectionCount == expected.sections.count, "section count: \(context)")
+        #expect(layout.contentSize.height == expected.contentHeight, "content height: \(context)")
+        for (s, want) in expected.sections.enumerated() {
+            let got = layout.frames(ofSection: s)
+            let same =
+                got.origin == want.origin && got.height == want.height && got.header == want.header
+                && got.footer == want.footer && got.items.map(\.frame) == want.items && got.items.map(\.id) == want.ids
+            if !same {
+                let bad = zip(got.items, want.items).first { $0.frame != $1 }
+                Issue.record(
+                    """
+                    section \(s) differs from the reference (\(context)): origin \(got.origin) vs \(want.origin), \
+                    height \(got.height) vs \(want.height), first item \(String(describing: bad))
+                    """)
+                return
+            }
+        }
+    }
+}
