@@ -89,7 +89,7 @@ public struct Layout: Sendable {
             do throws(LayoutError) {
                 try shape.apply(command)
             } catch {
-                throw commands.count == 1 ? error : error.prefixed("ops[\(k)]")
+                throw commands.count == 1 ? error : error.prefixed("ops[\(k)].params")
             }
         }
         let before = snapshot()

@@ -18,6 +18,14 @@ public actor LayoutActor {
 
     /// Applies `commands` atomically and returns the diff and the layout as it now is.
     public func apply(_ commands: [LayoutCommand]) async throws(LayoutError) -> (diff: LayoutDiff, layout: Layout) {
+        try await apply(commands) { ($0, $1) }
+    }
+
+    /// Applies `commands` atomically, then runs `commit` on the diff and the new layout before any other request
+    /// to this layout runs, so that what `commit` publishes (events) goes out in the order of the changes.
+    public func apply<T: Sendable>(
+        _ commands: [LayoutCommand], commit: @Sendable (LayoutDiff, Layout) -> T
+    ) async throws(LayoutError) -> T {
         await enter()
         defer { leave() }
         var working = layout
@@ -26,7 +34,7 @@ public actor LayoutActor {
         do throws(LayoutError) {
             let diff = try await working.apply(commands)
             layout = working
-            return (diff, working)
+            return commit(diff, working)
         } catch {
             layout = working
             throw error

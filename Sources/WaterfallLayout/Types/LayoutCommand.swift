@@ -25,6 +25,17 @@ public enum LayoutCommand: Sendable, Hashable {
     case configureLayout(LayoutPatch)
 }
 
+extension LayoutCommand {
+    /// How many items the command adds at most (moves and updates add none).
+    public var addedItems: Int {
+        switch self {
+        case .insertItems(_, _, let items): return items.count
+        case .insertSections(_, let sections): return sections.reduce(0) { $0 + $1.items.count }
+        default: return 0
+        }
+    }
+}
+
 /// The replacement of the item at `index`.
 public struct ItemUpdate: Sendable, Hashable {
     public var index: Int

@@ -1,0 +1,119 @@
+/// One complete input line, or the marker of a line that was over the limit and discarded.
+public enum InputLine: Sendable, Equatable {
+    /// The bytes of a line, without its `\n` and without a `\r` right before it; never empty.
+    case line(ArraySlice<UInt8>)
+    /// A line longer than the limit: its bytes were dropped as they arrived.
+    case tooLarge
+}
+
+/// Splits a byte stream into newline-terminated lines, holding at most one partial line of bounded size.
+///
+/// `\n` ends a line and a `\r` right before it is dropped; empty lines are skipped. A line whose content is
+/// longer than `maxLineBytes` is discarded as it streams in and reported once, as `.tooLarge`, when its `\n`
+/// arrives. Lines that lie wholly inside one chunk are returned as slices of that chunk, without a copy.
+public struct LineFramer: Sendable {
+    // MARK: Lifecycle
+
+    /// Creates a framer that accepts lines of up to `maxLineBytes` bytes (not counting `\r\n`).
+    public init(maxLineBytes: Int) {
+        precondition(maxLineBytes > 0, "maxLineBytes must be positive")
+        self.maxLineBytes = maxLineBytes
+    }
+
+    // MARK: Internal
+
+    /// The longest line content accepted; a change applies from the next line on.
+    public var maxLineBytes: Int {
+        didSet { maxLineBytes = max(1, maxLineBytes) }
+    }
+
+    /// The bytes of the unfinished line held since the last chunk (0 while discarding).
+    public var bufferedByteCount: Int { partial.count }
+
+    /// Whether the unfinished line is already over the limit and being discarded.
+    public var isDiscarding: Bool { discarding }
+
+    /// Consumes one chunk and returns the lines it completes, in order.
+    ///
+    /// - Complexity: O(n) in the chunk's length; bytes of a partial line are copied once.
+    public mutating func append(_ chunk: [UInt8]) -> [InputLine] {
+        var lines: [InputLine] = []
+        var start = chunk.startIndex
+        chunk.withUnsafeBufferPointer { bytes in
+            var index = 0
+            while index < bytes.count {
+                guard let newline = Self.firstNewline(in: bytes, from: index) else { break }
+                if partial.isEmpty && !discarding {
+                    emit(chunk[start..<newline], into: &lines)
+                } else {
+                    carry(chunk[start..<newline])
+                    finishCarriedLine(into: &lines)
+                }
+                index = newline + 1
+                start = index
+            }
+        }
+        if start < chunk.endIndex {
+            carry(chunk[start...])
+        }
+        return lines
+    }
+
+    /// Convenience for chunks that are slices of a larger buffer.
+    public mutating func append(_ chunk: ArraySlice<UInt8>) -> [InputLine] {
+        append(Array(chunk))
+    }
+
+    /// Forgets any partial line, as when the connection is closed mid-line.
+    public mutating func reset() {
+        partial = []
+        discarding = false
+    }
+
+    // MARK: Private
+
+    private var partial: [UInt8] = []
+    private var discarding = false
+
+    /// Finds the next `\n`; `memchr` is not available without Glibc, and a plain loop over a buffer pointer
+    /// is vectorised well enough here.
+    private static func firstNewline(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
+        var i = index
+        while i < bytes.count {
+            if bytes[i] == 0x0A { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Appends bytes of the unfinished line, switching to discarding once it cannot fit any more.
+    private mutating func carry(_ bytes: ArraySlice<UInt8>) {
+        guard !discarding else { return }
+        // One byte of slack: the line may still end in a `\r` that does not count against the limit.
+        if partial.count + bytes.count > maxLineBytes + 1 {
+            partial = []
+            discarding = true
+        } else {
+            partial.append(contentsOf: bytes)
+        }
+    }
+
+    /// Emits the carried line once its `\n` has arrived.
+    private mutating func finishCarriedLine(into lines: inout [InputLine]) {
+        if discarding {
+            lines.append(.tooLarge)
+        } else {
+            emit(partial[...], into: &lines)
+        }
+        partial = []
+        discarding = false
+    }
+
+    /// Drops a trailing `\r`, skips empty lines and applies the limit.
+    private func emit(_ raw: ArraySlice<UInt8>, into lines: inout [InputLine]) {
+        var line = raw
+        if line.last == 0x0D { line = line.dropLast() }
+        if line.isEmpty { return }
+        lines.append(line.count > maxLineBytes ? .tooLarge : .line(line))
+    }
+}

@@ -1,0 +1,34 @@
+/// The methods of PROTOCOL.md.
+public enum Method: String, Sendable, CaseIterable {
+    case ping
+    case version
+    case layoutCreate = "layout.create"
+    case layoutConfigure = "layout.configure"
+    case layoutDrop = "layout.drop"
+    case layoutList = "layout.list"
+    case layoutGet = "layout.get"
+    case sectionsInsert = "sections.insert"
+    case sectionsDelete = "sections.delete"
+    case sectionsMove = "sections.move"
+    case sectionsConfigure = "sections.configure"
+    case itemsInsert = "items.insert"
+    case itemsDelete = "items.delete"
+    case itemsUpdate = "items.update"
+    case itemsMove = "items.move"
+    case batch
+    case query
+    case subscribe
+    case unsubscribe
+    case stats
+
+    /// The methods that change an existing layout and can appear in a `batch`.
+    public var isBatchable: Bool {
+        switch self {
+        case .layoutConfigure, .sectionsInsert, .sectionsDelete, .sectionsMove, .sectionsConfigure, .itemsInsert,
+            .itemsDelete, .itemsUpdate, .itemsMove:
+            return true
+        default:
+            return false
+        }
+    }
+}

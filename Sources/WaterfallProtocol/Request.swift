@@ -1,0 +1,88 @@
+import WaterfallJSON
+
+/// A request's id, echoed unchanged in its reply.
+public enum RequestID: Sendable, Hashable {
+    /// No id: the reply says `"id": null`.
+    case none
+    case int(Int64)
+    case string(String)
+}
+
+/// The envelope of one request line: its id, method and params, checked against JSON-RPC 2.0 as PROTOCOL.md
+/// narrows it.
+public struct Request: Sendable {
+    public var id: RequestID
+    public var method: String
+    /// The params object, or nil when absent.
+    public var params: JSONNode?
+    /// `"jsonrpc": "2.0"` without an id: it runs, and gets no reply.
+    public var isNotification: Bool
+
+    // MARK: Lifecycle
+
+    /// Reads the envelope of `document`.
+    ///
+    /// - Throws: `ProtocolError` (`invalid_request` or `bad_params`); `partialID` then holds the id if one could
+    ///   be read, so the error reply can echo it.
+    public init(_ document: JSONDocument, partialID: inout RequestID) throws(ProtocolError) {
+        let root = document.root
+        guard root.kind == .object else {
+            let what = root.kind == .array ? "a batch array is not supported: use the batch method" : "not an object"
+            throw ProtocolError(.invalidRequest, "request: \(what)")
+        }
+        var id = RequestID.none
+        var method: String?
+        var params: JSONNode?
+        var version = false
+        for (key, value) in root.members {
+            if key.isEqual(toKey: "id") {
+                switch value.kind {
+                case .number:
+                    guard let n = value.int64 else {
+                        throw ProtocolError(.invalidRequest, "id: \(Self.text(value)) is not an integer (int64)")
+                    }
+                    id = .int(n)
+                case .string: id = .string(value.string ?? "")
+                case .null: id = .none
+                default: throw ProtocolError(.invalidRequest, "id: must be an integer or a string, not \(value.kind)")
+                }
+                partialID = id
+            } else if key.isEqual(toKey: "method") {
+                guard let name = value.string, value.kind == .string else {
+                    throw ProtocolError(.invalidRequest, "method: must be a string, not \(value.kind)")
+                }
+                method = name
+            } else if key.isEqual(toKey: "params") {
+                guard value.kind == .object else {
+                    throw ProtocolError.badParams("params", "must be an object, not \(value.kind)")
+                }
+                params = value
+            } else if key.isEqual(toKey: "jsonrpc") {
+                guard value.isEqual(toKey: "2.0") else {
+                    throw ProtocolError(.invalidRequest, "jsonrpc: \(Self.text(value)) is not \"2.0\"")
+                }
+                version = true
+            } else {
+                throw ProtocolError.badParams(key.string ?? "?", "unknown field")
+            }
+        }
+        guard let method else { throw ProtocolError(.invalidRequest, "method: missing") }
+        self.id = id
+        self.method = method
+        self.params = params
+        isNotification = version && !root.hasMember("id")
+    }
+
+    /// A short rendering of a value for error messages (at most 40 bytes of its JSON text).
+    static func text(_ node: JSONNode) -> String {
+        let raw = node.rawBytes
+        let clipped = raw.prefix(40)
+        let text = String(decoding: clipped, as: UTF8.self)
+        return raw.count > 40 ? text + "…" : text
+    }
+}
+
+extension JSONNode {
+    /// Whether an object has a member named `key`.
+    func hasMember(_ key: StaticString) -> Bool { self[key] != nil }
+}

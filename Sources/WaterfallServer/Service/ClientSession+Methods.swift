@@ -1,0 +1,239 @@
+import WaterfallJSON
+import WaterfallLayout
+import WaterfallProtocol
+
+extension ClientSession {
+    /// Runs one method and writes its result reply (errors are thrown, and written by the caller).
+    func run(_ method: Method, _ request: Request, _ out: inout JSONWriter) async throws(ProtocolError) {
+        var p = try Params(request.params, path: "params")
+        switch method {
+        case .ping:
+            try p.finish()
+            ReplyEncoding.result(&out, id: request.id) { w in
+                w.beginObject()
+                w.member("pong", true)
+                w.endObject()
+            }
+        case .version:
+            try p.finish()
+            let config = service.config
+            ReplyEncoding.result(&out, id: request.id) { w in Self.version(config, &w) }
+        case .layoutCreate:
+            try await create(&p, request, &out)
+        case .layoutDrop:
+            let name = try Self.layoutName(&p)
+            try p.finish()
+            guard let entry = await service.store.remove(name) else { throw Self.missing(name) }
+            let count = await entry.layout.read { $0.itemCount }
+            service.budget.adjust(-count)
+            Self.publishDropped(entry)
+            ReplyEncoding.result(&out, id: request.id, ReplyEncoding.empty)
+        case .layoutList:
+            try p.finish()
+            try await list(request, &out)
+        case .layoutGet:
+            try await get(&p, request, &out)
+        case .query:
+            try await query(&p, request, &out)
+        case .subscribe, .unsubscribe:
+            let name = try Self.layoutName(&p)
+            try p.finish()
+            guard let entry = await service.store.entry(name) else { throw Self.missing(name) }
+            if method == .subscribe {
+                entry.subscribers.add(ObjectIdentifier(self), output)
+                subscriptions.insert(name)
+            } else {
+                entry.subscribers.remove(ObjectIdentifier(self))
+                subscriptions.remove(name)
+            }
+            ReplyEncoding.result(&out, id: request.id, ReplyEncoding.empty)
+        case .stats:
+            try p.finish()
+            let body = await stats()
+            ReplyEncoding.result(&out, id: request.id) { $0.raw(body[...]) }
+        case .batch:
+            let name = try Self.layoutName(&p)
+            let wantsDiff = try p.optionalBool("diff") ?? true
+            let opsNode = p.node("ops")
+            let nodes = try p.array("ops")
+            let limit = service.config.maxBatchOps
+            guard nodes.count <= limit else {
+                throw ProtocolError(.limit, "params.ops: \(nodes.count) ops, over the limit of \(limit)")
+            }
+            let commands = try CommandDecoding.batch(nodes, "params.ops")
+            try p.finish()
+            try await mutate(name, commands, ops: .batch(opsNode?.rawBytes ?? []), wantsDiff, request.id, &out)
+        default:
+            let name = try Self.layoutName(&p)
+            let wantsDiff = try p.optionalBool("diff") ?? true
+            let command = try CommandDecoding.command(method, &p)
+            try p.finish()
+            let ops = AppliedOps.single(method: method.rawValue, params: request.params?.rawBytes ?? [])
+            try await mutate(name, [command], ops: ops, wantsDiff, request.id, &out)
+        }
+    }
+
+    // MARK: Private
+
+    private func create(_ p: inout Params, _ request: Request, _ out: inout JSONWriter) async throws(ProtocolError) {
+        let name = try Self.layoutName(&p)
+        let replace = try p.optionalBool("replace") ?? false
+        let wantsDiff = try p.optionalBool("diff") ?? true
+        let spec = try CommandDecoding.layoutSpec(&p)
+        try p.finish()
+        let config = service.config
+        if !replace, await service.store.contains(name) {
+            throw ProtocolError(.exists, "params.layout: '\(name)' exists (say \"replace\": true to replace it)")
+        }
+        let count = spec.sections.reduce(0) { $0 + $1.items.count }
+        try reserve(count, config)
+        let made: (layout: Layout, diff: LayoutDiff)
+        do {
+            made = try await Layout.make(spec, limits: LayoutService.layoutLimits(config))
+        } catch {
+            service.budget.adjust(-count)
+            throw ProtocolError(error)
+        }
+        let entry = LayoutEntry(name: name, layout: LayoutActor(made.layout))
+        entry.itemCount.withLock { $0 = count }
+        switch await service.store.insert(entry, replace: replace, maxLayouts: config.maxLayouts) {
+        case .exists:
+            service.budget.adjust(-count)
+            throw ProtocolError(.exists, "params.layout: '\(name)' exists (say \"replace\": true to replace it)")
+        case .limit:
+            service.budget.adjust(-count)
+            throw ProtocolError(.limit, "params.layout: the daemon holds \(config.maxLayouts) layouts, its limit")
+        case .inserted(let replaced):
+            if let replaced {
+                service.budget.adjust(-replaced.itemCount.withLock { $0 })
+                Self.publishDropped(replaced)
+            }
+        }
+        let diff = wantsDiff ? Self.encode(made.diff) : nil
+        ReplyEncoding.result(&out, id: request.id) { w in
+            ReplyEncoding.mutation(&w, seq: made.layout.seq, contentSize: made.layout.contentSize, diff: diff?[...])
+        }
+    }
+
+    /// Applies `commands` to layout `name`, publishes the event, and writes the mutation result.
+    private func mutate(
+        _ name: String, _ commands: [LayoutCommand], ops: AppliedOps, _ wantsDiff: Bool, _ id: RequestID,
+        _ out: inout JSONWriter
+    ) async throws(ProtocolError) {
+        guard let entry = await service.store.entry(name) else { throw Self.missing(name) }
+        let config = service.config
+        let growth = commands.reduce(0) { $0 + $1.addedItems }
+        try reserve(growth, config)
+        let budget = service.budget
+        let limit = config.subscriberMaxPendingBytes
+        let result: (seq: Int, size: Size, diff: [UInt8]?)
+        do {
+            result = try await entry.layout.apply(commands) { diff, layout in
+                let delta = entry.itemCount.withLock { count in
+                    defer { count = layout.itemCount }
+                    return layout.itemCount - count
+                }
+                budget.adjust(delta - growth)
+                let needsDiff = wantsDiff || entry.subscribers.count > 0
+                let encoded = needsDiff ? Self.encode(diff) : nil
+                if let encoded, entry.subscribers.count > 0 {
+                    let event = Self.changedEvent(name, seq: layout.seq, ops: ops, diff: encoded)
+                    entry.subscribers.publish(event, overflow: Self.overflowEvent(name), limit: limit)
+                }
+                return (layout.seq, layout.contentSize, wantsDiff ? encoded : nil)
+            }
+        } catch {
+            budget.adjust(-growth)
+            throw ProtocolError(error)
+        }
+        ReplyEncoding.result(&out, id: id) { w in
+            ReplyEncoding.mutation(&w, seq: result.seq, contentSize: result.size, diff: result.diff?[...])
+        }
+    }
+
+    private func reserve(_ count: Int, _ config: Config) throws(ProtocolError) {
+        guard count > 0 else { return }
+        guard service.budget.reserve(count, limit: config.maxTotalItems) else {
+            throw ProtocolError(
+                .limit, "params: \(count) more items would pass the daemon's limit of \(config.maxTotalItems)")
+        }
+    }
+
+    private func list(_ request: Request, _ out: inout JSONWriter) async throws(ProtocolError) {
+        var rows: [(String, Int, Int, Int)] = []
+        for entry in await service.store.all() {
+            let row = await entry.layout.read { ($0.sectionCount, $0.itemCount, $0.seq) }
+            rows.append((entry.name, row.0, row.1, row.2))
+        }
+        ReplyEncoding.result(&out, id: request.id) { w in
+            w.beginObject()
+            w.key("layouts")
+            w.beginArray()
+            for (name, sections, items, seq) in rows {
+                w.beginObject()
+                w.member("layout", name)
+                w.member("sections", sections)
+                w.member("items", items)
+                w.member("seq", seq)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
+    private func get(_ p: inout Params, _ request: Request, _ out: inout JSONWriter) async throws(ProtocolError) {
+        let name = try Self.layoutName(&p)
+        let wanted = p.contains("sections") ? try CommandDecoding.indices(p.array("sections"), "params.sections") : nil
+        try p.finish()
+        guard let entry = await service.store.entry(name) else { throw Self.missing(name) }
+        let body = await entry.layout.read { layout -> Result<[UInt8], ProtocolError> in
+            let sections = wanted ?? Array(0..<layout.sectionCount)
+            for (k, s) in sections.enumerated() where s < 0 || s >= layout.sectionCount {
+                return .failure(
+                    ProtocolError(
+                        .notFound, "params.sections[\(k)]: \(s) is not a section (there are \(layout.sectionCount))"))
+            }
+            var w = JSONWriter(capacity: 1024)
+            w.beginObject()
+            w.member("seq", layout.seq)
+            w.key("contentSize")
+            ReplyEncoding.size(layout.contentSize, &w)
+            w.key("sections")
+            w.beginArray()
+            for s in sections { ReplyEncoding.section(layout.frames(ofSection: s), &w) }
+            w.endArray()
+            w.endObject()
+            return .success(Array(w.bytes))
+        }
+        let bytes = try body.get()
+        ReplyEncoding.result(&out, id: request.id) { $0.raw(bytes[...]) }
+    }
+
+    private func query(_ p: inout Params, _ request: Request, _ out: inout JSONWriter) async throws(ProtocolError) {
+        let name = try Self.layoutName(&p)
+        guard let rectNode = p.node("rect") else { throw .badParams("params.rect", "missing") }
+        var r = try Params(rectNode, path: "params.rect")
+        let rect = Rect(x: try r.double("x"), y: try r.double("y"), width: try r.double("w"), height: try r.double("h"))
+        try r.finish()
+        try p.finish()
+        guard rect.width >= 0, rect.height >= 0 else {
+            throw .badParams("params.rect", "w and h must be ≥ 0, not \(rect.width) × \(rect.height)")
+        }
+        guard let entry = await service.store.entry(name) else { throw Self.missing(name) }
+        let bytes = await entry.layout.read { layout -> [UInt8] in
+            var w = JSONWriter(capacity: 1024)
+            w.beginObject()
+            w.member("seq", layout.seq)
+            w.key("contentSize")
+            ReplyEncoding.size(layout.contentSize, &w)
+            w.key("elements")
+            w.beginArray()
+            for element in layout.elements(in: rect) { ReplyEncoding.element(element, &w) }
+            w.endArray()
+            w.endObject()
+            return Array(w.bytes)
+        }
+        ReplyEncoding.result(&out, id: request.id) { $0.raw(bytes[...]) }
+    }
+}

@@ -1,0 +1,79 @@
+import Glibc
+
+/// A connection's unsent output: whole chunks in order, written without copying them again.
+struct OutputQueue: Sendable {
+    // MARK: Internal
+
+    /// What one flush achieved.
+    enum FlushResult: Equatable {
+        /// Everything was written.
+        case drained
+        /// The socket buffer is full; wait for writability.
+        case wouldBlock
+        /// The peer is gone or the socket failed (the errno).
+        case failed(Int32)
+    }
+
+    /// Bytes queued and not yet written.
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Queues bytes behind what is queued; small chunks are merged so a burst of events costs one write.
+    mutating func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        count += bytes.count
+        if head < chunks.count, chunks[chunks.count - 1].count + bytes.count <= Self.mergeLimit {
+            chunks[chunks.count - 1].append(contentsOf: bytes)
+        } else {
+            chunks.append(bytes)
+        }
+    }
+
+    /// Writes as much as the socket accepts without blocking; `written` grows by the bytes written.
+    mutating func flush(to fd: Int32, written: inout Int) -> FlushResult {
+        while head < chunks.count {
+            let sent = chunks[head].withUnsafeBytes { buffer in
+                Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if sent < 0 {
+                let error = errno
+                if error == EINTR { continue }
+                return error == EAGAIN || error == EWOULDBLOCK ? .wouldBlock : .failed(error)
+            }
+            written += sent
+            count -= sent
+            offset += sent
+            if offset == chunks[head].count {
+                // Release a written chunk now: a client that never drains fully must not keep them all.
+                chunks[head] = []
+                head += 1
+                offset = 0
+                if head >= 64 {
+                    chunks.removeFirst(head)
+                    head = 0
+                }
+            }
+        }
+        chunks.removeAll(keepingCapacity: chunks.count <= 64)
+        head = 0
+        return .drained
+    }
+
+    /// Forgets everything queued, as when the connection is torn down.
+    mutating func removeAll() {
+        chunks = []
+        head = 0
+        offset = 0
+        count = 0
+    }
+
+    // MARK: Private
+
+    /// Chunks up to this size are merged; bigger replies are kept as they are to avoid copying them.
+    private static let mergeLimit = 65_536
+
+    private var chunks: [[UInt8]] = []
+    private var head = 0
+    private var offset = 0
+}

@@ -1,0 +1,51 @@
+import WaterfallProtocol
+
+/// Where a connection's outgoing bytes go. Thread-safe; whole lines only.
+public protocol OutputSink: AnyObject, Sendable {
+    /// Queues bytes (one or more complete lines) behind everything queued before and starts writing them;
+    /// false if the connection is closed (or is closed by this call for holding too much unsent output).
+    @discardableResult func send(_ bytes: [UInt8]) -> Bool
+    /// Bytes queued and not yet written (a subscriber whose count keeps growing is not keeping up).
+    var pendingBytes: Int { get }
+    /// Closes the connection after flushing what is queued.
+    func close()
+}
+
+/// Who is on the other end of a connection, as the kernel saw it at `connect()` (SO_PEERCRED).
+public struct PeerCredentials: Sendable, Equatable, CustomStringConvertible {
+    /// The peer's process id.
+    public var pid: Int32
+    /// The peer's effective user id.
+    public var uid: UInt32
+    /// The peer's effective primary group id.
+    public var gid: UInt32
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
+
+    public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+}
+
+/// What the transport hands input to; the request router implements it.
+public protocol SessionHandler: Sendable {
+    /// A new connection passed the credential check; `output` also carries notifications (events).
+    func openSession(peer: PeerCredentials, output: any OutputSink) -> any Session
+    /// SIGHUP loaded a new config (the transport has already applied its own limits).
+    func configDidReload(_ config: Config)
+}
+
+/// One connection's request state.
+public protocol Session: AnyObject, Sendable {
+    /// Handles the complete lines of one read, in order, and returns the bytes of all their replies.
+    ///
+    /// The transport sends the result with one write and does not call `handle` again until this returns,
+    /// so replies are in request order. Notifications sent meanwhile through the `OutputSink` may come before
+    /// these replies, never inside them.
+    func handle(_ lines: [InputLine]) async -> [UInt8]
+    /// The connection ended (peer closed, error or shutdown): drop subscriptions. Called exactly once, after
+    /// the last `handle` has returned.
+    func close() async
+}

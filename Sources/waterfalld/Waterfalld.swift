@@ -1,0 +1,63 @@
+import WaterfallServer
+
+/// The daemon's entry point: argv → options → config → logger → service → server, until a signal stops it.
+@main
+enum Waterfalld {
+    static func main() async {
+        let options: CommandLineOptions
+        do {
+            options = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            StandardError.write("waterfalld: \(error)\nTry 'waterfalld --help'.\n")
+            CommandLineOptions.ExitStatus.usage.exit()
+        }
+        if options.showVersion {
+            print("\(BuildInfo.name) \(BuildInfo.version)")
+            CommandLineOptions.ExitStatus.success.exit()
+        }
+        if options.showHelp {
+            printHelp(options)
+            CommandLineOptions.ExitStatus.success.exit()
+        }
+
+        let config: Config
+        do {
+            config = try options.loadConfig()
+        } catch {
+            StandardError.write("waterfalld: \(error)\n")
+            CommandLineOptions.ExitStatus.config.exit()
+        }
+        let logger = Logger(level: config.logLevel)
+        let counters = TransportCounters()
+        let service = LayoutService(config: config, logger: logger, transport: counters)
+        // SIGHUP re-reads the same file and re-applies the same flags; without a file there is nothing to re-read.
+        let reload: (@Sendable () throws -> Config)? =
+            options.configPath == nil ? nil : { @Sendable in try options.loadConfig() }
+        do {
+            let server = try Server(
+                config: config, handler: service, logger: logger, counters: counters, reloadConfig: reload
+            )
+            try await server.run()
+        } catch let error as ConfigError {
+            logger.error("\(error)")
+            CommandLineOptions.ExitStatus.config.exit()
+        } catch {
+            logger.error("\(error)")
+            CommandLineOptions.ExitStatus.failure.exit()
+        }
+        CommandLineOptions.ExitStatus.success.exit()
+    }
+
+    /// Prints the usage with the socket the daemon would use; a broken config must not hide the help.
+    private static func printHelp(_ options: CommandLineOptions) {
+        let configured = (try? options.loadConfig())?.socket ?? options.socket
+        let socket: String
+        do {
+            socket = try SocketPath.resolve(configured: configured, createDirectory: false)
+        } catch {
+            socket = "unavailable (\(error))"
+        }
+        let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "waterfalld") }
+        print(CommandLineOptions.usage(program: program ?? "waterfalld", resolvedSocket: socket))
+    }
+}

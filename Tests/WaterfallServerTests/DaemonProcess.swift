@@ -1,0 +1,112 @@
+import Foundation
+import Glibc
+
+/// A child process (the built `waterfalld`, socat, systemd-socket-activate) with its output in files.
+///
+/// Spawned with posix_spawn and reaped with `waitpid(WNOHANG)`: Foundation's `Process` sometimes missed the
+/// exit of a short-lived child here while other tests ran.
+final class DaemonProcess: @unchecked Sendable {
+    // MARK: Lifecycle
+
+    /// Starts `executable`; `environment` is added to PATH. The child gets default signal dispositions and an
+    /// empty signal mask, whatever the test process has set.
+    init(executable: String, arguments: [String], environment: [String: String], input: String = "") throws {
+        directory = try makeTemporaryDirectory()
+        let stdinPath = directory + "/stdin"
+        try input.write(toFile: stdinPath, atomically: false, encoding: .utf8)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, directory + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var fullEnvironment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        fullEnvironment.merge(environment) { $1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = fullEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else { throw TestFailure("spawn \(executable): \(String(cString: strerror(status)))") }
+        pid = child
+    }
+
+    deinit {
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        removeDirectory(directory)
+    }
+
+    // MARK: Internal
+
+    let pid: pid_t
+
+    /// The built daemon next to the test bundle (SwiftPM puts both in the same directory), if it exists.
+    static let daemonPath: String? = {
+        let bundleDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        let candidate = bundleDirectory.appendingPathComponent("waterfalld").path
+        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+    }()
+
+    /// A program's path on PATH, for tests that need socat or systemd-socket-activate.
+    static func which(_ program: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(program)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    func signal(_ number: Int32) { kill(pid, number) }
+
+    /// Waits up to `seconds` for the child to exit; its exit status (nil if still running or killed by a signal).
+    func waitForExit(within seconds: Double) async -> (status: Int32?, elapsed: Double) {
+        let start = Date()
+        while exitStatus == nil, Date().timeIntervalSince(start) < seconds {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
+                exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return (exitStatus.flatMap { $0 >= 0 ? $0 : nil }, Date().timeIntervalSince(start))
+    }
+
+    func standardError() -> String { (try? String(contentsOfFile: directory + "/stderr", encoding: .utf8)) ?? "" }
+
+    func standardOutput() -> String { (try? String(contentsOfFile: directory + "/stdout", encoding: .utf8)) ?? "" }
+
+    /// Runs `socat -t 5 - UNIX-CONNECT:path` with `input`, as the README tells users to, and returns its output.
+    static func socat(_ input: String, path: String) async throws -> String {
+        guard let socat = which("socat") else { throw TestFailure("socat is not installed (.ci/run installs it)") }
+        let child = try DaemonProcess(
+            executable: socat, arguments: ["-t", "5", "-", "UNIX-CONNECT:\(path)"], environment: [:], input: input
+        )
+        _ = await child.waitForExit(within: 10)
+        return child.standardOutput()
+    }
+
+    // MARK: Private
+
+    private let directory: String
+    private var exitStatus: Int32?
+}
+
+/// Waits until `path` exists (the daemon has bound its socket).
+func waitForFile(_ path: String, within seconds: Double = 5) async -> Bool {
+    await eventually(within: seconds) { access(path, F_OK) == 0 }
+}

@@ -1,0 +1,131 @@
+import Dispatch
+import Glibc
+
+/// A blocking Unix-socket client whose calls run on its own thread, never on the test's cooperative pool
+/// (which the server's session tasks need).
+final class TestClient: @unchecked Sendable {
+    // MARK: Lifecycle
+
+    /// Connects to `path`; reads give up after `timeout` seconds so a broken server fails a test, not hangs it.
+    init(path: String, timeout: Int = 5) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
+        var time = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard status == 0 else {
+            let message = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw TestFailure("connect \(path): \(message)")
+        }
+    }
+
+    deinit { closeNow() }
+
+    // MARK: Internal
+
+    let fd: Int32
+
+    /// Sends all of `text`.
+    func write(_ text: String) async throws {
+        try await write(Array(text.utf8))
+    }
+
+    func write(_ bytes: [UInt8]) async throws {
+        try await on(writeQueue) { [fd] in
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes.withUnsafeBytes {
+                    Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                }
+                guard sent > 0 else { throw TestFailure("send: \(String(cString: strerror(errno)))") }
+                offset += sent
+            }
+        }
+    }
+
+    /// Reads until `count` lines have arrived, or EOF, or the timeout; returns the lines read.
+    func readLines(_ count: Int) async throws -> [String] {
+        try await on(readQueue) { [self] in
+            while lines.count < count {
+                guard try fill() else { break }
+            }
+            let taken = Array(lines.prefix(count))
+            lines.removeFirst(taken.count)
+            return taken
+        }
+    }
+
+    /// Reads everything until the server closes; returns the lines.
+    func readToEnd() async throws -> [String] {
+        try await on(readQueue) { [self] in
+            while try fill() {}
+            defer { lines = [] }
+            return lines
+        }
+    }
+
+    /// Half-closes: the server sees end of input and still replies.
+    func shutdownWrite() {
+        Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Closes the socket; a later close does nothing.
+    func closeNow() {
+        if !closed {
+            closed = true
+            Glibc.close(fd)
+        }
+    }
+
+    // MARK: Private
+
+    /// Reads and writes have queues of their own so a test can read while it is still writing.
+    private let readQueue = DispatchQueue(label: "test-client.read")
+    private let writeQueue = DispatchQueue(label: "test-client.write")
+    private var partial: [UInt8] = []
+    private var lines: [String] = []
+    private var closed = false
+
+    /// One read; false at EOF. A timeout throws.
+    private func fill() throws -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if count < 0 {
+            if errno == ECONNRESET { return false }
+            throw TestFailure("read: \(String(cString: strerror(errno)))")
+        }
+        if count == 0 { return false }
+        for byte in buffer[0..<count] {
+            if byte == 0x0A {
+                lines.append(String(decoding: partial, as: UTF8.self))
+                partial = []
+            } else {
+                partial.append(byte)
+            }
+        }
+        return true
+    }
+
+    private func on<T: Sendable>(
+        _ queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T
+    ) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+}
+
+/// A test precondition that did not hold, with what happened.
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

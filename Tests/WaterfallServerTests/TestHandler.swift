@@ -1,0 +1,153 @@
+import Dispatch
+import Glibc
+import Synchronization
+import WaterfallProtocol
+
+@testable import WaterfallServer
+
+/// A session handler for transport tests: echoes each line, and obeys a few commands.
+///
+/// `sleep N` waits N ms before answering, `big N` answers N bytes, `TOO_LARGE` stands for an over-limit line.
+final class TestHandler: SessionHandler {
+    let opened = Atomic<Int>(0)
+    let closed = Atomic<Int>(0)
+    /// Sessions that saw `handle` called while another `handle` was still running, or after `close`.
+    let violations = Atomic<Int>(0)
+    let handleStarted = Atomic<Int>(0)
+    let sessions = Mutex<[TestSession]>([])
+    let reloads = Mutex<[Config]>([])
+
+    func openSession(peer: PeerCredentials, output: any OutputSink) -> any Session {
+        opened.add(1)
+        let session = TestSession(handler: self, output: output)
+        sessions.withLock { $0.append(session) }
+        return session
+    }
+
+    func configDidReload(_ config: Config) {
+        reloads.withLock { $0.append(config) }
+    }
+}
+
+/// One connection of `TestHandler`.
+final class TestSession: Session {
+    let output: any OutputSink
+    let closeCount = Atomic<Int>(0)
+    private let handler: TestHandler
+    private let handling = Atomic<Bool>(false)
+
+    init(handler: TestHandler, output: any OutputSink) {
+        self.handler = handler
+        self.output = output
+    }
+
+    func handle(_ lines: [InputLine]) async -> [UInt8] {
+        handler.handleStarted.add(1)
+        if handling.exchange(true, ordering: .relaxed) || closeCount.load(ordering: .relaxed) > 0 {
+            handler.violations.add(1)
+        }
+        defer { handling.store(false, ordering: .relaxed) }
+        var reply: [UInt8] = []
+        for line in lines {
+            guard case .line(let bytes) = line else {
+                reply += Array("TOO_LARGE\n".utf8)
+                continue
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if text.hasPrefix("sleep "), let millis = Int(text.dropFirst(6)) {
+                try? await Task.sleep(for: .milliseconds(millis))
+            } else if text.hasPrefix("big "), let count = Int(text.dropFirst(4)) {
+                reply += [UInt8](repeating: 0x78, count: count)
+                reply.append(0x0A)
+                continue
+            }
+            reply += bytes
+            reply.append(0x0A)
+        }
+        return reply
+    }
+
+    func close() async {
+        if handling.load(ordering: .relaxed) { handler.violations.add(1) }
+        closeCount.add(1)
+        handler.closed.add(1)
+    }
+}
+
+/// A server on a socket in a fresh temporary directory, with a quiet logger whose lines tests can read.
+struct TestServer {
+    let server: Server
+    let directory: String
+    let path: String
+    let handler: TestHandler
+    let log: LogCapture
+
+    static func start(
+        handler: TestHandler = TestHandler(),
+        trustedUIDs: Set<UInt32>? = nil,
+        configure: (inout Config) -> Void = { _ in }
+    ) throws -> TestServer {
+        let directory = try makeTemporaryDirectory()
+        var config = Config()
+        config.socket = directory + "/waterfalld.sock"
+        configure(&config)
+        let log = LogCapture()
+        let server = try Server(config: config, handler: handler, logger: log.logger)
+        if let trustedUIDs { server.setTrustedUIDsForTesting(trustedUIDs) }
+        try server.start()
+        return TestServer(server: server, directory: directory, path: config.socket!, handler: handler, log: log)
+    }
+
+    func stop() async {
+        await server.shutdown()
+        removeDirectory(directory)
+    }
+}
+
+extension Atomic where Value == Int {
+    var value: Int { load(ordering: .relaxed) }
+}
+
+/// Polls `condition` every few milliseconds until it holds or `seconds` pass; returns whether it held.
+func eventually(within seconds: Double = 3, _ condition: () -> Bool) async -> Bool {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    while !condition() {
+        if DispatchTime.now().uptimeNanoseconds > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}
+
+/// Open descriptors of this process, from /proc/self/fd.
+func openFileDescriptorCount() -> Int {
+    guard let directory = opendir("/proc/self/fd") else { return -1 }
+    defer { closedir(directory) }
+    var count = 0
+    while readdir(directory) != nil { count += 1 }
+    return count - 3  // ".", ".." and the directory's own descriptor
+}
+
+func makeTemporaryDirectory() throws -> String {
+    var template = Array("/tmp/waterfalld-test-XXXXXX".utf8CString)
+    guard mkdtemp(&template) != nil else { throw TestFailure("mkdtemp: \(String(cString: strerror(errno)))") }
+    return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}
+
+func removeDirectory(_ path: String) {
+    guard let directory = opendir(path) else { return }
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { unlink(path + "/" + name) }
+    }
+    closedir(directory)
+    rmdir(path)
+}
+
+/// Keeps a logger's lines for assertions.
+final class LogCapture: Sendable {
+    let lines = Mutex<[String]>([])
+
+    var logger: Logger {
+        Logger(level: .debug, style: .journal) { [self] line in lines.withLock { $0.append(line) } }
+    }
+}
