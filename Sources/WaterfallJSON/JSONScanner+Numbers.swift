@@ -1,0 +1,64 @@
+// MARK: Numbers
+
+extension JSONScanner {
+    /// Scans a number in the exact RFC 8259 grammar at `i` and appends its node.
+    ///
+    /// Only numbers that might exceed `Double` range (more than ~300 decimal digits of magnitude) are converted
+    /// here, to reject them; every other number is left as bytes until someone asks for its value.
+    @inline(__always)
+    mutating func scanNumber(_ base: UnsafePointer<UInt8>, at i: inout Int, end: Int) -> JSONError? {
+        let start = i
+        if base[i] == UInt8(ascii: "-") {
+            i += 1
+            guard i < end else { return JSONError(.unexpectedEnd, at: end) }
+        }
+        let integerStart = i
+        if base[i] == UInt8(ascii: "0") {
+            i += 1
+        } else if Self.isDigit(base[i]) {
+            i += 1
+            while i < end && Self.isDigit(base[i]) { i += 1 }
+        } else {
+            return JSONError(.invalidNumber, at: i)
+        }
+        let integerDigits = i - integerStart
+        var flags = TapeNode.isInteger
+        if i < end && base[i] == UInt8(ascii: ".") {
+            flags = 0
+            i += 1
+            guard i < end else { return JSONError(.unexpectedEnd, at: end) }
+            guard Self.isDigit(base[i]) else { return JSONError(.invalidNumber, at: i) }
+            while i < end && Self.isDigit(base[i]) { i += 1 }
+        }
+        var exponent = 0
+        if i < end && base[i] | 0x20 == UInt8(ascii: "e") {
+            flags = 0
+            i += 1
+            guard i < end else { return JSONError(.unexpectedEnd, at: end) }
+            let isNegative = base[i] == UInt8(ascii: "-")
+            if isNegative || base[i] == UInt8(ascii: "+") {
+                i += 1
+                guard i < end else { return JSONError(.unexpectedEnd, at: end) }
+            }
+            guard Self.isDigit(base[i]) else { return JSONError(.invalidNumber, at: i) }
+            while i < end && Self.isDigit(base[i]) {
+                // Saturate: any exponent past 10^5 is out of range (or zero) anyway.
+                if exponent < 100_000 { exponent = exponent * 10 + Int(base[i] &- UInt8(ascii: "0")) }
+                i += 1
+            }
+            if isNegative { exponent = -exponent }
+        }
+        if integerDigits + exponent > 300 {
+            let value = JSONNumber.double(UnsafeBufferPointer(start: base + start, count: i - start))
+            guard value.isFinite else { return JSONError(.numberOutOfRange, at: start) }
+        }
+        append(TapeNode(kind: .number, flags: flags, start: start, end: i, next: nodeCount + 1))
+        return nil
+    }
+
+    /// Whether `byte` is an ASCII digit.
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
+    }
+}

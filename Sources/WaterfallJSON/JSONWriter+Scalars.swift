@@ -1,0 +1,161 @@
+// MARK: Members and trees
+
+extension JSONWriter {
+    /// Writes a key and a value in one call.
+    @inlinable
+    public mutating func member(_ key: StaticString, _ value: Int) {
+        self.key(key)
+        self.value(value)
+    }
+
+    /// Writes a key and a value in one call.
+    @inlinable
+    public mutating func member(_ key: StaticString, _ value: Double) {
+        self.key(key)
+        self.value(value)
+    }
+
+    /// Writes a key and a value in one call.
+    @inlinable
+    public mutating func member(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        self.value(value)
+    }
+
+    /// Writes a key and a value in one call.
+    @inlinable
+    public mutating func member(_ key: StaticString, _ value: String) {
+        self.key(key)
+        self.value(value)
+    }
+
+    /// Writes a whole tree. Recursive: depth is bounded by how the value was built.
+    public mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): self.value(flag)
+        case .int(let integer): self.value(integer)
+        case .double(let number): self.value(number)
+        case .string(let text): self.value(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { write(element) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for (name, member) in members {
+                key(string: name)
+                write(member)
+            }
+            endObject()
+        }
+    }
+
+    // MARK: Internal
+
+    /// Writes the decimal digits of `value`, straight into the buffer.
+    @inlinable
+    internal mutating func appendInteger(_ value: Int64, comma: Bool) {
+        write(maximumLength: 21) { p in
+            var k = 0
+            if comma {
+                p[0] = UInt8(ascii: ",")
+                k = 1
+            }
+            if value < 0 {
+                p[k] = UInt8(ascii: "-")
+                k += 1
+            }
+            var magnitude = value.magnitude
+            var digits = 1
+            var probe = magnitude
+            while probe >= 10 {
+                probe /= 10
+                digits += 1
+            }
+            var position = k + digits
+            repeat {
+                position -= 1
+                let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
+                p[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder)
+                magnitude = quotient
+            } while magnitude > 0
+            return k + digits
+        }
+    }
+
+    /// Writes a non-integral (or huge, or -0) double in Swift's shortest round-trip form, or `null` for NaN
+    /// and infinity. Swift's `description` is always valid JSON here ("172.5", "1e-05", "1e+16", "-0.0").
+    @usableFromInline
+    internal mutating func appendDouble(_ value: Double, comma: Bool) {
+        guard value.isFinite else {
+            assertionFailure("NaN or infinity cannot be written as JSON")
+            appendLiteral(0x6C6C_756E, length: 4, comma: comma)
+            return
+        }
+        var text = value.description
+        text.withUTF8 { utf8 in
+            write(maximumLength: utf8.count + 1) { p in
+                var k = 0
+                if comma {
+                    p[0] = UInt8(ascii: ",")
+                    k = 1
+                }
+                if let source = utf8.baseAddress { (p + k).update(from: source, count: utf8.count) }
+                return k + utf8.count
+            }
+        }
+    }
+
+    /// Writes `text` in quotes, escaping what RFC 8259 requires: `"`, `\` and bytes below 0x20.
+    @usableFromInline
+    internal mutating func appendQuoted(_ text: String, comma: Bool) {
+        var text = text
+        text.withUTF8 { utf8 in
+            // Worst case: every byte becomes a six-byte \u00XX escape.
+            write(maximumLength: utf8.count * 6 + 3) { p in
+                var k = 0
+                if comma {
+                    p[0] = UInt8(ascii: ",")
+                    k = 1
+                }
+                p[k] = UInt8(ascii: "\"")
+                k += 1
+                for byte in utf8 {
+                    if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                        p[k] = byte
+                        k += 1
+                    } else {
+                        k += Self.writeEscape(byte, to: p + k)
+                    }
+                }
+                p[k] = UInt8(ascii: "\"")
+                return k + 1
+            }
+        }
+    }
+
+    // MARK: Private
+
+    /// Writes the escape of one byte that may not appear raw in a string; returns its length.
+    private static func writeEscape(_ byte: UInt8, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        p[0] = UInt8(ascii: "\\")
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): p[1] = byte
+        case 0x08: p[1] = UInt8(ascii: "b")
+        case 0x09: p[1] = UInt8(ascii: "t")
+        case 0x0A: p[1] = UInt8(ascii: "n")
+        case 0x0C: p[1] = UInt8(ascii: "f")
+        case 0x0D: p[1] = UInt8(ascii: "r")
+        default:
+            let hexDigits: StaticString = "0123456789abcdef"
+            p[1] = UInt8(ascii: "u")
+            p[2] = UInt8(ascii: "0")
+            p[3] = UInt8(ascii: "0")
+            p[4] = hexDigits.utf8Start[Int(byte >> 4)]
+            p[5] = hexDigits.utf8Start[Int(byte & 0xF)]
+            return 6
+        }
+        return 2
+    }
+}
