@@ -15,35 +15,17 @@ struct ColumnCursor: Sendable, Equatable {
     /// Picks the start column for an item of `span` columns (already clamped) and returns it with the item's y.
     ///
     /// - Complexity: O(columns); a sliding-window maximum keeps wide spans from costing O(columns × span).
-    @inline(__always)
     mutating func choose(span: Int, placement: Placement, tolerance: Double) -> (column: Int, y: Double) {
-        let count = columnY.count
-        if placement == .next {
-            if next + span > count { next = 0 }
-            let column = next
-            next = (column + span) % count
-            return (column, maxY(from: column, span: span))
+        var next = self.next
+        let result = columnY.withUnsafeMutableBufferPointer { columnY in
+            Self.choose(
+                in: UnsafeBufferPointer(columnY), next: &next, span: span, placement: placement, tolerance: tolerance)
         }
-        if span == 1 {
-            return columnY.withUnsafeBufferPointer { heights in
-                var best = 0
-                var minimum = heights[0]
-                for j in 1..<count where heights[j] < minimum {
-                    minimum = heights[j]
-                    best = j
-                }
-                if tolerance > 0 {
-                    let limit = minimum + tolerance
-                    for j in 0..<best where heights[j] <= limit { return (j, heights[j]) }
-                }
-                return (best, minimum)
-            }
-        }
-        return chooseSpanning(span: span, tolerance: tolerance)
+        self.next = next
+        return result
     }
 
     /// Records an item placed at `column` covering `span` columns and ending at `bottom`.
-    @inline(__always)
     mutating func commit(column: Int, span: Int, bottom: Double, rowSpacing: Double) {
         let next = bottom + rowSpacing
         columnY.withUnsafeMutableBufferPointer { heights in
@@ -51,16 +33,43 @@ struct ColumnCursor: Sendable, Equatable {
         }
     }
 
-    // MARK: Private
-
-    private func maxY(from column: Int, span: Int) -> Double {
-        var y = columnY[column]
-        for j in (column + 1)..<(column + span) where columnY[j] > y { y = columnY[j] }
-        return y
+    /// `choose` over a raw buffer of column heights (LAYOUT.md, "Placing a section", step 3).
+    @inline(__always)
+    static func choose(
+        in columnY: UnsafeBufferPointer<Double>, next: inout Int, span: Int, placement: Placement,
+        tolerance: Double
+    ) -> (column: Int, y: Double) {
+        let count = columnY.count
+        if placement == .next {
+            if next + span > count { next = 0 }
+            let column = next
+            next = (column + span) % count
+            var y = columnY[column]
+            for j in (column + 1)..<(column + span) where columnY[j] > y { y = columnY[j] }
+            return (column, y)
+        }
+        if span == 1 {
+            var best = 0
+            var minimum = columnY[0]
+            for j in 1..<count where columnY[j] < minimum {
+                minimum = columnY[j]
+                best = j
+            }
+            if tolerance > 0 {
+                let limit = minimum + tolerance
+                for j in 0..<best where columnY[j] <= limit { return (j, columnY[j]) }
+            }
+            return (best, minimum)
+        }
+        return chooseSpanning(in: columnY, span: span, tolerance: tolerance)
     }
 
+    // MARK: Private
+
     /// `shortest` for spans over one column: the window maxima by a monotonic deque, then the tolerance rule.
-    private func chooseSpanning(span: Int, tolerance: Double) -> (column: Int, y: Double) {
+    private static func chooseSpanning(
+        in columnY: UnsafeBufferPointer<Double>, span: Int, tolerance: Double
+    ) -> (column: Int, y: Double) {
         let count = columnY.count
         let starts = count - span + 1
         var candidates = [Double](repeating: 0, count: starts)

@@ -4,10 +4,15 @@ struct Batch {
     var oldIndex: [Int]
     /// For each current section that existed before and changed, what changed.
     var changes: [SectionChange?]
+    /// What the diff needs of each changed section as it was, by old index, taken when it was first touched.
+    var summaries: [Int: SectionSummary] = [:]
+    /// The origins before the batch, by old index (and the bottom after the last).
+    let oldOrigins: [Double]
 
-    init(sectionCount: Int) {
+    init(sectionCount: Int, origins: [Double]) {
         oldIndex = Array(0..<sectionCount)
         changes = Array(repeating: nil, count: sectionCount)
+        oldOrigins = origins
     }
 }
 
@@ -74,8 +79,10 @@ extension Layout {
 
     /// Starts recording the changes of section `s` if it existed before the batch.
     private mutating func touch(_ s: Int, _ batch: inout Batch) {
-        if batch.oldIndex[s] >= 0 && batch.changes[s] == nil {
+        let old = batch.oldIndex[s]
+        if old >= 0 && batch.changes[s] == nil {
             batch.changes[s] = SectionChange(section: sections[s])
+            batch.summaries[old] = SectionSummary(sections[s], origin: batch.oldOrigins[old])
         }
     }
 

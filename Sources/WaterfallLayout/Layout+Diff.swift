@@ -5,26 +5,22 @@ struct SectionSummary {
     var count: Int
     var header: Rect?
     var footer: Rect?
+
+    init(_ section: SectionState, origin: Double) {
+        self.origin = origin
+        height = section.height
+        count = section.count
+        header = section.localHeaderFrame
+        footer = section.localFooterFrame
+    }
 }
 
 extension Layout {
-    /// The summaries of all sections before a change.
-    ///
-    /// - Complexity: O(sections).
-    func snapshot() -> [SectionSummary] {
-        sections.indices.map { s in
-            let section = sections[s]
-            return SectionSummary(
-                origin: origins[s], height: section.height, count: section.count, header: section.localHeaderFrame,
-                footer: section.localFooterFrame)
-        }
-    }
-
     /// The diff of a change, from what placement reported and the summaries taken before it.
     ///
     /// - Complexity: O(sections + listed items); O(items) more for a moved section whose positions are not exact
     ///   (see `Exactness`), where only a check of each item can tell whether adding `dy` gives its new frame.
-    func diff(_ batch: Batch, changed: [[Int32]?], before: [SectionSummary]) -> LayoutDiff {
+    func diff(_ batch: Batch, changed: [[Int32]?]) -> LayoutDiff {
         var result = LayoutDiff()
         for s in sections.indices {
             let section = sections[s]
@@ -39,7 +35,10 @@ extension Layout {
                         items: (0..<section.count).map { itemFrame(s, $0) }))
                 continue
             }
-            let summary = before[old]
+            let oldOrigin = batch.oldOrigins[old]
+            // A section nobody touched is as it was but for its origin: skip it cheaply when that stayed too.
+            if batch.changes[s] == nil && oldOrigin == origin { continue }
+            let summary = batch.summaries[old] ?? SectionSummary(section, origin: oldOrigin)
             let dy = origin - summary.origin
             var listed = changed[s] ?? []
             if dy != 0 && !(section.isExact && Exactness.isExact(origin) && Exactness.isExact(summary.origin)) {

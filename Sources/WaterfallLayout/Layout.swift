@@ -79,6 +79,17 @@ public struct Layout: Sendable {
         try await apply(commands, countsAsChange: true)
     }
 
+    /// Places every section again from scratch, without a diff: what a layout without incremental placement does
+    /// on every change, and so the baseline that benchmarks measure incremental changes against.
+    ///
+    /// - Complexity: O(items), shared among child tasks when there are enough.
+    public mutating func placeEverything() async {
+        var batch = Batch(sectionCount: sections.count, origins: origins)
+        batch.oldIndex = Array(repeating: -1, count: sections.count)
+        _ = await place(&batch)
+        updateOrigins()
+    }
+
     // MARK: Private
 
     private mutating func apply(
@@ -92,14 +103,13 @@ public struct Layout: Sendable {
                 throw commands.count == 1 ? error : error.prefixed("ops[\(k)].params")
             }
         }
-        let before = snapshot()
-        var batch = Batch(sectionCount: sections.count)
+        var batch = Batch(sectionCount: sections.count, origins: origins)
         for command in commands { perform(command, &batch) }
         let changed = await place(&batch)
         itemCount = shape.itemCount
         updateOrigins()
         if countsAsChange { seq += 1 }
-        return diff(batch, changed: changed, before: before)
+        return diff(batch, changed: changed)
     }
 
     /// Places new sections and re-places changed ones, in a task group when there is enough work to share.

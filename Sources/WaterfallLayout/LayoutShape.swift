@@ -8,8 +8,10 @@ struct LayoutShape {
     var direction: Direction
     var defaults: SectionProperties
     var counts: [Int]
-    var properties: [SectionProperties]
     var itemCount: Int
+    /// The sections' own properties, copied only once a command needs to change them (item commands never do).
+    private var ownProperties: [SectionProperties]?
+    private let sections: [SectionState]
     let limits: LayoutLimits
 
     // MARK: Lifecycle
@@ -20,7 +22,7 @@ struct LayoutShape {
         direction = layout.direction
         defaults = layout.defaults
         counts = layout.sections.map(\.count)
-        properties = layout.sections.map(\.properties)
+        sections = layout.sections
         itemCount = layout.itemCount
         limits = layout.limits
     }
@@ -84,7 +86,7 @@ struct LayoutShape {
             properties.insert(properties.remove(at: from), at: to)
         case .configureSection(let section, let patch):
             try checkSection(section, "section")
-            let updated = try properties[section].applying(patch, limits: limits)
+            let updated = try (ownProperties?[section] ?? sections[section].properties).applying(patch, limits: limits)
             try checkGeometry(updated, "section", section: section)
             properties[section] = updated
         case .configureLayout(let patch):
@@ -93,6 +95,12 @@ struct LayoutShape {
     }
 
     // MARK: Private
+
+    /// The properties of every section, materialized for a command that changes them.
+    private var properties: [SectionProperties] {
+        get { ownProperties ?? sections.map(\.properties) }
+        set { ownProperties = newValue }
+    }
 
     private mutating func configure(_ patch: LayoutPatch) throws(LayoutError) {
         if let v = patch.width { try Validation.width(v, "width") }
@@ -104,7 +112,8 @@ struct LayoutShape {
         direction = patch.direction ?? direction
         defaults = patch.defaults ?? defaults
         let field = patch.width != nil ? "width" : (patch.defaults != nil ? "defaults" : "scale")
-        for s in properties.indices { try checkGeometry(properties[s], field, section: s) }
+        let all = properties
+        for s in all.indices { try checkGeometry(all[s], field, section: s) }
     }
 
     private func checkSection(_ section: Int, _ field: String) throws(LayoutError) {

@@ -4,38 +4,51 @@ extension SectionState {
     /// - Complexity: O(n × columns) worst case; O(n) for the usual handful of columns.
     mutating func placeAll() {
         let count = inputs.count
-        let columnCount = geometry.columnCount
-        var cursor = ColumnCursor(columnCount: columnCount, top: geometry.itemsTop)
-        var newYs = ContiguousArray<Double>(repeating: 0, count: count)
-        var newHeights = ContiguousArray<Double>(repeating: 0, count: count)
-        var newColumns = ContiguousArray<UInt16>(repeating: 0, count: count)
-        var lists = [ContiguousArray<Int32>](repeating: [], count: columnCount)
-        let reserve = count / columnCount + 16
-        for column in 0..<columnCount { lists[column].reserveCapacity(reserve) }
-        var inexact = 0
+        let c = geometry.columnCount
+        placedInLastPass = count
+        // Reuse the buffers when they fit: a fresh million-item array costs more in page faults than placing it.
+        var newYs = Self.reuse(&ys, count: count, zero: 0)
+        var newHeights = Self.reuse(&heights, count: count, zero: 0)
+        var newColumns = Self.reuse(&columns, count: count, zero: 0)
+        var lists = columnItems
+        columnItems = []
+        var cursor = ColumnCursor(columnCount: c, top: geometry.itemsTop)
         let geometry = self.geometry
+        var inexact = 0
         inputs.withUnsafeBufferPointer { inputs in
-            for index in 0..<count {
-                let input = inputs[index]
-                let span = input.span(in: columnCount)
-                let height = geometry.itemHeight(input)
-                let (column, y) = cursor.choose(
-                    span: span, placement: geometry.placement, tolerance: geometry.tolerance)
-                cursor.commit(column: column, span: span, bottom: y + height, rowSpacing: geometry.rowSpacing)
-                newYs[index] = y
-                newHeights[index] = height
-                newColumns[index] = UInt16(truncatingIfNeeded: column)
-                for covered in column..<(column + span) { lists[covered].append(Int32(truncatingIfNeeded: index)) }
-                if !Exactness.isExact(height) { inexact += 1 }
+            newYs.withUnsafeMutableBufferPointer { ys in
+                newHeights.withUnsafeMutableBufferPointer { heights in
+                    newColumns.withUnsafeMutableBufferPointer { columns in
+                        guard let y = ys.baseAddress, let h = heights.baseAddress, let k = columns.baseAddress else {
+                            return
+                        }
+                        inexact = PlacementKernel.place(
+                            inputs, 0..<count, geometry: geometry, cursor: &cursor, ys: y, heights: h, columns: k)
+                        PlacementKernel.fillColumnLists(
+                            &lists, columns: UnsafeBufferPointer(columns), inputs: inputs, columnCount: c)
+                    }
+                }
             }
         }
+        if count == 0 { lists = Array(repeating: [], count: c) }
         ys = newYs
         heights = newHeights
         columns = newColumns
         columnItems = lists
         inexactCount = inexact
-        placedInLastPass = count
         updateItemsBottom()
+    }
+
+    /// Takes `array` out of the section (so it is uniquely referenced) and sizes it to `count`.
+    private static func reuse<T>(_ array: inout ContiguousArray<T>, count: Int, zero: T) -> ContiguousArray<T> {
+        var taken = array
+        array = []
+        if taken.count > count {
+            taken.removeSubrange(count...)
+        } else if taken.count < count {
+            taken.append(contentsOf: repeatElement(zero, count: count - taken.count))
+        }
+        return taken
     }
 
     /// Places the section again after `change`, from its first changed item on, and returns the new indices of the

@@ -85,8 +85,22 @@ enum Validation {
         }
     }
 
+    /// Checks every item; the field path is built only for the one at fault, so a million valid items cost no
+    /// string work.
     static func items(_ items: [Item], _ prefix: String) throws(LayoutError) {
-        for (k, item) in items.enumerated() { try Self.item(item, "\(prefix)items[\(k)].") }
+        for k in items.indices where !isPlainlyValid(items[k]) {
+            try Self.item(items[k], "\(prefix)items[\(k)].")
+        }
+    }
+
+    /// The common case of `item(_:_:)` without building anything.
+    @inline(__always)
+    private static func isPlainlyValid(_ item: Item) -> Bool {
+        guard item.height >= 0, item.height <= maxLength else { return false }
+        if let w = item.aspectWidth, !(w >= minAspectWidth && w <= maxLength) { return false }
+        if case .columns(let span) = item.span, span < 1 { return false }
+        if let id = item.id, id.utf8.count > maxIDBytes { return false }
+        return true
     }
 
     /// Sorted, distinct indices within `0 ..< count`, or the error naming the first bad one.

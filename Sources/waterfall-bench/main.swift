@@ -1,1 +1,0 @@
-print("waterfall-bench: not yet written")
