@@ -47,11 +47,10 @@ extension Layout {
             batch.oldIndex.insert(contentsOf: repeatElement(-1, count: specs.count), at: at)
             batch.changes.insert(contentsOf: repeatElement(nil, count: specs.count), at: at)
         case .deleteSections(let indices):
-            for s in Set(indices).sorted().reversed() {
-                sections.remove(at: s)
-                batch.oldIndex.remove(at: s)
-                batch.changes.remove(at: s)
-            }
+            let sorted = Set(indices).sorted()
+            sections.remove(sortedIndices: sorted)
+            batch.oldIndex.remove(sortedIndices: sorted)
+            batch.changes.remove(sortedIndices: sorted)
         case .moveSection(let from, let to):
             sections.insert(sections.remove(at: from), at: to)
             batch.oldIndex.insert(batch.oldIndex.remove(at: from), at: to)
@@ -147,6 +146,26 @@ extension SectionState {
     mutating func removeItems(_ ranges: [Range<Int>]) {
         inputs.remove(ranges)
         if !ids.isEmpty { ids.remove(ranges) }
+    }
+}
+
+extension Array {
+    /// Removes the elements at `indices` (ascending, distinct) in one pass.
+    ///
+    /// - Complexity: O(n), where removing them one by one would be O(n × indices).
+    mutating func remove(sortedIndices indices: [Int]) {
+        guard let first = indices.first else { return }
+        var write = first
+        var next = 0
+        for read in first..<count {
+            if next < indices.count && indices[next] == read {
+                next += 1
+                continue
+            }
+            swapAt(write, read)
+            write += 1
+        }
+        removeSubrange(write..<count)
     }
 }
 

@@ -71,24 +71,29 @@ struct LayoutShape {
             }
             try addItems(added, "sections")
             counts.insert(contentsOf: specs.map(\.items.count), at: at)
-            properties.insert(contentsOf: specs.map(\.properties), at: at)
+            materializeProperties()
+            ownProperties?.insert(contentsOf: specs.map(\.properties), at: at)
         case .deleteSections(let indices):
             let sorted = try Validation.indices(indices, count: counts.count, field: "sections", what: "a section")
-            for s in sorted.reversed() {
-                itemCount -= counts[s]
-                counts.remove(at: s)
-                properties.remove(at: s)
-            }
+            for s in sorted { itemCount -= counts[s] }
+            counts.remove(sortedIndices: sorted)
+            materializeProperties()
+            ownProperties?.remove(sortedIndices: sorted)
         case .moveSection(let from, let to):
             try checkSection(from, "from")
             try checkPosition(to, upTo: counts.count - 1, "to", what: "a section position")
             counts.insert(counts.remove(at: from), at: to)
-            properties.insert(properties.remove(at: from), at: to)
+            materializeProperties()
+            if var all = ownProperties.take() {
+                all.insert(all.remove(at: from), at: to)
+                ownProperties = all
+            }
         case .configureSection(let section, let patch):
             try checkSection(section, "section")
             let updated = try (ownProperties?[section] ?? sections[section].properties).applying(patch, limits: limits)
             try checkGeometry(updated, "section", section: section)
-            properties[section] = updated
+            materializeProperties()
+            ownProperties?[section] = updated
         case .configureLayout(let patch):
             try configure(patch)
         }
@@ -96,10 +101,12 @@ struct LayoutShape {
 
     // MARK: Private
 
-    /// The properties of every section, materialized for a command that changes them.
-    private var properties: [SectionProperties] {
-        get { ownProperties ?? sections.map(\.properties) }
-        set { ownProperties = newValue }
+    /// The properties of every section, as they stand in the dry run.
+    private var properties: [SectionProperties] { ownProperties ?? sections.map(\.properties) }
+
+    /// Copies the properties once, for a command that changes them; later changes are in place.
+    private mutating func materializeProperties() {
+        if ownProperties == nil { ownProperties = sections.map(\.properties) }
     }
 
     private mutating func configure(_ patch: LayoutPatch) throws(LayoutError) {

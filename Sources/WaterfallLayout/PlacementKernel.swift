@@ -31,6 +31,12 @@ enum PlacementKernel {
             cursor.columnY = heap.columnY
             return inexact
         }
+        if simple && range.allSatisfy({ inputs[$0].span(in: c) == 1 }) {
+            return cursor.columnY.withUnsafeMutableBufferPointer { columnY in
+                placeSingleColumnItems(
+                    inputs, range, geometry: geometry, columnY: columnY, ys: ys, heights: heights, columns: columns)
+            }
+        }
         var next = cursor.next
         defer { cursor.next = next }
         cursor.columnY.withUnsafeMutableBufferPointer { columnY in
@@ -58,6 +64,62 @@ enum PlacementKernel {
                 columns[index] = UInt16(truncatingIfNeeded: column)
                 if !Exactness.isExact(height) { inexact += 1 }
             }
+        }
+        return inexact
+    }
+
+    /// The common case as its own loop: shortest column, no tolerance, every item one column wide.
+    @inline(__always)
+    private static func placeSingleColumnItems(
+        _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
+        columnY: UnsafeMutableBufferPointer<Double>, ys: UnsafeMutablePointer<Double>,
+        heights: UnsafeMutablePointer<Double>, columns: UnsafeMutablePointer<UInt16>
+    ) -> Int {
+        let c = columnY.count
+        let rowSpacing = geometry.rowSpacing
+        let width = geometry.itemWidth(span: 1)
+        let scale = geometry.scale
+        var inexact = 0
+        if c == 2 {
+            // Two columns, the most common feed, with both heights in registers and no branch on the pick: the
+            // loop is then bound by the add chain alone rather than by a store and reload of the column array.
+            var left = columnY[0]
+            var right = columnY[1]
+            for index in range {
+                let input = inputs[index]
+                var height = input.height
+                if input.aspectWidth > 0 { height = (input.height * width) / input.aspectWidth }
+                if scale > 0 { height = (height * scale).rounded() / scale }
+                let pickRight = right < left
+                let y = pickRight ? right : left
+                let next = y + height + rowSpacing
+                left = pickRight ? left : next
+                right = pickRight ? next : right
+                ys[index] = y
+                heights[index] = height
+                columns[index] = pickRight ? 1 : 0
+                inexact &+= Exactness.isExact(height) ? 0 : 1
+            }
+            columnY[0] = left
+            columnY[1] = right
+            return inexact
+        }
+        for index in range {
+            let input = inputs[index]
+            var height = input.height
+            if input.aspectWidth > 0 { height = (input.height * width) / input.aspectWidth }
+            if scale > 0 { height = (height * scale).rounded() / scale }
+            var column = 0
+            var y = columnY[0]
+            for j in 1..<c where columnY[j] < y {
+                y = columnY[j]
+                column = j
+            }
+            columnY[column] = y + height + rowSpacing
+            ys[index] = y
+            heights[index] = height
+            columns[index] = UInt16(truncatingIfNeeded: column)
+            inexact &+= Exactness.isExact(height) ? 0 : 1
         }
         return inexact
     }
