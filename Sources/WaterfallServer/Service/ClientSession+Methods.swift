@@ -62,7 +62,11 @@ extension ClientSession {
             }
             let commands = try CommandDecoding.batch(nodes, "params.ops")
             try p.finish()
-            try await mutate(name, commands, ops: .batch(opsNode?.rawBytes ?? []), wantsDiff, request.id, &out)
+            // The engine names an op's fields only when there are several (`ops[k].params.…`); a batch of one
+            // must still name its op, or the message would point at a field the request does not have.
+            let prefix = commands.count == 1 ? "params.ops[0].params" : "params"
+            try await mutate(
+                name, commands, ops: .batch(opsNode?.rawBytes ?? []), wantsDiff, request.id, &out, errorPrefix: prefix)
         default:
             let name = try Self.layoutName(&p)
             let wantsDiff = try p.optionalBool("diff") ?? true
@@ -118,7 +122,7 @@ extension ClientSession {
     /// Applies `commands` to layout `name`, publishes the event, and writes the mutation result.
     private func mutate(
         _ name: String, _ commands: [LayoutCommand], ops: AppliedOps, _ wantsDiff: Bool, _ id: RequestID,
-        _ out: inout JSONWriter
+        _ out: inout JSONWriter, errorPrefix: String = "params"
     ) async throws(ProtocolError) {
         guard let entry = await service.store.entry(name) else { throw Self.missing(name) }
         let config = service.config
@@ -144,7 +148,7 @@ extension ClientSession {
             }
         } catch {
             budget.adjust(-growth)
-            throw ProtocolError(error)
+            throw ProtocolError(error, prefix: errorPrefix)
         }
         ReplyEncoding.result(&out, id: id) { w in
             ReplyEncoding.mutation(&w, seq: result.seq, contentSize: result.size, diff: result.diff?[...])
@@ -194,17 +198,10 @@ extension ClientSession {
                     ProtocolError(
                         .notFound, "params.sections[\(k)]: \(s) is not a section (there are \(layout.sectionCount))"))
             }
-            var w = JSONWriter(capacity: 1024)
-            w.beginObject()
-            w.member("seq", layout.seq)
-            w.key("contentSize")
-            ReplyEncoding.size(layout.contentSize, &w)
-            w.key("sections")
-            w.beginArray()
-            for s in sections { ReplyEncoding.section(layout.frames(ofSection: s), &w) }
-            w.endArray()
-            w.endObject()
-            return .success(Array(w.bytes))
+            return .success(
+                Self.snapshotResult(layout, listing: "sections") { w in
+                    for s in sections { ReplyEncoding.section(layout.frames(ofSection: s), &w) }
+                })
         }
         let bytes = try body.get()
         ReplyEncoding.result(&out, id: request.id) { $0.raw(bytes[...]) }
@@ -221,19 +218,28 @@ extension ClientSession {
             throw .badParams("params.rect", "w and h must be ≥ 0, not \(rect.width) × \(rect.height)")
         }
         guard let entry = await service.store.entry(name) else { throw Self.missing(name) }
-        let bytes = await entry.layout.read { layout -> [UInt8] in
-            var w = JSONWriter(capacity: 1024)
-            w.beginObject()
-            w.member("seq", layout.seq)
-            w.key("contentSize")
-            ReplyEncoding.size(layout.contentSize, &w)
-            w.key("elements")
-            w.beginArray()
-            for element in layout.elements(in: rect) { ReplyEncoding.element(element, &w) }
-            w.endArray()
-            w.endObject()
-            return Array(w.bytes)
+        let bytes = await entry.layout.read { layout in
+            Self.snapshotResult(layout, listing: "elements") { w in
+                for element in layout.elements(in: rect) { ReplyEncoding.element(element, &w) }
+            }
         }
         ReplyEncoding.result(&out, id: request.id) { $0.raw(bytes[...]) }
+    }
+
+    /// `{"seq", "contentSize", listing: [...]}`, the shape of `layout.get` and `query` results.
+    private static func snapshotResult(
+        _ layout: Layout, listing: StaticString, _ elements: (inout JSONWriter) -> Void
+    ) -> [UInt8] {
+        var w = JSONWriter(capacity: 1024)
+        w.beginObject()
+        w.member("seq", layout.seq)
+        w.key("contentSize")
+        ReplyEncoding.size(layout.contentSize, &w)
+        w.key(listing)
+        w.beginArray()
+        elements(&w)
+        w.endArray()
+        w.endObject()
+        return Array(w.bytes)
     }
 }

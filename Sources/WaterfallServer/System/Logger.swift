@@ -62,18 +62,7 @@ public final class Logger: Sendable {
     private static let writeLock = Mutex(())
 
     private static let writeToStandardError: @Sendable (String) -> Void = { line in
-        writeLock.withLock { _ in
-            var bytes = Array(line.utf8)
-            bytes.withUnsafeMutableBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 && errno == EINTR { continue }
-                    if written <= 0 { return }
-                    offset += written
-                }
-            }
-        }
+        writeLock.withLock { _ in StandardError.write(line) }
     }
 
     /// UTC with milliseconds, built by hand because Glibc's strftime has no sub-second field.
