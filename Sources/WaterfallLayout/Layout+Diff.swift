@@ -16,53 +16,56 @@ struct SectionSummary {
 }
 
 extension Layout {
-    /// The diff of a change, from what placement reported and the summaries taken before it.
+    /// The diff of a change, from what placement reported and the summaries taken when sections were touched.
     ///
     /// - Complexity: O(sections + listed items); O(items) more for a moved section whose positions are not exact
-    ///   (see `Exactness`), where only a check of each item can tell whether adding `dy` gives its new frame.
-    func diff(_ batch: Batch, changed: [[Int32]?]) -> LayoutDiff {
-        var result = LayoutDiff()
+    ///   (see `Exactness`), where only a check of each item can tell whether adding `dy` gives its new frame. The
+    ///   item frames are built in a task group when there are many (a width change lists every item).
+    func diff(_ batch: Batch, changed: [[Int32]?]) async -> LayoutDiff {
+        var entries: [SectionDiff] = []
+        var listings: [ItemListing] = []
+        var total = 0
         for s in sections.indices {
-            let section = sections[s]
             let origin = origins[s]
             let old = batch.oldIndex[s]
             guard old >= 0 else {
-                result.sections.append(
+                entries.append(
                     SectionDiff(
-                        section: s, origin: origin, height: section.height, count: section.count, isNew: true,
-                        header: section.localHeaderFrame.map { .set(Self.absolute($0, origin)) } ?? .unchanged,
-                        footer: section.localFooterFrame.map { .set(Self.absolute($0, origin)) } ?? .unchanged,
-                        items: (0..<section.count).map { itemFrame(s, $0) }))
+                        section: s, origin: origin, height: sections[s].height, count: sections[s].count, isNew: true,
+                        header: sections[s].localHeaderFrame.map { .set(Self.absolute($0, origin)) } ?? .unchanged,
+                        footer: sections[s].localFooterFrame.map { .set(Self.absolute($0, origin)) } ?? .unchanged))
+                listings.append(.all)
+                total += sections[s].count
                 continue
             }
             let oldOrigin = batch.oldOrigins[old]
             // A section nobody touched is as it was but for its origin: skip it cheaply when that stayed too.
             if batch.changes[s] == nil && oldOrigin == origin { continue }
-            let summary = batch.summaries[old] ?? SectionSummary(section, origin: oldOrigin)
+            let summary = batch.summaries[old] ?? SectionSummary(sections[s], origin: oldOrigin)
             let dy = origin - summary.origin
             var listed = changed[s] ?? []
-            if dy != 0 && !(section.isExact && Exactness.isExact(origin) && Exactness.isExact(summary.origin)) {
-                listed = Self.addingInexactShifts(listed, section, from: summary.origin, to: origin, dy: dy)
+            if dy != 0 && !(sections[s].isExact && Exactness.isExact(origin) && Exactness.isExact(oldOrigin)) {
+                listed = sections[s].addingInexactShifts(listed, from: oldOrigin, to: origin, dy: dy)
             }
-            var entry = SectionDiff(
-                section: s, origin: origin, height: section.height, count: section.count, dy: dy,
-                header: Self.change(summary.header, section.localHeaderFrame, summary.origin, origin, dy),
-                footer: Self.change(summary.footer, section.localFooterFrame, summary.origin, origin, dy),
-                items: listed.map { itemFrame(s, Int($0)) })
-            if dy == 0 { entry.dy = 0 }
+            let entry = SectionDiff(
+                section: s, origin: origin, height: sections[s].height, count: sections[s].count, dy: dy,
+                header: Self.change(summary.header, sections[s].localHeaderFrame, oldOrigin, origin, dy),
+                footer: Self.change(summary.footer, sections[s].localFooterFrame, oldOrigin, origin, dy))
             let moved =
                 dy != 0 || entry.height != summary.height || entry.count != summary.count
-                || entry.header != .unchanged || entry.footer != .unchanged || !entry.items.isEmpty
-            if moved { result.sections.append(entry) }
+                || entry.header != .unchanged || entry.footer != .unchanged || !listed.isEmpty
+            guard moved else { continue }
+            entries.append(entry)
+            listings.append(.some(listed))
+            total += listed.count
         }
-        return result
+        await fillItems(&entries, listings, total: total)
+        return LayoutDiff(sections: entries)
     }
 
     /// The absolute frame of item `index` of section `s`.
     func itemFrame(_ s: Int, _ index: Int) -> ItemFrame {
-        let section = sections[s]
-        return ItemFrame(
-            index: index, frame: Self.absolute(section.localFrame(at: index), origins[s]), id: section.id(at: index))
+        sections[s].itemFrame(index, origin: origins[s])
     }
 
     static func absolute(_ local: Rect, _ origin: Double) -> Rect {
@@ -87,21 +90,97 @@ extension Layout {
             return shifted == frame ? .unchanged : .set(frame)
         }
     }
+}
+
+/// Which items of a listed section the diff carries.
+enum ItemListing: Sendable {
+    case all
+    case some([Int32])
+}
+
+extension Layout {
+    /// Builds the listed item frames of every entry, in a task group when there are enough.
+    fileprivate func fillItems(_ entries: inout [SectionDiff], _ listings: [ItemListing], total: Int) async {
+        func frames(_ k: Int) -> [ItemFrame] {
+            let s = entries[k].section
+            switch listings[k] {
+            case .all: return sections[s].itemFrames(0..<sections[s].count, origin: origins[s])
+            case .some(let listed): return sections[s].itemFrames(listed.lazy.map { Int($0) }, origin: origins[s])
+            }
+        }
+        guard allowsParallelism, total >= 2 * parallelGrain, entries.count > 1 else {
+            for k in entries.indices { entries[k].items = frames(k) }
+            return
+        }
+        let layout = self
+        let snapshot = entries
+        let results = await withTaskGroup(of: [(Int, [ItemFrame])].self) { group in
+            var start = 0
+            while start < snapshot.count {
+                var end = start
+                var size = 0
+                while end < snapshot.count && size < max(parallelGrain, total / 16) {
+                    if case .some(let listed) = listings[end] {
+                        size += listed.count
+                    } else {
+                        size += layout.sections[snapshot[end].section].count
+                    }
+                    end += 1
+                }
+                let range = start..<end
+                group.addTask {
+                    range.map { k in
+                        let s = snapshot[k].section
+                        switch listings[k] {
+                        case .all:
+                            return (
+                                k,
+                                layout.sections[s].itemFrames(0..<layout.sections[s].count, origin: layout.origins[s])
+                            )
+                        case .some(let listed):
+                            return (
+                                k, layout.sections[s].itemFrames(listed.lazy.map { Int($0) }, origin: layout.origins[s])
+                            )
+                        }
+                    }
+                }
+                start = end
+            }
+            var all: [(Int, [ItemFrame])] = []
+            for await part in group { all.append(contentsOf: part) }
+            return all
+        }
+        for (k, items) in results { entries[k].items = items }
+    }
+}
+
+extension SectionState {
+    /// The absolute frames of the items at `indices`.
+    func itemFrames(_ indices: some Collection<Int>, origin: Double) -> [ItemFrame] {
+        var result: [ItemFrame] = []
+        result.reserveCapacity(indices.count)
+        for index in indices { result.append(itemFrame(index, origin: origin)) }
+        return result
+    }
+
+    /// The absolute frame of item `index`.
+    @inline(__always)
+    func itemFrame(_ index: Int, origin: Double) -> ItemFrame {
+        ItemFrame(index: index, frame: Layout.absolute(localFrame(at: index), origin), id: id(at: index))
+    }
 
     /// Adds to `listed` the items not re-placed whose old absolute y plus `dy` is not their new absolute y in the
     /// last bit.
-    private static func addingInexactShifts(
-        _ listed: [Int32], _ section: SectionState, from oldOrigin: Double, to origin: Double, dy: Double
-    ) -> [Int32] {
+    func addingInexactShifts(_ listed: [Int32], from oldOrigin: Double, to origin: Double, dy: Double) -> [Int32] {
         var result: [Int32] = []
         var next = 0
-        for index in 0..<section.count {
+        for index in 0..<count {
             if next < listed.count && Int(listed[next]) == index {
                 result.append(listed[next])
                 next += 1
                 continue
             }
-            let y = section.ys[index]
+            let y = ys[index]
             if (oldOrigin + y) + dy != origin + y { result.append(Int32(truncatingIfNeeded: index)) }
         }
         return result

@@ -95,6 +95,21 @@ public struct Layout: Sendable {
     private mutating func apply(
         _ commands: [LayoutCommand], countsAsChange: Bool
     ) async throws(LayoutError) -> LayoutDiff {
+        let newItemCount = try validate(commands)
+        var batch = Batch(sectionCount: sections.count, origins: origins)
+        for command in commands { perform(command, &batch) }
+        let changed = await place(&batch)
+        itemCount = newItemCount
+        updateOrigins()
+        if countsAsChange { seq += 1 }
+        return await diff(batch, changed: changed)
+    }
+
+    /// Dry-runs `commands` on a shape and returns the item count they would leave.
+    ///
+    /// A function of its own so that the shape, which shares the sections' storage, is gone before the sections
+    /// change: alive, it would make every change copy the sections it touches, whole.
+    private func validate(_ commands: [LayoutCommand]) throws(LayoutError) -> Int {
         var shape = LayoutShape(self)
         for (k, command) in commands.enumerated() {
             do throws(LayoutError) {
@@ -103,13 +118,7 @@ public struct Layout: Sendable {
                 throw commands.count == 1 ? error : error.prefixed("ops[\(k)].params")
             }
         }
-        var batch = Batch(sectionCount: sections.count, origins: origins)
-        for command in commands { perform(command, &batch) }
-        let changed = await place(&batch)
-        itemCount = shape.itemCount
-        updateOrigins()
-        if countsAsChange { seq += 1 }
-        return diff(batch, changed: changed)
+        return shape.itemCount
     }
 
     /// Places new sections and re-places changed ones, in a task group when there is enough work to share.
@@ -196,9 +205,9 @@ public struct Layout: Sendable {
     private mutating func updateOrigins() {
         var next = 0.0
         origins.removeAll(keepingCapacity: true)
-        for section in sections {
+        for s in sections.indices {
             origins.append(next)
-            next += section.height
+            next += sections[s].height
         }
         origins.append(next)
     }

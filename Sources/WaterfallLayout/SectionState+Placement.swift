@@ -39,6 +39,32 @@ extension SectionState {
         updateItemsBottom()
     }
 
+    /// Places every item again with the fast kernel (the geometry changed, so nothing can be kept) and compares
+    /// each frame with its old one afterwards.
+    private mutating func placeAll(comparingWith change: SectionChange) -> [Int32] {
+        let oldYs = ys
+        let oldHeights = heights
+        let oldColumns = columns
+        let oldGeometry = change.oldGeometry
+        placeAll()
+        var walker = IndexMap.Walker(change.map)
+        var changed: [Int32] = []
+        for index in 0..<count {
+            guard let old = walker.oldIndex(of: index), old < oldYs.count else {
+                changed.append(Int32(truncatingIfNeeded: index))
+                continue
+            }
+            let input = change.previousInputs.isEmpty ? inputs[index] : change.previousInputs[old] ?? inputs[index]
+            let span = input.span(in: oldGeometry.columnCount)
+            let before = oldGeometry.mirrored(
+                Rect(
+                    x: oldGeometry.columnX(Int(oldColumns[old])), y: oldYs[old],
+                    width: oldGeometry.itemWidth(span: span), height: oldHeights[old]))
+            if before != localFrame(at: index) { changed.append(Int32(truncatingIfNeeded: index)) }
+        }
+        return changed
+    }
+
     /// Takes `array` out of the section (so it is uniquely referenced) and sizes it to `count`.
     private static func reuse<T>(_ array: inout ContiguousArray<T>, count: Int, zero: T) -> ContiguousArray<T> {
         var taken = array
@@ -63,12 +89,13 @@ extension SectionState {
         let full = change.oldGeometry != geometry || columnItems.count != geometry.columnCount
         placedInLastPass = 0
         guard full || change.itemsChanged else { return [] }
+        if full { return placeAll(comparingWith: change) }
         let count = inputs.count
-        let start = full ? 0 : min(change.firstDirty, count)
+        let start = min(change.firstDirty, count)
         let delta = count - change.oldCount
-        var run = RegionRun(section: self, change: change, start: start, full: full)
+        var run = RegionRun(section: self, change: change, start: start)
         var converged: (newIndex: Int, shift: Double)?
-        var nextCheck = full ? Int.max : max(start, change.lastDirty) + 1
+        var nextCheck = max(start, change.lastDirty) + 1
         let checkInterval = max(256, 4 * geometry.columnCount)
         var index = start
         while index < count {
@@ -84,7 +111,7 @@ extension SectionState {
         }
         let end = converged?.newIndex ?? count
         placedInLastPass = end - start
-        splice(run, from: start, to: end, oldEnd: end - delta, full: full)
+        splice(run, from: start, to: end, oldEnd: end - delta)
         var changed = run.changed
         if let shift = converged?.shift, shift != 0 {
             ys.withUnsafeMutableBufferPointer { ys in
@@ -99,28 +126,22 @@ extension SectionState {
     // MARK: Private
 
     /// Replaces the old placement of items `start ..< oldEnd` (old indices) by the run's, and renumbers the rest.
-    private mutating func splice(_ run: RegionRun, from start: Int, to end: Int, oldEnd: Int, full: Bool) {
+    private mutating func splice(_ run: RegionRun, from start: Int, to end: Int, oldEnd: Int) {
         let delta = end - oldEnd
         var oldInexact = 0
-        if !full {
-            for old in start..<oldEnd where !Exactness.isExact(heights[old]) { oldInexact += 1 }
-        }
-        inexactCount = (full ? 0 : inexactCount - oldInexact) + run.inexact
+        for old in start..<oldEnd where !Exactness.isExact(heights[old]) { oldInexact += 1 }
+        inexactCount += run.inexact - oldInexact
         ys.replaceSubrange(start..<oldEnd, with: run.ys)
         heights.replaceSubrange(start..<oldEnd, with: run.heights)
         columns.replaceSubrange(start..<oldEnd, with: run.columns)
-        if full {
-            columnItems = run.lists
-        } else {
-            for column in 0..<geometry.columnCount {
-                let cutStart = firstEntry(in: column, atOrAfter: start)
-                let cutEnd = firstEntry(in: column, atOrAfter: oldEnd)
-                columnItems[column].replaceSubrange(cutStart..<cutEnd, with: run.lists[column])
-                guard delta != 0 else { continue }
-                let shifted = Int32(truncatingIfNeeded: delta)
-                columnItems[column].withUnsafeMutableBufferPointer { list in
-                    for entry in (cutStart + run.lists[column].count)..<list.count { list[entry] += shifted }
-                }
+        for column in 0..<geometry.columnCount {
+            let cutStart = firstEntry(in: column, atOrAfter: start)
+            let cutEnd = firstEntry(in: column, atOrAfter: oldEnd)
+            columnItems[column].replaceSubrange(cutStart..<cutEnd, with: run.lists[column])
+            guard delta != 0 else { continue }
+            let shifted = Int32(truncatingIfNeeded: delta)
+            columnItems[column].withUnsafeMutableBufferPointer { list in
+                for entry in (cutStart + run.lists[column].count)..<list.count { list[entry] += shifted }
             }
         }
         updateItemsBottom()
@@ -138,23 +159,15 @@ private struct RegionRun {
     var inexact = 0
     var walker: IndexMap.Walker
     let previousInputs: [Int: ItemInput]
-    let oldGeometry: SectionGeometry
-    let full: Bool
     /// Old items `start ..< oldScanned` have been counted into `oldInexact`.
     var oldScanned: Int
     var oldInexact = 0
 
-    init(section: SectionState, change: SectionChange, start: Int, full: Bool) {
-        let geometry = section.geometry
-        cursor =
-            full
-            ? ColumnCursor(columnCount: geometry.columnCount, top: geometry.itemsTop)
-            : section.cursor(before: start)
-        lists = Array(repeating: [], count: geometry.columnCount)
+    init(section: SectionState, change: SectionChange, start: Int) {
+        cursor = section.cursor(before: start)
+        lists = Array(repeating: [], count: section.geometry.columnCount)
         walker = IndexMap.Walker(change.map)
         previousInputs = change.previousInputs
-        oldGeometry = change.oldGeometry
-        self.full = full
         oldScanned = start
         let capacity = section.count - start
         ys.reserveCapacity(capacity)
@@ -180,22 +193,12 @@ private struct RegionRun {
             changed.append(Int32(truncatingIfNeeded: index))
             return
         }
-        let oldInput = previousInputs[old] ?? input
-        let oldSpan = oldInput.span(in: oldGeometry.columnCount)
-        let same: Bool
-        if full {
-            let before = oldGeometry.mirrored(
-                Rect(
-                    x: oldGeometry.columnX(Int(section.columns[old])), y: section.ys[old],
-                    width: oldGeometry.itemWidth(span: oldSpan), height: section.heights[old]))
-            let after = geometry.mirrored(
-                Rect(x: geometry.columnX(column), y: y, width: geometry.itemWidth(span: span), height: height))
-            same = before == after
-        } else {
-            same =
-                section.ys[old] == y && section.heights[old] == height && Int(section.columns[old]) == column
-                && oldSpan == span
-        }
+        // The geometry is unchanged here (a changed one places everything with `placeAll(comparingWith:)`), so
+        // equal column, y, height and span mean an equal frame.
+        let oldSpan = (previousInputs.isEmpty ? input : previousInputs[old] ?? input).span(in: geometry.columnCount)
+        let same =
+            section.ys[old] == y && section.heights[old] == height && Int(section.columns[old]) == column
+            && oldSpan == span
         if !same { changed.append(Int32(truncatingIfNeeded: index)) }
     }
 

@@ -1,23 +1,69 @@
 import WaterfallLayout
 
-/// `swift run -c release waterfall-bench [--quick] [--only NAME,…]`: prints one table of figures and ratios.
+/// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
+/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, json, memory.
 @main
 enum WaterfallBench {
+    static let names = ["kernel", "incremental", "parallel", "query", "diff", "e2e", "json", "memory"]
+
     static func main() async {
         let arguments = CommandLine.arguments.dropFirst()
-        let quick = arguments.contains("--quick")
-        let only = arguments.firstIndex(of: "--only").map { arguments[$0 + 1].split(separator: ",").map(String.init) }
-        func wants(_ name: String) -> Bool { only?.contains(name) ?? true }
-        let runs = quick ? 3 : 7
-        let columns = arguments.firstIndex(of: "--columns").map {
-            arguments[$0 + 1].split(separator: ",").compactMap { Int($0) }
+        // The daemon of the end-to-end and memory scenarios when no built `waterfalld` is at hand (`BenchDaemon`).
+        if let serve = arguments.firstIndex(of: "--serve"), serve + 1 < arguments.endIndex {
+            await BenchDaemon.serve(socket: arguments[serve + 1])
+            return
         }
+        let quick = arguments.contains("--quick")
+        func list(_ flag: String) -> [String]? {
+            guard let k = arguments.firstIndex(of: flag), k + 1 < arguments.endIndex else { return nil }
+            return arguments[k + 1].split(separator: ",").map(String.init)
+        }
+        let only = list("--only")
+        for name in only ?? [] where !names.contains(name) {
+            print("unknown scenario '\(name)'; the scenarios are \(names.joined(separator: ", "))")
+        }
+        func wants(_ name: String) -> Bool {
+            guard only?.contains(name) ?? true else { return false }
+            print(name)
+            return true
+        }
+        let runs = quick ? 3 : 7
+        let columns = list("--columns")?.compactMap { Int($0) }
+        let million = quick ? 200_000 : 1_000_000
+        let grid = quick ? (sections: 200, items: 1_000) : (sections: 1_000, items: 1_000)
         var table = Table()
         if wants("kernel") {
-            print("kernel")
             await KernelBenchmark.run(
-                items: quick ? 200_000 : 1_000_000, columns: columns ?? [2, 3, 5, 8, 16, 64], runs: runs,
-                table: &table)
+                items: million, columns: columns ?? [2, 3, 5, 8, 16, 64], runs: runs, table: &table)
+        }
+        if wants("incremental") {
+            await IncrementalBenchmark.run(
+                items: million, sections: grid.sections, sectionItems: grid.items, changes: quick ? 200 : 1_000,
+                runs: runs, table: &table)
+        }
+        if wants("parallel") {
+            await ParallelBenchmark.run(sections: grid.sections, items: grid.items, runs: runs, table: &table)
+        }
+        if wants("query") {
+            await QueryBenchmark.run(
+                items: million, queries: quick ? 2_000 : 10_000, scans: quick ? 10 : 30, runs: runs, table: &table)
+        }
+        if wants("diff") {
+            await DiffSizeBenchmark.run(
+                items: million, sections: grid.sections, sectionItems: grid.items, table: &table)
+        }
+        if wants("e2e") {
+            let sizes = EndToEndBenchmark.Sizes(
+                requests: quick ? 40_000 : 200_000, clients: 8, pings: quick ? 2_000 : 10_000,
+                bulkItems: million, runs: quick ? 2 : 3)
+            EndToEndBenchmark.run(sizes, table: &table)
+        }
+        if wants("json") {
+            JSONBenchmark.run(lines: quick ? 40_000 : 200_000, runs: runs, table: &table)
+        }
+        if wants("memory") {
+            let loads = quick ? [(1, 200_000), (1_000, 1_000)] : [(1, 1_000_000), (10_000, 1_000)]
+            MemoryBenchmark.run(loads: loads, table: &table)
         }
         print("\n" + table.render())
     }
