@@ -93,7 +93,9 @@ public struct Params {
     // MARK: Internal
 
     static func int(_ node: JSONNode, _ field: String) throws(ProtocolError) -> Int {
-        guard node.kind == .number else { throw .badParams(field, "must be an integer, not \(node.kind)") }
+        guard node.kind == .number else {
+            throw .badParams(field, "must be an integer, not \(node.kind) \(Request.text(node))")
+        }
         guard let value = node.int64 else {
             throw .badParams(field, "\(Request.text(node)) is not an integer in range")
         }
@@ -102,7 +104,7 @@ public struct Params {
 
     static func double(_ node: JSONNode, _ field: String) throws(ProtocolError) -> Double {
         guard node.kind == .number, let value = node.double else {
-            throw .badParams(field, "must be a number, not \(node.kind)")
+            throw .badParams(field, "must be a number, not \(node.kind) \(Request.text(node))")
         }
         return value
     }

@@ -30,23 +30,18 @@ public struct Request: Sendable {
             let what = root.kind == .array ? "a batch array is not supported: use the batch method" : "not an object"
             throw ProtocolError(.invalidRequest, "request: \(what)")
         }
+        // The id first, whatever the member order, so that any later error's reply still echoes it.
         var id = RequestID.none
+        if let value = root["id"] {
+            id = try Self.id(value)
+            partialID = id
+        }
         var method: String?
         var params: JSONNode?
         var version = false
         for (key, value) in root.members {
             if key.isEqual(toKey: "id") {
-                switch value.kind {
-                case .number:
-                    guard let n = value.int64 else {
-                        throw ProtocolError(.invalidRequest, "id: \(Self.text(value)) is not an integer (int64)")
-                    }
-                    id = .int(n)
-                case .string: id = .string(value.string ?? "")
-                case .null: id = .none
-                default: throw ProtocolError(.invalidRequest, "id: must be an integer or a string, not \(value.kind)")
-                }
-                partialID = id
+                continue
             } else if key.isEqual(toKey: "method") {
                 guard let name = value.string, value.kind == .string else {
                     throw ProtocolError(.invalidRequest, "method: must be a string, not \(value.kind)")
@@ -71,6 +66,20 @@ public struct Request: Sendable {
         self.method = method
         self.params = params
         isNotification = version && !root.hasMember("id")
+    }
+
+    /// The id of a request: an int64, a string or null.
+    static func id(_ value: JSONNode) throws(ProtocolError) -> RequestID {
+        switch value.kind {
+        case .number:
+            guard let n = value.int64 else {
+                throw ProtocolError(.invalidRequest, "id: \(Self.text(value)) is not an integer (int64)")
+            }
+            return .int(n)
+        case .string: return .string(value.string ?? "")
+        case .null: return .none
+        default: throw ProtocolError(.invalidRequest, "id: must be an integer or a string, not \(value.kind)")
+        }
     }
 
     /// A short rendering of a value for error messages (at most 40 bytes of its JSON text).

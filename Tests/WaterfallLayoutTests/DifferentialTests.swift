@@ -4,7 +4,9 @@ import WaterfallTestSupport
 
 /// The engine against `ReferenceLayout` on seeded random command sequences: incremental equals full, diffs replay
 /// exactly, parallel equals serial, and a rejected command changes nothing.
-@Suite struct DifferentialTests {
+// Serialized: its cases are CPU-bound, and run side by side they would hold every thread of the cooperative
+// pool (two here) for seconds, starving the socket tests that run meanwhile.
+@Suite(.serialized) struct DifferentialTests {
     /// Steps per seed; `WATERFALL_DIFFERENTIAL_STEPS` raises it for long runs.
     static let steps = Environment.integer("WATERFALL_DIFFERENTIAL_STEPS") ?? 200
 

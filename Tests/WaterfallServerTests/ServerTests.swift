@@ -185,7 +185,7 @@ import Testing
         let start = ContinuousClock.now
         await fixture.server.shutdown()
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed < .seconds(1.5))
+        #expect(elapsed < .seconds(2), "PROTOCOL/issue: exit within 2 s")
         // The batch that had been read is answered before the connection closes.
         #expect(try await busy.readToEnd() == ["sleep 200", "second"])
         #expect(try await idle.readToEnd() == [])

@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Glibc
 
 /// A blocking Unix-socket client whose calls run on its own thread, never on the test's cooperative pool
@@ -7,7 +7,7 @@ final class TestClient: @unchecked Sendable {
     // MARK: Lifecycle
 
     /// Connects to `path`; reads give up after `timeout` seconds so a broken server fails a test, not hangs it.
-    init(path: String, timeout: Int = 5) throws {
+    init(path: String, timeout: Int = 30) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
         var time = timeval(tv_sec: timeout, tv_usec: 0)
@@ -40,7 +40,7 @@ final class TestClient: @unchecked Sendable {
     }
 
     func write(_ bytes: [UInt8]) async throws {
-        try await on(writeQueue) { [fd] in
+        try await onThread { [fd] in
             var offset = 0
             while offset < bytes.count {
                 let sent = bytes.withUnsafeBytes {
@@ -54,7 +54,7 @@ final class TestClient: @unchecked Sendable {
 
     /// Reads until `count` lines have arrived, or EOF, or the timeout; returns the lines read.
     func readLines(_ count: Int) async throws -> [String] {
-        try await on(readQueue) { [self] in
+        try await onThread { [self] in
             while lines.count < count {
                 guard try fill() else { break }
             }
@@ -66,7 +66,7 @@ final class TestClient: @unchecked Sendable {
 
     /// Reads everything until the server closes; returns the lines.
     func readToEnd() async throws -> [String] {
-        try await on(readQueue) { [self] in
+        try await onThread { [self] in
             while try fill() {}
             defer { lines = [] }
             return lines
@@ -88,9 +88,6 @@ final class TestClient: @unchecked Sendable {
 
     // MARK: Private
 
-    /// Reads and writes have queues of their own so a test can read while it is still writing.
-    private let readQueue = DispatchQueue(label: "test-client.read")
-    private let writeQueue = DispatchQueue(label: "test-client.write")
     private var partial: [UInt8] = []
     private var lines: [String] = []
     private var closed = false
@@ -104,22 +101,23 @@ final class TestClient: @unchecked Sendable {
             throw TestFailure("read: \(String(cString: strerror(errno)))")
         }
         if count == 0 { return false }
-        for byte in buffer[0..<count] {
-            if byte == 0x0A {
-                lines.append(String(decoding: partial, as: UTF8.self))
-                partial = []
-            } else {
-                partial.append(byte)
-            }
+        // Split with `firstIndex(of:)` rather than byte by byte: megabyte replies are slow to loop over in debug.
+        var start = 0
+        while let newline = buffer[start..<count].firstIndex(of: 0x0A) {
+            partial += buffer[start..<newline]
+            lines.append(String(decoding: partial, as: UTF8.self))
+            partial = []
+            start = newline + 1
         }
+        partial += buffer[start..<count]
         return true
     }
 
-    private func on<T: Sendable>(
-        _ queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T
-    ) async throws -> T {
+    /// Runs a blocking call on a thread of its own: on dispatch's pool, 64 clients blocked in `read` would take
+    /// the threads the server's own queues need (the pool does not grow for threads blocked in syscalls).
+    private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try body() }) }
+            Thread { continuation.resume(with: Result { try body() }) }.start()
         }
     }
 }

@@ -152,7 +152,8 @@ final class Connection: OutputSink, @unchecked Sendable {
                         state.framer.maxLineBytes = maxLineBytes
                         return state.framer.append(chunk)
                     }
-                    if count < buffer.count { break }
+                    // No early stop on a short read: data and end-of-file can arrive in one event, and libdispatch
+                    // does not report the end-of-file again, so only reading on until EAGAIN sees it.
                 } else if count == 0 {
                     endOfInput = true
                     break

@@ -1,0 +1,82 @@
+import WaterfallJSON
+import WaterfallLayout
+
+/// The wire forms of what a client holds: `layout.get` results and diffs read back into `ClientFrames` and
+/// `LayoutDiff`, so the diff contract can be checked end to end through the socket.
+extension ClientFrames {
+    /// The frames of a `layout.get` result (`{"seq", "contentSize", "sections": [...]}`), all sections.
+    public init(layoutGet result: JSONValue) throws(WireFormatError) {
+        guard case .array(let sections)? = result["sections"] else { throw WireFormatError("no sections in \(result)") }
+        self.sections = try sections.map { json throws(WireFormatError) in
+            guard case .array(let items)? = json["items"] else { throw WireFormatError("no items in \(json)") }
+            return Section(
+                origin: try json.number("origin"), height: try json.number("height"),
+                header: try json["header"].map(WireFormat.rect), footer: try json["footer"].map(WireFormat.rect),
+                items: try items.map { item throws(WireFormatError) in try WireFormat.rect(item) })
+        }
+    }
+}
+
+extension LayoutDiff {
+    /// A diff as the wire writes it: `{"sections": [...]}`.
+    public init(json: JSONValue) throws(WireFormatError) {
+        guard case .array(let entries)? = json["sections"] else { throw WireFormatError("no sections in \(json)") }
+        var sections: [SectionDiff] = []
+        for entry in entries {
+            var diff = SectionDiff(
+                section: Int(try entry.number("section")), origin: try entry.number("origin"),
+                height: try entry.number("height"), count: Int(try entry.number("count")))
+            if entry["dy"] != nil { diff.dy = try entry.number("dy") }
+            diff.isNew = entry["new"] == .bool(true)
+            diff.header = try WireFormat.change(entry["header"])
+            diff.footer = try WireFormat.change(entry["footer"])
+            if case .array(let items)? = entry["items"] {
+                for item in items {
+                    diff.items.append(
+                        ItemFrame(
+                            index: Int(try item.number("i")), frame: try WireFormat.rect(item), id: item["id"]?.text))
+                }
+            }
+            sections.append(diff)
+        }
+        self.init(sections: sections)
+    }
+}
+
+/// A reply that is not shaped as PROTOCOL.md says.
+public struct WireFormatError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension JSONValue {
+    /// The number of member `key`, as a `Double`.
+    public func number(_ key: String) throws(WireFormatError) -> Double {
+        switch self[key] {
+        case .int(let n)?: return Double(n)
+        case .double(let d)?: return d
+        default: throw WireFormatError("\(key) is not a number in \(self)")
+        }
+    }
+
+    /// The value of a string.
+    public var text: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+}
+
+enum WireFormat {
+    static func rect(_ json: JSONValue) throws(WireFormatError) -> Rect {
+        Rect(
+            x: try json.number("x"), y: try json.number("y"), width: try json.number("w"), height: try json.number("h"))
+    }
+
+    static func change(_ json: JSONValue?) throws(WireFormatError) -> FrameChange {
+        switch json {
+        case nil: return .unchanged
+        case .null?: return .removed
+        case let value?: return .set(try rect(value))
+        }
+    }
+}

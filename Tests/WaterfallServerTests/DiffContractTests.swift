@@ -1,0 +1,110 @@
+import Testing
+import WaterfallJSON
+import WaterfallLayout
+import WaterfallTestSupport
+
+@testable import WaterfallServer
+
+/// PROTOCOL.md's promise, through the socket: a client that holds the old frames, replays each request on its
+/// indices, adds `dy` and overwrites the listed items holds exactly the frames of a fresh `layout.get`.
+// Serialized: its cases are CPU-bound, and run side by side they would hold every thread of the cooperative
+// pool (two here) for seconds, starving the socket tests that run meanwhile.
+@Suite(.serialized) struct DiffContractTests {
+    static let seeds: [UInt64] = [1, 2, 0xD1FF]
+
+    @Test(arguments: seeds)
+    func aClientReplayingDiffsHoldsTheFrames(seed: UInt64) async throws {
+        let steps = Environment.integer("WATERFALL_DIFF_STEPS") ?? 100
+        let fixture = try ServiceServer.start()
+        let client = try fixture.connect()
+        let watcher = try fixture.connect()
+        var random = RandomCommands(seed: seed, maxItems: 30)
+        try await client.result("layout.create", WireCommand.create("r", random.layout()))
+        try await watcher.result("subscribe", ["layout": "r"])
+        var held = try ClientFrames(layoutGet: try await client.result("layout.get", ["layout": "r"]))
+        var seq = 1
+        var replyDiffs: [JSONValue] = []
+        for step in 0..<steps {
+            // Mostly single requests; sometimes a batch of two or three.
+            let count = random.chance(0.15) ? random.int(2...3) : 1
+            var commands: [LayoutCommand] = []
+            var counts = held.sections.map(\.items.count)
+            for _ in 0..<count {
+                let command = random.command(counts: counts)
+                commands.append(command)
+                var shape = ClientFrames(shapeOf: counts)
+                if shape.canReplay(command) {
+                    shape.replay([command])
+                    counts = shape.sections.map(\.items.count)
+                }
+            }
+            let request: (method: String, params: JSONValue)
+            if commands.count == 1 {
+                let wire = WireCommand(commands[0])
+                request = (wire.method, wire.params(layout: "r"))
+            } else {
+                let ops: [JSONValue] = commands.map { command in
+                    let wire = WireCommand(command)
+                    return ["method": .string(wire.method), "params": wire.params]
+                }
+                request = ("batch", ["layout": "r", "ops": .array(ops)])
+            }
+            let context = "seed \(seed), step \(step): \(request.method) \(request.params)"
+            let reply = try await client.call(request.method, request.params)
+            guard let result = reply["result"] else {
+                // Refused (the generator makes a few invalid commands): nothing changed.
+                let after = try await client.result("layout.get", ["layout": "r"])
+                #expect(after["seq"] == .int(Int64(seq)), "\(context)")
+                #expect(try ClientFrames(layoutGet: after) == held, "\(context)")
+                continue
+            }
+            seq += 1
+            #expect(result["seq"] == .int(Int64(seq)), "\(context)")
+            let diffJSON = try #require(result["diff"], "\(context)")
+            replyDiffs.append(diffJSON)
+            held.replay(commands)
+            held.apply(try LayoutDiff(json: diffJSON))
+            let fresh = try ClientFrames(layoutGet: try await client.result("layout.get", ["layout": "r"]))
+            #expect(held == fresh, "\(context)\n\(result)")
+            if held != fresh { return }
+        }
+        // The subscriber got the same diffs, in seq order.
+        for (k, diff) in replyDiffs.enumerated() {
+            let event = try JSONValue(parsing: try await watcher.readLine())
+            #expect(event["params"]?["seq"] == .int(Int64(k + 2)))
+            #expect(event["params"]?["diff"] == diff)
+        }
+        await fixture.stop()
+    }
+}
+
+extension ClientFrames {
+    /// Frames of sections with these item counts, for tracking the shape of a batch as it is built.
+    init(shapeOf counts: [Int]) {
+        self.init([])
+        let blanks = counts.map { SectionSpec(items: Array(repeating: Item(height: 0), count: $0)) }
+        replay([.insertSections(at: 0, sections: blanks)])
+    }
+
+    /// Whether `command`'s indices are all in range here, so that `replay` can follow it.
+    func canReplay(_ command: LayoutCommand) -> Bool {
+        let counts = sections.map(\.items.count)
+        func has(_ s: Int) -> Bool { counts.indices.contains(s) }
+        switch command {
+        case .insertItems(let s, let at, _): return has(s) && (0...counts[s]).contains(at)
+        case .deleteItems(let s, let indices):
+            return has(s) && Set(indices).count == indices.count && indices.allSatisfy { counts[s] > $0 && $0 >= 0 }
+        case .moveItem(let from, let to):
+            guard has(from.section), has(to.section), (0..<counts[from.section]).contains(from.item) else {
+                return false
+            }
+            let limit = counts[to.section] - (from.section == to.section ? 1 : 0)
+            return (0...limit).contains(to.item)
+        case .insertSections(let at, _): return (0...counts.count).contains(at)
+        case .deleteSections(let indices):
+            return Set(indices).count == indices.count && indices.allSatisfy(has)
+        case .moveSection(let from, let to): return has(from) && has(to)
+        case .updateItems, .configureSection, .configureLayout: return true
+        }
+    }
+}
