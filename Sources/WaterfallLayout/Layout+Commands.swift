@@ -1,19 +1,97 @@
 /// The bookkeeping of one `apply`: where each section came from and what happened to its items.
 struct Batch {
     /// For each current section, its index before the batch, or -1 for a new one.
-    var oldIndex: [Int]
+    var oldIndex: SectionIdentity
     /// For each current section that existed before and changed, what changed.
-    var changes: [SectionChange?]
-    /// What the diff needs of each changed section as it was, by old index, taken when it was first touched.
-    var summaries: [Int: SectionSummary] = [:]
+    var changes: SectionChanges
+    /// The metrics of each changed section as it was, by old index, taken when it was first touched.
+    var oldMetrics: [Int: SectionMetrics] = [:]
     /// The origins before the batch, by old index (and the bottom after the last).
     let oldOrigins: [Double]
 
     init(sectionCount: Int, origins: [Double]) {
-        oldIndex = Array(0..<sectionCount)
-        changes = Array(repeating: nil, count: sectionCount)
+        oldIndex = SectionIdentity(count: sectionCount)
+        changes = SectionChanges(count: sectionCount)
         oldOrigins = origins
     }
+}
+
+/// Each current section's index before the batch (-1 for a new one): the identity until sections are inserted,
+/// deleted or moved, so that a change to items allocates nothing per section.
+struct SectionIdentity {
+    private var map: [Int]?
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    /// Every section new (a from-scratch placement).
+    static func allNew(count: Int) -> SectionIdentity {
+        var identity = SectionIdentity(count: count)
+        identity.map = Array(repeating: -1, count: count)
+        return identity
+    }
+
+    subscript(s: Int) -> Int { map?[s] ?? s }
+
+    mutating func insertNew(count added: Int, at index: Int) {
+        materialize()
+        map?.insert(contentsOf: repeatElement(-1, count: added), at: index)
+    }
+
+    mutating func remove(sortedIndices indices: [Int]) {
+        materialize()
+        map?.remove(sortedIndices: indices)
+    }
+
+    mutating func move(from: Int, to: Int) {
+        materialize()
+        if var all = map.take() {
+            all.insert(all.remove(at: from), at: to)
+            map = all
+        }
+    }
+
+    private mutating func materialize() {
+        if map == nil { map = Array(0..<count) }
+    }
+}
+
+/// The `SectionChange` of each current section that has one, by current index.
+///
+/// Kept as small indices into a separate list rather than as `[SectionChange?]`: most batches touch one section of
+/// many, and an array of optional changes would cost a large initialized element per section on every change.
+struct SectionChanges {
+    private var slots: [Int32]
+    private var store: [SectionChange] = []
+
+    init(count: Int) {
+        slots = Array(repeating: -1, count: count)
+    }
+
+    func has(_ s: Int) -> Bool { slots[s] >= 0 }
+
+    subscript(s: Int) -> SectionChange? { slots[s] < 0 ? nil : store[Int(slots[s])] }
+
+    mutating func start(_ s: Int, _ change: SectionChange) {
+        slots[s] = Int32(store.count)
+        store.append(change)
+    }
+
+    /// Changes section `s`'s record in place, if it has one.
+    mutating func update(_ s: Int, _ body: (inout SectionChange) -> Void) {
+        let slot = Int(slots[s])
+        if slot >= 0 { body(&store[slot]) }
+    }
+
+    mutating func insertNone(count: Int, at index: Int) {
+        slots.insert(contentsOf: repeatElement(-1, count: count), at: index)
+    }
+
+    mutating func remove(sortedIndices indices: [Int]) { slots.remove(sortedIndices: indices) }
+
+    mutating func move(from: Int, to: Int) { slots.insert(slots.remove(at: from), at: to) }
 }
 
 extension Layout {
@@ -23,19 +101,19 @@ extension Layout {
         case .insertItems(let s, let at, let items):
             touch(s, &batch)
             sections[s].insertItems(items, at: at)
-            batch.changes[s]?.recordInsert(at: at, count: items.count)
+            batch.changes.update(s) { $0.recordInsert(at: at, count: items.count) }
         case .deleteItems(let s, let indices):
             touch(s, &batch)
             let ranges = Self.ranges(ofSorted: Array(Set(indices)).sorted())
             sections[s].removeItems(ranges)
-            batch.changes[s]?.recordRemoval(ranges)
+            batch.changes.update(s) { $0.recordRemoval(ranges) }
         case .updateItems(let s, let updates):
             touch(s, &batch)
             for update in updates {
                 let previous = sections[s].inputs[update.index]
                 sections[s].inputs[update.index] = ItemInput(update.item)
                 sections[s].setID(update.item.id, at: update.index)
-                batch.changes[s]?.recordUpdate(at: update.index, previous: previous)
+                batch.changes.update(s) { $0.recordUpdate(at: update.index, previous: previous) }
             }
         case .moveItem(let from, let to):
             moveItem(from: from, to: to, &batch)
@@ -44,17 +122,20 @@ extension Layout {
                 SectionState(properties: spec.properties, geometry: geometry(for: spec.properties), items: spec.items)
             }
             sections.insert(contentsOf: new, at: at)
-            batch.oldIndex.insert(contentsOf: repeatElement(-1, count: specs.count), at: at)
-            batch.changes.insert(contentsOf: repeatElement(nil, count: specs.count), at: at)
+            metrics.insert(contentsOf: repeatElement(.unplaced, count: specs.count), at: at)
+            batch.oldIndex.insertNew(count: specs.count, at: at)
+            batch.changes.insertNone(count: specs.count, at: at)
         case .deleteSections(let indices):
             let sorted = Set(indices).sorted()
             sections.remove(sortedIndices: sorted)
+            metrics.remove(sortedIndices: sorted)
             batch.oldIndex.remove(sortedIndices: sorted)
             batch.changes.remove(sortedIndices: sorted)
         case .moveSection(let from, let to):
             sections.insert(sections.remove(at: from), at: to)
-            batch.oldIndex.insert(batch.oldIndex.remove(at: from), at: to)
-            batch.changes.insert(batch.changes.remove(at: from), at: to)
+            metrics.insert(metrics.remove(at: from), at: to)
+            batch.oldIndex.move(from: from, to: to)
+            batch.changes.move(from: from, to: to)
         case .configureSection(let s, let patch):
             touch(s, &batch)
             // Validated by the shape already, so this cannot throw.
@@ -79,9 +160,9 @@ extension Layout {
     /// Starts recording the changes of section `s` if it existed before the batch.
     private mutating func touch(_ s: Int, _ batch: inout Batch) {
         let old = batch.oldIndex[s]
-        if old >= 0 && batch.changes[s] == nil {
-            batch.changes[s] = SectionChange(section: sections[s])
-            batch.summaries[old] = SectionSummary(sections[s], origin: batch.oldOrigins[old])
+        if old >= 0 && !batch.changes.has(s) {
+            batch.changes.start(s, SectionChange(section: sections[s]))
+            batch.oldMetrics[old] = metrics[s]
         }
     }
 
@@ -94,9 +175,9 @@ extension Layout {
             from.section == to.section ? (batch.changes[from.section]?.map.oldIndex(of: from.item) ?? -1) : -1
         let range = from.item..<(from.item + 1)
         sections[from.section].removeItems([range])
-        batch.changes[from.section]?.recordRemoval([range])
+        batch.changes.update(from.section) { $0.recordRemoval([range]) }
         sections[to.section].insertInputs([input], ids: [id], at: to.item)
-        batch.changes[to.section]?.recordInsert(at: to.item, count: 1, oldStart: oldStart)
+        batch.changes.update(to.section) { $0.recordInsert(at: to.item, count: 1, oldStart: oldStart) }
     }
 
     private mutating func configure(_ patch: LayoutPatch, _ batch: inout Batch) {

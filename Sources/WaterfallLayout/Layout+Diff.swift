@@ -1,17 +1,29 @@
-/// What the diff needs to remember of a section from before a change.
-struct SectionSummary {
-    var origin: Double
+/// What the origins and the diff need of a section, kept beside it as plain values.
+///
+/// Reading these from `SectionState` in a loop over a thousand sections would copy each section (retaining all its
+/// arrays) just to read a height; this array of plain values is read instead, and updated when a section is placed.
+struct SectionMetrics: Sendable, Hashable {
     var height: Double
     var count: Int
     var header: Rect?
     var footer: Rect?
+    var isExact: Bool
 
-    init(_ section: SectionState, origin: Double) {
-        self.origin = origin
+    init(_ section: SectionState) {
         height = section.height
         count = section.count
         header = section.localHeaderFrame
         footer = section.localFooterFrame
+        isExact = section.isExact
+    }
+
+    /// A stand-in for a section not placed yet.
+    static let unplaced = SectionMetrics()
+
+    private init() {
+        height = 0
+        count = 0
+        isExact = false
     }
 }
 
@@ -21,39 +33,40 @@ extension Layout {
     /// - Complexity: O(sections + listed items); O(items) more for a moved section whose positions are not exact
     ///   (see `Exactness`), where only a check of each item can tell whether adding `dy` gives its new frame. The
     ///   item frames are built in a task group when there are many (a width change lists every item).
-    func diff(_ batch: Batch, changed: [[Int32]?]) async -> LayoutDiff {
+    func diff(_ batch: Batch, changed: [Int: [Int32]]) async -> LayoutDiff {
         var entries: [SectionDiff] = []
         var listings: [ItemListing] = []
         var total = 0
-        for s in sections.indices {
+        for s in metrics.indices {
             let origin = origins[s]
+            let now = metrics[s]
             let old = batch.oldIndex[s]
             guard old >= 0 else {
                 entries.append(
                     SectionDiff(
-                        section: s, origin: origin, height: sections[s].height, count: sections[s].count, isNew: true,
-                        header: sections[s].localHeaderFrame.map { .set(Self.absolute($0, origin)) } ?? .unchanged,
-                        footer: sections[s].localFooterFrame.map { .set(Self.absolute($0, origin)) } ?? .unchanged))
+                        section: s, origin: origin, height: now.height, count: now.count, isNew: true,
+                        header: now.header.map { .set(Self.absolute($0, origin)) } ?? .unchanged,
+                        footer: now.footer.map { .set(Self.absolute($0, origin)) } ?? .unchanged))
                 listings.append(.all)
-                total += sections[s].count
+                total += now.count
                 continue
             }
             let oldOrigin = batch.oldOrigins[old]
             // A section nobody touched is as it was but for its origin: skip it cheaply when that stayed too.
-            if batch.changes[s] == nil && oldOrigin == origin { continue }
-            let summary = batch.summaries[old] ?? SectionSummary(sections[s], origin: oldOrigin)
-            let dy = origin - summary.origin
+            if !batch.changes.has(s) && oldOrigin == origin { continue }
+            let before = batch.oldMetrics[old] ?? now
+            let dy = origin - oldOrigin
             var listed = changed[s] ?? []
-            if dy != 0 && !(sections[s].isExact && Exactness.isExact(origin) && Exactness.isExact(oldOrigin)) {
+            if dy != 0 && !(now.isExact && Exactness.isExact(origin) && Exactness.isExact(oldOrigin)) {
                 listed = sections[s].addingInexactShifts(listed, from: oldOrigin, to: origin, dy: dy)
             }
             let entry = SectionDiff(
-                section: s, origin: origin, height: sections[s].height, count: sections[s].count, dy: dy,
-                header: Self.change(summary.header, sections[s].localHeaderFrame, oldOrigin, origin, dy),
-                footer: Self.change(summary.footer, sections[s].localFooterFrame, oldOrigin, origin, dy))
+                section: s, origin: origin, height: now.height, count: now.count, dy: dy,
+                header: Self.change(before.header, now.header, oldOrigin, origin, dy),
+                footer: Self.change(before.footer, now.footer, oldOrigin, origin, dy))
             let moved =
-                dy != 0 || entry.height != summary.height || entry.count != summary.count
-                || entry.header != .unchanged || entry.footer != .unchanged || !listed.isEmpty
+                dy != 0 || now.height != before.height || now.count != before.count || entry.header != .unchanged
+                || entry.footer != .unchanged || !listed.isEmpty
             guard moved else { continue }
             entries.append(entry)
             listings.append(.some(listed))
@@ -101,49 +114,43 @@ enum ItemListing: Sendable {
 extension Layout {
     /// Builds the listed item frames of every entry, in a task group when there are enough.
     fileprivate func fillItems(_ entries: inout [SectionDiff], _ listings: [ItemListing], total: Int) async {
-        func frames(_ k: Int) -> [ItemFrame] {
-            let s = entries[k].section
-            switch listings[k] {
-            case .all: return sections[s].itemFrames(0..<sections[s].count, origin: origins[s])
-            case .some(let listed): return sections[s].itemFrames(listed.lazy.map { Int($0) }, origin: origins[s])
+        guard total > 0 else { return }
+        let targets = entries.map(\.section)
+        let origins = self.origins
+        let sections = self.sections
+        /// The frames of entry `k`; reads the section through the buffer so that nothing is copied.
+        @Sendable func frames(_ k: Int) -> [ItemFrame] {
+            let s = targets[k]
+            return sections.withUnsafeBufferPointer { sections in
+                switch listings[k] {
+                case .all: return sections[s].itemFrames(0..<sections[s].count, origin: origins[s])
+                case .some(let listed): return sections[s].itemFrames(listed.lazy.map { Int($0) }, origin: origins[s])
+                }
             }
         }
         guard allowsParallelism, total >= 2 * parallelGrain, entries.count > 1 else {
-            for k in entries.indices { entries[k].items = frames(k) }
+            for k in entries.indices {
+                if case .some(let listed) = listings[k], listed.isEmpty { continue }
+                entries[k].items = frames(k)
+            }
             return
         }
-        let layout = self
-        let snapshot = entries
+        let grain = max(parallelGrain, total / 16)
         let results = await withTaskGroup(of: [(Int, [ItemFrame])].self) { group in
             var start = 0
-            while start < snapshot.count {
+            while start < targets.count {
                 var end = start
                 var size = 0
-                while end < snapshot.count && size < max(parallelGrain, total / 16) {
+                while end < targets.count && size < grain {
                     if case .some(let listed) = listings[end] {
                         size += listed.count
                     } else {
-                        size += layout.sections[snapshot[end].section].count
+                        size += sections[targets[end]].count
                     }
                     end += 1
                 }
                 let range = start..<end
-                group.addTask {
-                    range.map { k in
-                        let s = snapshot[k].section
-                        switch listings[k] {
-                        case .all:
-                            return (
-                                k,
-                                layout.sections[s].itemFrames(0..<layout.sections[s].count, origin: layout.origins[s])
-                            )
-                        case .some(let listed):
-                            return (
-                                k, layout.sections[s].itemFrames(listed.lazy.map { Int($0) }, origin: layout.origins[s])
-                            )
-                        }
-                    }
-                }
+                group.addTask { range.map { k in (k, frames(k)) } }
                 start = end
             }
             var all: [(Int, [ItemFrame])] = []

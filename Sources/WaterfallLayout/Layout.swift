@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A whole layout: its settings, its sections and their origins; a Sendable value.
 ///
 /// Mutations validate everything first (on a cheap `LayoutShape`), then change inputs while recording per-section
@@ -23,6 +25,8 @@ public struct Layout: Sendable {
     var sections: [SectionState]
     /// `origins[k]` is the top of section k; one extra entry holds the bottom of the last section.
     var origins: [Double]
+    /// `metrics[k]` describes section k as last placed.
+    var metrics: [SectionMetrics]
 
     // MARK: Lifecycle
 
@@ -59,6 +63,7 @@ public struct Layout: Sendable {
         itemCount = 0
         sections = []
         origins = [0]
+        metrics = []
     }
 
     // MARK: Public
@@ -85,7 +90,7 @@ public struct Layout: Sendable {
     /// - Complexity: O(items), shared among child tasks when there are enough.
     public mutating func placeEverything() async {
         var batch = Batch(sectionCount: sections.count, origins: origins)
-        batch.oldIndex = Array(repeating: -1, count: sections.count)
+        batch.oldIndex = .allNew(count: sections.count)
         _ = await place(&batch)
         updateOrigins()
     }
@@ -122,43 +127,40 @@ public struct Layout: Sendable {
     }
 
     /// Places new sections and re-places changed ones, in a task group when there is enough work to share.
-    private mutating func place(_ batch: inout Batch) async -> [[Int32]?] {
+    private mutating func place(_ batch: inout Batch) async -> [Int: [Int32]] {
         var jobs: [Int] = []
         var work = 0
-        for s in sections.indices where batch.oldIndex[s] < 0 || batch.changes[s] != nil {
+        for s in sections.indices where batch.oldIndex[s] < 0 || batch.changes.has(s) {
             jobs.append(s)
             work += sections[s].count + 1
         }
-        var changed = [[Int32]?](repeating: nil, count: sections.count)
-        let chunks = Self.chunks(jobs, work: work, grain: parallelGrain, sections: sections)
-        defer { lastPlacedCount = jobs.reduce(0) { $0 + sections[$1].placedInLastPass } }
-        if !allowsParallelism || chunks.count < 2 {
+        var changed: [Int: [Int32]] = [:]
+        defer { recordPlacement(of: jobs) }
+        let parallel = allowsParallelism && jobs.count > 1 && work >= 2 * parallelGrain
+        let chunks = parallel ? Self.chunks(jobs, work: work, grain: parallelGrain, sections: sections) : []
+        if chunks.count < 2 {
             for s in jobs { changed[s] = Self.place(&sections[s], change: batch.changes[s]) }
             return changed
         }
-        // Each child owns its sections outright (moved out of the array), so nothing is copied and nothing shared.
-        var owned: [[(Int, SectionState, SectionChange?)]] = chunks.map { chunk in
+        // Each section travels to its child in a slot it is taken out of, so the child holds the only reference and
+        // places it in place: a section still referenced from here would be copied whole on its first write.
+        let slots = chunks.map { chunk in
             chunk.map { s in
-                let section = sections[s]
-                return (s, section, batch.changes[s])
+                let slot = SectionSlot(index: s, section: sections[s], change: batch.changes[s])
+                sections[s] = .placeholder
+                return slot
             }
         }
-        for chunk in chunks { for s in chunk { sections[s] = .placeholder } }
         let results = await withTaskGroup(of: [(Int, SectionState, [Int32])].self) { group in
-            for k in owned.indices {
-                let chunk = owned[k]
+            for chunk in slots {
                 group.addTask {
-                    var done: [(Int, SectionState, [Int32])] = []
-                    done.reserveCapacity(chunk.count)
-                    for (s, section, change) in chunk {
-                        var section = section
-                        let list = Self.place(&section, change: change)
-                        done.append((s, section, list))
+                    chunk.map { slot in
+                        var section = slot.take()
+                        let list = Self.place(&section, change: slot.change)
+                        return (slot.index, section, list)
                     }
-                    return done
                 }
             }
-            owned = []
             var all: [(Int, SectionState, [Int32])] = []
             for await part in group { all.append(contentsOf: part) }
             return all
@@ -168,6 +170,16 @@ public struct Layout: Sendable {
             changed[s] = list
         }
         return changed
+    }
+
+    /// Refreshes the metrics of the sections just placed, and counts what they placed.
+    private mutating func recordPlacement(of jobs: [Int]) {
+        var placed = 0
+        for s in jobs {
+            metrics[s] = SectionMetrics(sections[s])
+            placed += sections[s].placedInLastPass
+        }
+        lastPlacedCount = placed
     }
 
     private static func place(_ section: inout SectionState, change: SectionChange?) -> [Int32] {
@@ -205,11 +217,33 @@ public struct Layout: Sendable {
     private mutating func updateOrigins() {
         var next = 0.0
         origins.removeAll(keepingCapacity: true)
-        for s in sections.indices {
+        for s in metrics.indices {
             origins.append(next)
-            next += sections[s].height
+            next += metrics[s].height
         }
         origins.append(next)
+    }
+}
+
+/// Hands one section to a child task so that, once taken, the child's copy is the only one.
+private final class SectionSlot: Sendable {
+    let index: Int
+    let change: SectionChange?
+    private let section: Mutex<SectionState>
+
+    init(index: Int, section: SectionState, change: SectionChange?) {
+        self.index = index
+        self.change = change
+        self.section = Mutex(section)
+    }
+
+    /// The section, leaving a placeholder behind.
+    func take() -> SectionState {
+        section.withLock { section in
+            let taken = section
+            section = .placeholder
+            return taken
+        }
     }
 }
 

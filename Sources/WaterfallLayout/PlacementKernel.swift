@@ -4,15 +4,19 @@
 /// plain scan over a buffer with nothing else in the loop, or, from 16 columns on, as a min-heap so that an item
 /// does not scan every column (FIELD-NOTES: the heap wins from about 12–16 columns).
 enum PlacementKernel {
-    /// Places `inputs[start..<end]`, writing each item's y, laid-out height and column at its index; returns how
-    /// many laid-out heights were not exact.
+    /// Places `inputs[range]`, writing each item's y, laid-out height and column at its index minus
+    /// `outputOffset`; returns how many laid-out heights were not exact.
     ///
     /// - Complexity: O(n × columns), or O(n × log columns) with the heap.
     static func place(
         _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
         cursor: inout ColumnCursor, ys: UnsafeMutablePointer<Double>, heights: UnsafeMutablePointer<Double>,
-        columns: UnsafeMutablePointer<UInt16>
+        columns: UnsafeMutablePointer<UInt16>, outputOffset: Int = 0
     ) -> Int {
+        // Index the outputs by item index: pointers moved back by the offset are only ever used inside the range.
+        let ys = ys - outputOffset
+        let heights = heights - outputOffset
+        let columns = columns - outputOffset
         let c = geometry.columnCount
         let rowSpacing = geometry.rowSpacing
         let simple = geometry.placement == .shortest && geometry.tolerance == 0

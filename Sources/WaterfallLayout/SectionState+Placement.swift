@@ -93,8 +93,9 @@ extension SectionState {
         let count = inputs.count
         let start = min(change.firstDirty, count)
         let delta = count - change.oldCount
-        var run = RegionRun(section: self, change: change, start: start)
+        var run = RegionRun(section: self, start: start)
         var converged: (newIndex: Int, shift: Double)?
+        // Convergence is checked only past the last edit, where new item i is old item i - delta.
         var nextCheck = max(start, change.lastDirty) + 1
         let checkInterval = max(256, 4 * geometry.columnCount)
         var index = start
@@ -106,13 +107,14 @@ extension SectionState {
                     break
                 }
             }
-            run.place(index, in: self)
-            index += 1
+            let end = min(count, nextCheck > index ? nextCheck : count)
+            run.place(index..<end, in: self)
+            index = end
         }
         let end = converged?.newIndex ?? count
         placedInLastPass = end - start
+        var changed = run.changedItems(in: self, change: change)
         splice(run, from: start, to: end, oldEnd: end - delta)
-        var changed = run.changed
         if let shift = converged?.shift, shift != 0 {
             ys.withUnsafeMutableBufferPointer { ys in
                 for tail in end..<count { ys[tail] += shift }
@@ -133,73 +135,105 @@ extension SectionState {
         inexactCount += run.inexact - oldInexact
         ys.replaceSubrange(start..<oldEnd, with: run.ys)
         heights.replaceSubrange(start..<oldEnd, with: run.heights)
+        let lists = run.columnLists(in: self)
         columns.replaceSubrange(start..<oldEnd, with: run.columns)
         for column in 0..<geometry.columnCount {
             let cutStart = firstEntry(in: column, atOrAfter: start)
             let cutEnd = firstEntry(in: column, atOrAfter: oldEnd)
-            columnItems[column].replaceSubrange(cutStart..<cutEnd, with: run.lists[column])
+            columnItems[column].replaceSubrange(cutStart..<cutEnd, with: lists[column])
             guard delta != 0 else { continue }
             let shifted = Int32(truncatingIfNeeded: delta)
             columnItems[column].withUnsafeMutableBufferPointer { list in
-                for entry in (cutStart + run.lists[column].count)..<list.count { list[entry] += shifted }
+                for entry in (cutStart + lists[column].count)..<list.count { list[entry] += shifted }
             }
         }
         updateItemsBottom()
     }
 }
 
-/// The placement of a run of items after a change, built beside the old placement so both can be compared.
+/// The new placement of a run of items after a change, built beside the old placement so both can be compared,
+/// with the same kernel as a full layout.
 private struct RegionRun {
+    let start: Int
     var cursor: ColumnCursor
+    /// Placement of items `start ..< start + ys.count`.
     var ys: ContiguousArray<Double> = []
     var heights: ContiguousArray<Double> = []
     var columns: ContiguousArray<UInt16> = []
-    var lists: [ContiguousArray<Int32>]
-    var changed: [Int32] = []
     var inexact = 0
-    var walker: IndexMap.Walker
-    let previousInputs: [Int: ItemInput]
     /// Old items `start ..< oldScanned` have been counted into `oldInexact`.
     var oldScanned: Int
     var oldInexact = 0
 
-    init(section: SectionState, change: SectionChange, start: Int) {
+    init(section: SectionState, start: Int) {
+        self.start = start
         cursor = section.cursor(before: start)
-        lists = Array(repeating: [], count: section.geometry.columnCount)
-        walker = IndexMap.Walker(change.map)
-        previousInputs = change.previousInputs
         oldScanned = start
-        let capacity = section.count - start
-        ys.reserveCapacity(capacity)
-        heights.reserveCapacity(capacity)
-        columns.reserveCapacity(capacity)
     }
 
-    /// Places item `index` (new index) and notes whether its frame changed.
-    @inline(__always)
-    mutating func place(_ index: Int, in section: SectionState) {
-        let geometry = section.geometry
-        let input = section.inputs[index]
-        let span = input.span(in: geometry.columnCount)
-        let height = geometry.itemHeight(input)
-        let (column, y) = cursor.choose(span: span, placement: geometry.placement, tolerance: geometry.tolerance)
-        cursor.commit(column: column, span: span, bottom: y + height, rowSpacing: geometry.rowSpacing)
-        ys.append(y)
-        heights.append(height)
-        columns.append(UInt16(truncatingIfNeeded: column))
-        for covered in column..<(column + span) { lists[covered].append(Int32(truncatingIfNeeded: index)) }
-        if !Exactness.isExact(height) { inexact += 1 }
-        guard let old = walker.oldIndex(of: index) else {
-            changed.append(Int32(truncatingIfNeeded: index))
-            return
+    /// Places items `range` (new indices, continuing the run).
+    mutating func place(_ range: Range<Int>, in section: SectionState) {
+        let offset = ys.count
+        ys.append(contentsOf: repeatElement(0, count: range.count))
+        heights.append(contentsOf: repeatElement(0, count: range.count))
+        columns.append(contentsOf: repeatElement(0, count: range.count))
+        let shift = start
+        var cursor = self.cursor
+        let added = section.inputs.withUnsafeBufferPointer { inputs in
+            ys.withUnsafeMutableBufferPointer { ys in
+                heights.withUnsafeMutableBufferPointer { heights in
+                    columns.withUnsafeMutableBufferPointer { columns in
+                        PlacementKernel.place(
+                            inputs, range, geometry: section.geometry, cursor: &cursor,
+                            ys: ys.baseAddress! + offset, heights: heights.baseAddress! + offset,
+                            columns: columns.baseAddress! + offset, outputOffset: shift + offset)
+                    }
+                }
+            }
         }
-        // The geometry is unchanged here (a changed one places everything with `placeAll(comparingWith:)`), so
-        // equal column, y, height and span mean an equal frame.
-        let oldSpan = (previousInputs.isEmpty ? input : previousInputs[old] ?? input).span(in: geometry.columnCount)
-        let same =
-            section.ys[old] == y && section.heights[old] == height && Int(section.columns[old]) == column
-            && oldSpan == span
-        if !same { changed.append(Int32(truncatingIfNeeded: index)) }
+        self.cursor = cursor
+        inexact += added
+    }
+
+    /// The new indices of the run whose frame differs from their old one (or that are new), ascending.
+    func changedItems(in section: SectionState, change: SectionChange) -> [Int32] {
+        var walker = IndexMap.Walker(change.map)
+        var changed: [Int32] = []
+        let c = section.geometry.columnCount
+        // Most items were not updated: a range check spares them the dictionary lookup.
+        let updated = change.previousInputs.keys
+        let lowest = updated.min() ?? Int.max
+        let highest = updated.max() ?? Int.min
+        for k in 0..<ys.count {
+            let index = start + k
+            guard let old = walker.oldIndex(of: index) else {
+                changed.append(Int32(truncatingIfNeeded: index))
+                continue
+            }
+            // The geometry is unchanged here (a changed one places everything with `placeAll(comparingWith:)`), so
+            // equal column, y, height and span mean an equal frame.
+            let input = section.inputs[index]
+            let oldInput = old < lowest || old > highest ? input : change.previousInputs[old] ?? input
+            let same =
+                section.ys[old] == ys[k] && section.heights[old] == heights[k] && section.columns[old] == columns[k]
+                && oldInput.span(in: c) == input.span(in: c)
+            if !same { changed.append(Int32(truncatingIfNeeded: index)) }
+        }
+        return changed
+    }
+
+    /// The run's entries of each column's index, as absolute item indices.
+    func columnLists(in section: SectionState) -> [ContiguousArray<Int32>] {
+        let c = section.geometry.columnCount
+        var lists = [ContiguousArray<Int32>](repeating: [], count: c)
+        for k in 0..<columns.count {
+            let index = start + k
+            let column = Int(columns[k])
+            for j in column..<(column + section.inputs[index].span(in: c)) {
+                lists[j].append(Int32(truncatingIfNeeded: index))
+            }
+        }
+        return lists
     }
 
     /// Whether placement can stop before item `index` (old `oldIndex`): the shift of the old frames from there on,
