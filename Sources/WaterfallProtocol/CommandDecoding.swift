@@ -35,10 +35,11 @@ public enum CommandDecoding {
         case .itemsUpdate:
             let section = try p.int("section")
             let nodes = try p.array("items")
+            let itemsPath = p.field("items")
             var updates: [ItemUpdate] = []
             updates.reserveCapacity(nodes.count)
             for (k, node) in nodes.enumerated() {
-                var item = try Params(node, path: "\(p.field("items"))[\(k)]")
+                var item = try Params(node, in: itemsPath, at: k)
                 let index = try item.int("i")
                 updates.append(ItemUpdate(index: index, item: try ModelDecoding.item(&item)))
                 try item.finish()

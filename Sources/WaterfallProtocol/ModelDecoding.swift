@@ -6,8 +6,8 @@ import WaterfallLayout
 /// Types are checked here; ranges are the engine's business (`Validation`), so both the wire and the library
 /// reject the same values with the same field names.
 enum ModelDecoding {
-    static func item(_ node: JSONNode, _ path: String) throws(ProtocolError) -> Item {
-        var p = try Params(node, path: path)
+    static func item(_ node: JSONNode, in parent: String, at index: Int) throws(ProtocolError) -> Item {
+        var p = try Params(node, in: parent, at: index)
         let item = try item(&p)
         try p.finish()
         return item
@@ -34,12 +34,12 @@ enum ModelDecoding {
     static func items(_ nodes: [JSONNode], _ path: String) throws(ProtocolError) -> [Item] {
         var result: [Item] = []
         result.reserveCapacity(nodes.count)
-        for (k, node) in nodes.enumerated() { result.append(try item(node, "\(path)[\(k)]")) }
+        for (k, node) in nodes.enumerated() { result.append(try item(node, in: path, at: k)) }
         return result
     }
 
-    static func insets(_ node: JSONNode, _ path: String) throws(ProtocolError) -> Insets {
-        var p = try Params(node, path: path)
+    static func insets(_ node: JSONNode, _ path: @autoclosure () -> String) throws(ProtocolError) -> Insets {
+        var p = try Params(node, path: path())
         let insets = Insets(
             top: try p.optionalDouble("top") ?? 0, left: try p.optionalDouble("left") ?? 0,
             bottom: try p.optionalDouble("bottom") ?? 0, right: try p.optionalDouble("right") ?? 0)
@@ -47,16 +47,16 @@ enum ModelDecoding {
         return insets
     }
 
-    static func placement(_ node: JSONNode, _ field: String) throws(ProtocolError) -> Placement {
+    static func placement(_ node: JSONNode, _ field: @autoclosure () -> String) throws(ProtocolError) -> Placement {
         if node.isEqual(toKey: "shortest") { return .shortest }
         if node.isEqual(toKey: "next") { return .next }
-        throw .badParams(field, "\(Request.text(node)) is not \"shortest\" or \"next\"")
+        throw .badParams(field(), "\(Request.text(node)) is not \"shortest\" or \"next\"")
     }
 
-    static func direction(_ node: JSONNode, _ field: String) throws(ProtocolError) -> Direction {
+    static func direction(_ node: JSONNode, _ field: @autoclosure () -> String) throws(ProtocolError) -> Direction {
         if node.isEqual(toKey: "ltr") { return .ltr }
         if node.isEqual(toKey: "rtl") { return .rtl }
-        throw .badParams(field, "\(Request.text(node)) is not \"ltr\" or \"rtl\"")
+        throw .badParams(field(), "\(Request.text(node)) is not \"ltr\" or \"rtl\"")
     }
 
     /// Reads every section property of `p` (unset or null leave it unset).
@@ -89,7 +89,7 @@ enum ModelDecoding {
     static func patch(_ p: inout Params) throws(ProtocolError) -> SectionPatch {
         var patch = SectionPatch()
         func change<T>(
-            _ key: StaticString, _ read: (JSONNode, String) throws(ProtocolError) -> T
+            _ key: StaticString, _ read: (JSONNode, @autoclosure () -> String) throws(ProtocolError) -> T
         ) throws(ProtocolError) -> PropertyChange<T>? {
             guard let node = p.node(key) else { return nil }
             return node.isNull ? .reset : .set(try read(node, p.field(key)))

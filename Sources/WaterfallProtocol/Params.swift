@@ -2,36 +2,57 @@ import WaterfallJSON
 
 /// Typed, strict access to one JSON object of a request: every read names the field's full path in its error, and
 /// `finish()` rejects any member nobody read, so a typo never passes silently.
+///
+/// It copies nothing out of the document and builds no string unless a request fails: a million-item insert reads
+/// a million of these, and a path string per item would cost more than the parse.
 public struct Params {
-    private var members: [(key: JSONNode, value: JSONNode, used: Bool)]
-    /// The object's path in the request, e.g. `params` or `params.items[3]`.
-    public let path: String
+    private let object: JSONNode?
+    /// Bit k is set once member k has been read; objects of more than 64 members are refused by `finish()`.
+    private var used: UInt64 = 0
+    private let parent: String
+    private let index: Int
 
     // MARK: Lifecycle
 
     /// Wraps `node`, which must be an object (nil stands for an absent params object: empty).
     public init(_ node: JSONNode?, path: String) throws(ProtocolError) {
-        self.path = path
-        guard let node else {
-            members = []
-            return
+        try self.init(node, parent: path, index: -1)
+    }
+
+    /// Wraps element `index` of the array at `parent`, e.g. `params.items` and 3 for `params.items[3]`.
+    public init(_ node: JSONNode?, in parent: String, at index: Int) throws(ProtocolError) {
+        try self.init(node, parent: parent, index: index)
+    }
+
+    private init(_ node: JSONNode?, parent: String, index: Int) throws(ProtocolError) {
+        self.parent = parent
+        self.index = index
+        object = node
+        if let node, node.kind != .object {
+            throw .badParams(path, "must be an object, not \(node.kind)")
         }
-        guard node.kind == .object else { throw .badParams(path, "must be an object, not \(node.kind)") }
-        members = node.members.map { ($0.key, $0.value, false) }
     }
 
     // MARK: Public
 
+    /// The object's path in the request, e.g. `params` or `params.items[3]`.
+    public var path: String { index < 0 ? parent : "\(parent)[\(index)]" }
+
     /// Whether the object has `key` (even as null).
     public func contains(_ key: StaticString) -> Bool {
-        members.contains { $0.key.isEqual(toKey: key) }
+        object?[key] != nil
     }
 
     /// The raw node of `key`, marking it read; nil when absent.
     public mutating func node(_ key: StaticString) -> JSONNode? {
-        for k in members.indices where members[k].key.isEqual(toKey: key) {
-            members[k].used = true
-            return members[k].value
+        guard let object else { return nil }
+        var k = 0
+        for (name, value) in object.members {
+            if name.isEqual(toKey: key) {
+                if k < 64 { used |= 1 << UInt64(k) }
+                return value
+            }
+            k += 1
         }
         return nil
     }
@@ -57,7 +78,7 @@ public struct Params {
 
     public mutating func optionalInt(_ key: StaticString) throws(ProtocolError) -> Int? {
         guard let node = node(key), !node.isNull else { return nil }
-        return try Self.int(node, field(key))
+        return try Self.int(node, self.field(key))
     }
 
     public mutating func double(_ key: StaticString) throws(ProtocolError) -> Double {
@@ -67,7 +88,7 @@ public struct Params {
 
     public mutating func optionalDouble(_ key: StaticString) throws(ProtocolError) -> Double? {
         guard let node = node(key), !node.isNull else { return nil }
-        return try Self.double(node, field(key))
+        return try Self.double(node, self.field(key))
     }
 
     public mutating func optionalBool(_ key: StaticString) throws(ProtocolError) -> Bool? {
@@ -85,26 +106,33 @@ public struct Params {
 
     /// Rejects the first member that no accessor read.
     public func finish() throws(ProtocolError) {
-        for member in members where !member.used {
-            throw .badParams("\(path).\(member.key.string ?? "?")", "unknown field")
+        guard let object else { return }
+        let count = object.count
+        if count < 64 && used == (UInt64(1) << UInt64(count)) - 1 { return }
+        var k = 0
+        for (name, _) in object.members {
+            if k >= 64 || used & (1 << UInt64(k)) == 0 {
+                throw .badParams("\(path).\(name.string ?? "?")", "unknown field")
+            }
+            k += 1
         }
     }
 
     // MARK: Internal
 
-    static func int(_ node: JSONNode, _ field: String) throws(ProtocolError) -> Int {
+    static func int(_ node: JSONNode, _ field: @autoclosure () -> String) throws(ProtocolError) -> Int {
         guard node.kind == .number else {
-            throw .badParams(field, "must be an integer, not \(node.kind) \(Request.text(node))")
+            throw .badParams(field(), "must be an integer, not \(node.kind) \(Request.text(node))")
         }
         guard let value = node.int64 else {
-            throw .badParams(field, "\(Request.text(node)) is not an integer in range")
+            throw .badParams(field(), "\(Request.text(node)) is not an integer in range")
         }
         return Int(value)
     }
 
-    static func double(_ node: JSONNode, _ field: String) throws(ProtocolError) -> Double {
+    static func double(_ node: JSONNode, _ field: @autoclosure () -> String) throws(ProtocolError) -> Double {
         guard node.kind == .number, let value = node.double else {
-            throw .badParams(field, "must be a number, not \(node.kind) \(Request.text(node))")
+            throw .badParams(field(), "must be a number, not \(node.kind) \(Request.text(node))")
         }
         return value
     }
