@@ -21,6 +21,11 @@ public enum Method: String, Sendable, CaseIterable {
     case unsubscribe
     case stats
 
+    /// The method named `name`, by a hash lookup rather than the synthesized comparison with every case in turn.
+    public static func named(_ name: String) -> Method? { byName[name] }
+
+    private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
     /// The methods that change an existing layout and can appear in a `batch`.
     public var isBatchable: Bool {
         switch self {

@@ -103,7 +103,7 @@ extension ClientSession {
 
     /// The `stats` result.
     func stats() async -> [UInt8] {
-        let entries = await service.store.all()
+        let entries = service.store.all()
         var sections = 0
         var items = 0
         var subscriptions = 0

@@ -23,7 +23,7 @@ extension ClientSession {
         case .layoutDrop:
             let name = try Self.layoutName(&p)
             try p.finish()
-            guard let entry = await service.store.remove(name) else { throw Self.missing(name) }
+            guard let entry = service.store.remove(name) else { throw Self.missing(name) }
             let count = await entry.layout.read { $0.itemCount }
             service.budget.adjust(-count)
             Self.publishDropped(entry)
@@ -38,7 +38,7 @@ extension ClientSession {
         case .subscribe, .unsubscribe:
             let name = try Self.layoutName(&p)
             try p.finish()
-            guard let entry = await service.store.entry(name) else { throw Self.missing(name) }
+            guard let entry = service.store.entry(name) else { throw Self.missing(name) }
             if method == .subscribe {
                 entry.subscribers.add(ObjectIdentifier(self), output)
                 subscriptions.insert(name)
@@ -56,7 +56,7 @@ extension ClientSession {
             let wantsDiff = try p.optionalBool("diff") ?? true
             let opsNode = p.node("ops")
             let nodes = try p.array("ops")
-            let limit = service.config.maxBatchOps
+            let limit = service.limits.maxBatchOps
             guard nodes.count <= limit else {
                 throw ProtocolError(.limit, "params.ops: \(nodes.count) ops, over the limit of \(limit)")
             }
@@ -85,28 +85,28 @@ extension ClientSession {
         let wantsDiff = try p.optionalBool("diff") ?? true
         let spec = try CommandDecoding.layoutSpec(&p)
         try p.finish()
-        let config = service.config
-        if !replace, await service.store.contains(name) {
+        let limits = service.limits
+        if !replace, service.store.contains(name) {
             throw ProtocolError(.exists, "params.layout: '\(name)' exists (say \"replace\": true to replace it)")
         }
         let count = spec.sections.reduce(0) { $0 + $1.items.count }
-        try reserve(count, config)
+        try reserve(count, limits)
         let made: (layout: Layout, diff: LayoutDiff)
         do {
-            made = try await Layout.make(spec, limits: LayoutService.layoutLimits(config))
+            made = try await Layout.make(spec, limits: limits.layout)
         } catch {
             service.budget.adjust(-count)
             throw ProtocolError(error)
         }
         let entry = LayoutEntry(name: name, layout: LayoutActor(made.layout))
         entry.itemCount.withLock { $0 = count }
-        switch await service.store.insert(entry, replace: replace, maxLayouts: config.maxLayouts) {
+        switch service.store.insert(entry, replace: replace, maxLayouts: limits.maxLayouts) {
         case .exists:
             service.budget.adjust(-count)
             throw ProtocolError(.exists, "params.layout: '\(name)' exists (say \"replace\": true to replace it)")
         case .limit:
             service.budget.adjust(-count)
-            throw ProtocolError(.limit, "params.layout: the daemon holds \(config.maxLayouts) layouts, its limit")
+            throw ProtocolError(.limit, "params.layout: the daemon holds \(limits.maxLayouts) layouts, its limit")
         case .inserted(let replaced):
             if let replaced {
                 service.budget.adjust(-replaced.itemCount.withLock { $0 })
@@ -124,12 +124,12 @@ extension ClientSession {
         _ name: String, _ commands: [LayoutCommand], ops: AppliedOps, _ wantsDiff: Bool, _ id: RequestID,
         _ out: inout JSONWriter, errorPrefix: String = "params"
     ) async throws(ProtocolError) {
-        guard let entry = await service.store.entry(name) else { throw Self.missing(name) }
-        let config = service.config
+        guard let entry = service.store.entry(name) else { throw Self.missing(name) }
+        let limits = service.limits
         let growth = commands.reduce(0) { $0 + $1.addedItems }
-        try reserve(growth, config)
+        try reserve(growth, limits)
         let budget = service.budget
-        let limit = config.subscriberMaxPendingBytes
+        let limit = limits.subscriberMaxPendingBytes
         let result: (seq: Int, size: Size, diff: [UInt8]?)
         do {
             result = try await entry.layout.apply(commands) { diff, layout in
@@ -155,17 +155,17 @@ extension ClientSession {
         }
     }
 
-    private func reserve(_ count: Int, _ config: Config) throws(ProtocolError) {
+    private func reserve(_ count: Int, _ limits: RequestLimits) throws(ProtocolError) {
         guard count > 0 else { return }
-        guard service.budget.reserve(count, limit: config.maxTotalItems) else {
+        guard service.budget.reserve(count, limit: limits.maxTotalItems) else {
             throw ProtocolError(
-                .limit, "params: \(count) more items would pass the daemon's limit of \(config.maxTotalItems)")
+                .limit, "params: \(count) more items would pass the daemon's limit of \(limits.maxTotalItems)")
         }
     }
 
     private func list(_ request: Request, _ out: inout JSONWriter) async throws(ProtocolError) {
         var rows: [(String, Int, Int, Int)] = []
-        for entry in await service.store.all() {
+        for entry in service.store.all() {
             let row = await entry.layout.read { ($0.sectionCount, $0.itemCount, $0.seq) }
             rows.append((entry.name, row.0, row.1, row.2))
         }
@@ -190,7 +190,7 @@ extension ClientSession {
         let name = try Self.layoutName(&p)
         let wanted = p.contains("sections") ? try CommandDecoding.indices(p.array("sections"), "params.sections") : nil
         try p.finish()
-        guard let entry = await service.store.entry(name) else { throw Self.missing(name) }
+        guard let entry = service.store.entry(name) else { throw Self.missing(name) }
         let body = await entry.layout.read { layout -> Result<[UInt8], ProtocolError> in
             let sections = wanted ?? Array(0..<layout.sectionCount)
             for (k, s) in sections.enumerated() where s < 0 || s >= layout.sectionCount {
@@ -217,7 +217,7 @@ extension ClientSession {
         guard rect.width >= 0, rect.height >= 0 else {
             throw .badParams("params.rect", "w and h must be ≥ 0, not \(rect.width) × \(rect.height)")
         }
-        guard let entry = await service.store.entry(name) else { throw Self.missing(name) }
+        guard let entry = service.store.entry(name) else { throw Self.missing(name) }
         let bytes = await entry.layout.read { layout in
             Self.snapshotResult(layout, listing: "elements") { w in
                 for element in layout.elements(in: rect) { ReplyEncoding.element(element, &w) }

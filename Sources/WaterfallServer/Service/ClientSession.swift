@@ -28,7 +28,7 @@ actor ClientSession: Session {
             switch line {
             case .tooLarge:
                 service.errors.add(1, ordering: .relaxed)
-                let limit = service.config.maxLineBytes
+                let limit = service.limits.maxLineBytes
                 ReplyEncoding.error(
                     &out, id: .none, ProtocolError(.tooLarge, "line: longer than the limit of \(limit) bytes"))
             case .line(let bytes):
@@ -40,7 +40,7 @@ actor ClientSession: Session {
 
     func close() async {
         for name in subscriptions {
-            await service.store.entry(name)?.subscribers.remove(ObjectIdentifier(self))
+            service.store.entry(name)?.subscribers.remove(ObjectIdentifier(self))
         }
         subscriptions.removeAll()
     }
@@ -60,7 +60,7 @@ actor ClientSession: Session {
             }
             let request = try Request(document, partialID: &id)
             isNotification = request.isNotification
-            guard let method = Method(rawValue: request.method) else {
+            guard let method = Method.named(request.method) else {
                 throw ProtocolError(.unknownMethod, "method: no method named \"\(request.method)\"")
             }
             if isNotification {

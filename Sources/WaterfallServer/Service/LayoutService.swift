@@ -13,11 +13,13 @@ public final class LayoutService: SessionHandler {
     let requests = Atomic<Int>(0)
     let errors = Atomic<Int>(0)
     private let current: Mutex<Config>
+    private let currentLimits: Mutex<RequestLimits>
 
     // MARK: Lifecycle
 
     public init(config: Config, logger: Logger, transport: TransportCounters) {
         current = Mutex(config)
+        currentLimits = Mutex(RequestLimits(config))
         self.logger = logger
         self.transport = transport
     }
@@ -30,10 +32,11 @@ public final class LayoutService: SessionHandler {
 
     public func configDidReload(_ config: Config) {
         current.withLock { $0 = config }
+        currentLimits.withLock { $0 = RequestLimits(config) }
         let limits = Self.layoutLimits(config)
         let store = self.store
         Task {
-            for entry in await store.all() { await entry.layout.setLimits(limits) }
+            for entry in store.all() { await entry.layout.setLimits(limits) }
         }
     }
 
@@ -41,9 +44,31 @@ public final class LayoutService: SessionHandler {
 
     var config: Config { current.withLock { $0 } }
 
+    /// The limits requests check, as plain numbers: cheaper to read per request than the whole `Config`.
+    var limits: RequestLimits { currentLimits.withLock { $0 } }
+
     static func layoutLimits(_ config: Config) -> LayoutLimits {
         LayoutLimits(
             maxItems: config.maxItemsPerLayout, maxSections: config.maxSectionsPerLayout,
             maxColumns: config.maxColumns)
+    }
+}
+
+/// The limits a request is checked against, from the config.
+struct RequestLimits: Sendable {
+    var maxLineBytes: Int
+    var maxLayouts: Int
+    var maxTotalItems: Int
+    var maxBatchOps: Int
+    var subscriberMaxPendingBytes: Int
+    var layout: LayoutLimits
+
+    init(_ config: Config) {
+        maxLineBytes = config.maxLineBytes
+        maxLayouts = config.maxLayouts
+        maxTotalItems = config.maxTotalItems
+        maxBatchOps = config.maxBatchOps
+        subscriberMaxPendingBytes = config.subscriberMaxPendingBytes
+        layout = LayoutService.layoutLimits(config)
     }
 }
