@@ -56,6 +56,7 @@ public final class Server: Sendable {
     /// Binds (or takes systemd's socket), starts accepting and tells systemd it is ready.
     public func start() throws(ServerError) {
         signal(SIGPIPE, SIG_IGN)
+        MemoryTuning.apply()
         let config = self.config
         let listener = try openListener(config)
         let started = state.withLock { state in
