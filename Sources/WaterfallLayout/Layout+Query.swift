@@ -45,9 +45,12 @@ extension Layout {
     public func elements(in rect: Rect) -> [Element] {
         var result: [Element] = []
         var s = firstSection(endingAtOrBelow: rect.y)
-        while s < sections.count && origins[s] <= rect.maxY {
-            appendElements(ofSection: s, in: rect, to: &result)
-            s += 1
+        // Through the buffer so that no section is copied (retaining all its arrays) per query.
+        sections.withUnsafeBufferPointer { sections in
+            while s < sections.count && origins[s] <= rect.maxY {
+                sections[s].appendElements(section: s, origin: origins[s], in: rect, to: &result)
+                s += 1
+            }
         }
         return result
     }
@@ -64,11 +67,25 @@ extension Layout {
         }
         return low
     }
+}
 
-    private func appendElements(ofSection s: Int, in rect: Rect, to result: inout [Element]) {
-        let section = sections[s]
-        let origin = origins[s]
-        if let header = section.localHeaderFrame.map({ Self.absolute($0, origin) }), header.isVisible(in: rect) {
+extension SectionState {
+    /// How many of `samples` (ascending) are at or below `y`.
+    private static func samplesAtOrBelow(_ y: Double, in samples: ContiguousArray<Double>) -> Int {
+        samples.withUnsafeBufferPointer { samples in
+            var low = 0
+            var high = samples.count
+            while low < high {
+                let mid = (low + high) >> 1
+                if samples[mid] <= y { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+    }
+
+    /// Appends this section's elements in `rect`, given its index and origin.
+    fileprivate func appendElements(section s: Int, origin: Double, in rect: Rect, to result: inout [Element]) {
+        if let header = localHeaderFrame.map({ Layout.absolute($0, origin) }), header.isVisible(in: rect) {
             result.append(Element(kind: .header, section: s, index: nil, frame: header, id: nil))
         }
         // Bounds in local coordinates, widened by a hair so that rounding never hides an item; the exact test
@@ -77,32 +94,48 @@ extension Layout {
         let low = rect.y - origin - slack
         let high = rect.maxY - origin + slack
         var found: [Int] = []
-        for column in 0..<section.columnItems.count {
-            section.columnItems[column].withUnsafeBufferPointer { list in
-                var first = 0
-                var last = list.count
-                while first < last {
-                    let mid = (first + last) >> 1
-                    let item = Int(list[mid])
-                    if section.ys[item] + section.heights[item] < low { first = mid + 1 } else { last = mid }
-                }
-                for entry in first..<list.count {
-                    let item = Int(list[entry])
-                    if section.ys[item] > high { break }
-                    // A spanning item sits in several columns: take it from its first only.
-                    guard Int(section.columns[item]) == column else { continue }
-                    found.append(item)
+        ys.withUnsafeBufferPointer { ys in
+            heights.withUnsafeBufferPointer { heights in
+                columns.withUnsafeBufferPointer { columns in
+                    for column in columnItems.indices {
+                        columnItems[column].withUnsafeBufferPointer { list in
+                            // Search on y alone (one memory access per step, not two): within a column an item
+                            // starts where the one before it ended or later, so of the items that start at or
+                            // above `low` only the last can reach below it.
+                            var first = 0
+                            var last = list.count
+                            if column < columnSamples.count {
+                                // The sample just at or above `low` bounds the search to one stretch of entries.
+                                let block = Self.samplesAtOrBelow(low, in: columnSamples[column])
+                                first = max(0, (block - 1) * Self.sampleStride)
+                                last = min(list.count, block * Self.sampleStride)
+                            }
+                            while first < last {
+                                let mid = (first + last) >> 1
+                                if ys[Int(list[mid])] <= low { first = mid + 1 } else { last = mid }
+                            }
+                            if first > 0 && ys[Int(list[first - 1])] + heights[Int(list[first - 1])] >= low {
+                                first -= 1
+                            }
+                            for entry in first..<list.count {
+                                let item = Int(list[entry])
+                                if ys[item] > high { break }
+                                // A spanning item sits in several columns: take it from its first only.
+                                if Int(columns[item]) == column { found.append(item) }
+                            }
+                        }
+                    }
                 }
             }
         }
         found.sort()
         for item in found {
-            let frame = Self.absolute(section.localFrame(at: item), origin)
+            let frame = Layout.absolute(localFrame(at: item), origin)
             if frame.isVisible(in: rect) {
-                result.append(Element(kind: .item, section: s, index: item, frame: frame, id: section.id(at: item)))
+                result.append(Element(kind: .item, section: s, index: item, frame: frame, id: id(at: item)))
             }
         }
-        if let footer = section.localFooterFrame.map({ Self.absolute($0, origin) }), footer.isVisible(in: rect) {
+        if let footer = localFooterFrame.map({ Layout.absolute($0, origin) }), footer.isVisible(in: rect) {
             result.append(Element(kind: .footer, section: s, index: nil, frame: footer, id: nil))
         }
     }

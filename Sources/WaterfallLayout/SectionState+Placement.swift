@@ -36,6 +36,7 @@ extension SectionState {
         columns = newColumns
         columnItems = lists
         inexactCount = inexact
+        refreshSamples()
         updateItemsBottom()
     }
 
@@ -114,7 +115,7 @@ extension SectionState {
         let end = converged?.newIndex ?? count
         placedInLastPass = end - start
         var changed = run.changedItems(in: self, change: change)
-        splice(run, from: start, to: end, oldEnd: end - delta)
+        let cuts = splice(run, from: start, to: end, oldEnd: end - delta)
         if let shift = converged?.shift, shift != 0 {
             ys.withUnsafeMutableBufferPointer { ys in
                 for tail in end..<count { ys[tail] += shift }
@@ -122,13 +123,15 @@ extension SectionState {
             changed.append(contentsOf: (end..<count).lazy.map { Int32(truncatingIfNeeded: $0) })
             updateItemsBottom()
         }
+        for column in cuts.indices { refreshSamples(column: column, fromEntry: cuts[column]) }
         return changed
     }
 
     // MARK: Private
 
-    /// Replaces the old placement of items `start ..< oldEnd` (old indices) by the run's, and renumbers the rest.
-    private mutating func splice(_ run: RegionRun, from start: Int, to end: Int, oldEnd: Int) {
+    /// Replaces the old placement of items `start ..< oldEnd` (old indices) by the run's, and renumbers the rest;
+    /// returns, for each column, the first entry of its index that changed.
+    private mutating func splice(_ run: RegionRun, from start: Int, to end: Int, oldEnd: Int) -> [Int] {
         let delta = end - oldEnd
         var oldInexact = 0
         for old in start..<oldEnd where !Exactness.isExact(heights[old]) { oldInexact += 1 }
@@ -137,8 +140,10 @@ extension SectionState {
         heights.replaceSubrange(start..<oldEnd, with: run.heights)
         let lists = run.columnLists(in: self)
         columns.replaceSubrange(start..<oldEnd, with: run.columns)
+        var cuts: [Int] = []
         for column in 0..<geometry.columnCount {
             let cutStart = firstEntry(in: column, atOrAfter: start)
+            cuts.append(cutStart)
             let cutEnd = firstEntry(in: column, atOrAfter: oldEnd)
             columnItems[column].replaceSubrange(cutStart..<cutEnd, with: lists[column])
             guard delta != 0 else { continue }
@@ -148,6 +153,7 @@ extension SectionState {
             }
         }
         updateItemsBottom()
+        return cuts
     }
 }
 

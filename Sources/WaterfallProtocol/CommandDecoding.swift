@@ -39,10 +39,8 @@ public enum CommandDecoding {
             var updates: [ItemUpdate] = []
             updates.reserveCapacity(nodes.count)
             for (k, node) in nodes.enumerated() {
-                var item = try Params(node, in: itemsPath, at: k)
-                let index = try item.int("i")
-                updates.append(ItemUpdate(index: index, item: try ModelDecoding.item(&item)))
-                try item.finish()
+                let (item, index) = try ModelDecoding.indexedItem(node, in: itemsPath, at: k, withIndex: true)
+                updates.append(ItemUpdate(index: index ?? 0, item: item))
             }
             return .updateItems(section: section, updates: updates)
         case .itemsMove:

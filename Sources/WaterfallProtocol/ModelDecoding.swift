@@ -7,28 +7,54 @@ import WaterfallLayout
 /// reject the same values with the same field names.
 enum ModelDecoding {
     static func item(_ node: JSONNode, in parent: String, at index: Int) throws(ProtocolError) -> Item {
-        var p = try Params(node, in: parent, at: index)
-        let item = try item(&p)
-        try p.finish()
-        return item
+        try indexedItem(node, in: parent, at: index, withIndex: false).item
     }
 
-    /// Reads `h`, `w`, `span` and `id` from an item object (also used by `items.update`, which adds `i`).
-    static func item(_ p: inout Params) throws(ProtocolError) -> Item {
-        var item = Item(height: try p.double("h"))
-        item.aspectWidth = try p.optionalDouble("w")
-        if let span = p.node("span"), !span.isNull {
-            if span.kind == .string {
-                guard span.isEqual(toKey: "full") else {
-                    throw .badParams(p.field("span"), "\(Request.text(span)) is not a number or \"full\"")
+    /// Reads an item object (`h`, `w`, `span`, `id`, and `i` for `items.update`) in one pass over its members.
+    ///
+    /// Items are most of a bulk insert's bytes: one pass per item, rather than a lookup per field, halves the cost
+    /// of decoding a thousand-item request.
+    static func indexedItem(
+        _ node: JSONNode, in parent: String, at k: Int, withIndex: Bool
+    ) throws(ProtocolError) -> (item: Item, index: Int?) {
+        func field(_ name: String) -> String { "\(parent)[\(k)].\(name)" }
+        guard node.kind == .object else {
+            throw .badParams("\(parent)[\(k)]", "must be an object, not \(node.kind)")
+        }
+        var height: Double?
+        var item = Item(height: 0)
+        var index: Int?
+        for (key, value) in node.members {
+            if key.isEqual(toKey: "h") {
+                if !value.isNull { height = try Params.double(value, field("h")) }
+            } else if key.isEqual(toKey: "w") {
+                if !value.isNull { item.aspectWidth = try Params.double(value, field("w")) }
+            } else if key.isEqual(toKey: "span") {
+                if !value.isNull { item.span = try span(value, field("span")) }
+            } else if key.isEqual(toKey: "id") {
+                guard !value.isNull else { continue }
+                guard value.kind == .string, let id = value.string else {
+                    throw .badParams(field("id"), "must be a string, not \(value.kind) \(Request.text(value))")
                 }
-                item.span = .full
+                item.id = id
+            } else if withIndex && key.isEqual(toKey: "i") {
+                if !value.isNull { index = try Params.int(value, field("i")) }
             } else {
-                item.span = .columns(try Params.int(span, p.field("span")))
+                throw .badParams(field(key.string ?? "?"), "unknown field")
             }
         }
-        item.id = try p.optionalString("id")
-        return item
+        if withIndex && index == nil { throw .badParams(field("i"), "missing") }
+        guard let height else { throw .badParams(field("h"), "missing") }
+        item.height = height
+        return (item, index)
+    }
+
+    private static func span(_ node: JSONNode, _ field: @autoclosure () -> String) throws(ProtocolError) -> Span {
+        guard node.kind == .string else { return .columns(try Params.int(node, field())) }
+        guard node.isEqual(toKey: "full") else {
+            throw .badParams(field(), "\(Request.text(node)) is not a number or \"full\"")
+        }
+        return .full
     }
 
     static func items(_ nodes: [JSONNode], _ path: String) throws(ProtocolError) -> [Item] {

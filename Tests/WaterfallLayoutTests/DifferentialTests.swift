@@ -47,11 +47,29 @@ import WaterfallTestSupport
                 #expect(client == ClientFrames(layout), "diff does not replay: \(context): \(commands)")
                 #expect(ClientFrames(serial) == ClientFrames(layout), "parallel differs from serial: \(context)")
                 try expectEqual(layout, reference, "\(context): \(commands)")
+                expectSameQuery(layout, reference, &random, context)
             } catch let error as LayoutError {
                 #expect(!accepted, "engine refused what the reference accepted: \(context): \(error)")
                 #expect(ClientFrames(layout) == before, "a rejected command changed the layout: \(context)")
             }
         }
+    }
+
+    /// A random rect's elements against a scan of the reference's frames (catches a stale query index).
+    private func expectSameQuery(
+        _ layout: Layout, _ reference: ReferenceLayout, _ random: inout RandomCommands, _ context: String
+    ) {
+        let height = max(1, layout.contentSize.height)
+        let rect = Rect(
+            x: Double(random.int(0...300)), y: Double(random.int(0...Int(height))), width: Double(random.int(0...500)),
+            height: Double(random.int(0...800)))
+        var expected: [Rect] = []
+        for section in reference.layout().sections {
+            if let header = section.header, header.isVisible(in: rect) { expected.append(header) }
+            expected += section.items.filter { $0.isVisible(in: rect) }
+            if let footer = section.footer, footer.isVisible(in: rect) { expected.append(footer) }
+        }
+        #expect(layout.elements(in: rect).map(\.frame) == expected, "query \(rect): \(context)")
     }
 
     private func expectEqual(_ layout: Layout, _ reference: ReferenceLayout, _ context: String) throws {
