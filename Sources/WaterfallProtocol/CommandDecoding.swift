@@ -35,11 +35,10 @@ public enum CommandDecoding {
         case .itemsUpdate:
             let section = try p.int("section")
             let nodes = try p.array("items")
-            let itemsPath = p.field("items")
             var updates: [ItemUpdate] = []
             updates.reserveCapacity(nodes.count)
             for (k, node) in nodes.enumerated() {
-                let (item, index) = try ModelDecoding.indexedItem(node, in: itemsPath, at: k, withIndex: true)
+                let (item, index) = try ModelDecoding.indexedItem(node, in: p.field("items"), at: k, withIndex: true)
                 updates.append(ItemUpdate(index: index ?? 0, item: item))
             }
             return .updateItems(section: section, updates: updates)
@@ -53,8 +52,10 @@ public enum CommandDecoding {
     }
 
     /// A list of integer indices at `path`.
-    public static func indices(_ nodes: [JSONNode], _ path: String) throws(ProtocolError) -> [Int] {
-        try ModelDecoding.indices(nodes, path)
+    public static func indices(
+        _ nodes: [JSONNode], _ path: @autoclosure () -> String
+    ) throws(ProtocolError) -> [Int] {
+        try ModelDecoding.indices(nodes, path())
     }
 
     /// The settings of `layout.configure`.

@@ -6,8 +6,10 @@ import WaterfallLayout
 /// Types are checked here; ranges are the engine's business (`Validation`), so both the wire and the library
 /// reject the same values with the same field names.
 enum ModelDecoding {
-    static func item(_ node: JSONNode, in parent: String, at index: Int) throws(ProtocolError) -> Item {
-        try indexedItem(node, in: parent, at: index, withIndex: false).item
+    static func item(
+        _ node: JSONNode, in parent: @autoclosure () -> String, at index: Int
+    ) throws(ProtocolError) -> Item {
+        try indexedItem(node, in: parent(), at: index, withIndex: false).item
     }
 
     /// Reads an item object (`h`, `w`, `span`, `id`, and `i` for `items.update`) in one pass over its members.
@@ -15,11 +17,11 @@ enum ModelDecoding {
     /// Items are most of a bulk insert's bytes: one pass per item, rather than a lookup per field, halves the cost
     /// of decoding a thousand-item request.
     static func indexedItem(
-        _ node: JSONNode, in parent: String, at k: Int, withIndex: Bool
+        _ node: JSONNode, in parent: @autoclosure () -> String, at k: Int, withIndex: Bool
     ) throws(ProtocolError) -> (item: Item, index: Int?) {
-        func field(_ name: String) -> String { "\(parent)[\(k)].\(name)" }
+        func field(_ name: String) -> String { "\(parent())[\(k)].\(name)" }
         guard node.kind == .object else {
-            throw .badParams("\(parent)[\(k)]", "must be an object, not \(node.kind)")
+            throw .badParams("\(parent())[\(k)]", "must be an object, not \(node.kind)")
         }
         var height: Double?
         var item = Item(height: 0)
@@ -57,10 +59,10 @@ enum ModelDecoding {
         return .full
     }
 
-    static func items(_ nodes: [JSONNode], _ path: String) throws(ProtocolError) -> [Item] {
+    static func items(_ nodes: [JSONNode], _ path: @autoclosure () -> String) throws(ProtocolError) -> [Item] {
         var result: [Item] = []
         result.reserveCapacity(nodes.count)
-        for (k, node) in nodes.enumerated() { result.append(try item(node, in: path, at: k)) }
+        for (k, node) in nodes.enumerated() { result.append(try item(node, in: path(), at: k)) }
         return result
     }
 
@@ -149,10 +151,10 @@ enum ModelDecoding {
         return result
     }
 
-    static func indices(_ nodes: [JSONNode], _ path: String) throws(ProtocolError) -> [Int] {
+    static func indices(_ nodes: [JSONNode], _ path: @autoclosure () -> String) throws(ProtocolError) -> [Int] {
         var result: [Int] = []
         result.reserveCapacity(nodes.count)
-        for (k, node) in nodes.enumerated() { result.append(try Params.int(node, "\(path)[\(k)]")) }
+        for (k, node) in nodes.enumerated() { result.append(try Params.int(node, "\(path())[\(k)]")) }
         return result
     }
 

@@ -32,7 +32,8 @@ public struct Request: Sendable {
         }
         // The id first, whatever the member order, so that any later error's reply still echoes it.
         var id = RequestID.none
-        if let value = root["id"] {
+        let idNode = root["id"]
+        if let value = idNode {
             id = try Self.id(value)
             partialID = id
         }
@@ -65,7 +66,7 @@ public struct Request: Sendable {
         self.id = id
         self.method = method
         self.params = params
-        isNotification = version && !root.hasMember("id")
+        isNotification = version && idNode == nil
     }
 
     /// The id of a request: an int64, a string or null.
@@ -89,9 +90,4 @@ public struct Request: Sendable {
         let text = String(decoding: clipped, as: UTF8.self)
         return raw.count > 40 ? text + "…" : text
     }
-}
-
-extension JSONNode {
-    /// Whether an object has a member named `key`.
-    func hasMember(_ key: StaticString) -> Bool { self[key] != nil }
 }
