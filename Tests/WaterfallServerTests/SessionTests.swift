@@ -183,4 +183,24 @@ import WaterfallJSON
         #expect(try await setup.result("ping") == ["pong": true])
         await fixture.stop()
     }
+
+    /// The issue asks for at least 512 clients at once: connect them all first, then have every one ask and wait.
+    @Test func servesFiveHundredTwelveClientsAtOnce() async throws {
+        let fixture = try ServiceServer.start()
+        var clients: [TestClient] = []
+        for _ in 0..<512 { clients.append(try TestClient(path: fixture.path)) }
+        #expect(await eventually(within: 10) { fixture.server.stats.connectionsOpen == 512 })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (k, client) in clients.enumerated() {
+                group.addTask {
+                    try await client.write("{\"id\":\(k),\"method\":\"ping\"}\n")
+                    let reply = try await client.readLines(1)
+                    #expect(reply == ["{\"jsonrpc\":\"2.0\",\"id\":\(k),\"result\":{\"pong\":true}}"])
+                }
+            }
+            try await group.waitForAll()
+        }
+        for client in clients { client.closeNow() }
+        await fixture.stop()
+    }
 }

@@ -58,6 +58,7 @@ public final class Server: Sendable {
         signal(SIGPIPE, SIG_IGN)
         MemoryTuning.apply()
         let config = self.config
+        FileLimit.raise(toAtLeast: config.maxConnections + 64)
         let listener = try openListener(config)
         let started = state.withLock { state in
             guard state.phase == .idle else { return false }
