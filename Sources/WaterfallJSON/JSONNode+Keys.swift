@@ -26,6 +26,25 @@ extension JSONNode {
         return found < 0 ? nil : JSONNode(storage: storage, index: found)
     }
 
+    /// The value of the member named `key` of an object and its position among the members, without creating a
+    /// node per member passed over (which would retain the document each time); nil if absent.
+    public func positionedMember(_ key: StaticString) -> (position: Int, value: JSONNode)? {
+        key.withUTF8Buffer { expected -> (position: Int, value: JSONNode)? in
+            guard let base = expected.baseAddress else { return nil }
+            let nodes = storage.nodes
+            let node = nodes[index]
+            guard node.kind == .object else { return nil }
+            var keyIndex = index + 1
+            for position in 0..<Int(node.count) {
+                if Self.stringNode(nodes[keyIndex], in: storage, equals: base, count: expected.count) {
+                    return (position, JSONNode(storage: storage, index: keyIndex + 1))
+                }
+                keyIndex = Int(nodes[keyIndex + 1].next)
+            }
+            return nil
+        }
+    }
+
     /// The value of the member named `key` (a runtime string) of an object; nil if absent or not an object.
     public func member(_ key: String) -> JSONNode? {
         var key = key

@@ -36,7 +36,7 @@ public enum CommandDecoding {
             let section = try p.int("section")
             let nodes = try p.array("items")
             var updates: [ItemUpdate] = []
-            updates.reserveCapacity(nodes.count)
+            updates.reserveCapacity(nodes.underestimatedCount)
             for (k, node) in nodes.enumerated() {
                 let (item, index) = try ModelDecoding.indexedItem(node, in: p.field("items"), at: k, withIndex: true)
                 updates.append(ItemUpdate(index: index ?? 0, item: item))
@@ -53,7 +53,7 @@ public enum CommandDecoding {
 
     /// A list of integer indices at `path`.
     public static func indices(
-        _ nodes: [JSONNode], _ path: @autoclosure () -> String
+        _ nodes: JSONNode.Elements, _ path: @autoclosure () -> String
     ) throws(ProtocolError) -> [Int] {
         try ModelDecoding.indices(nodes, path())
     }
@@ -86,9 +86,9 @@ public enum CommandDecoding {
     }
 
     /// The ops of a `batch`, each `{"method", "params"}` with a batchable method.
-    public static func batch(_ nodes: [JSONNode], _ path: String) throws(ProtocolError) -> [LayoutCommand] {
+    public static func batch(_ nodes: JSONNode.Elements, _ path: String) throws(ProtocolError) -> [LayoutCommand] {
         var commands: [LayoutCommand] = []
-        commands.reserveCapacity(nodes.count)
+        commands.reserveCapacity(nodes.underestimatedCount)
         for (k, node) in nodes.enumerated() {
             let opPath = "\(path)[\(k)]"
             var op = try Params(node, path: opPath)

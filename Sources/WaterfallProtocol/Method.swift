@@ -1,3 +1,5 @@
+import WaterfallJSON
+
 /// The methods of PROTOCOL.md.
 public enum Method: String, Sendable, CaseIterable {
     case ping
@@ -24,7 +26,22 @@ public enum Method: String, Sendable, CaseIterable {
     /// The method named `name`, by a hash lookup rather than the synthesized comparison with every case in turn.
     public static func named(_ name: String) -> Method? { byName[name] }
 
+    /// The method a JSON string names, compared on its bytes (lengths first) without making a String.
+    public static func named(_ node: JSONNode) -> Method? {
+        for (name, method) in staticNames where node.isEqual(toKey: name) { return method }
+        return nil
+    }
+
     private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
+    private static let staticNames: [(StaticString, Method)] = [
+        ("items.update", .itemsUpdate), ("items.insert", .itemsInsert), ("ping", .ping), ("query", .query),
+        ("items.delete", .itemsDelete), ("items.move", .itemsMove), ("batch", .batch), ("layout.get", .layoutGet),
+        ("layout.create", .layoutCreate), ("layout.configure", .layoutConfigure), ("layout.drop", .layoutDrop),
+        ("layout.list", .layoutList), ("sections.insert", .sectionsInsert), ("sections.delete", .sectionsDelete),
+        ("sections.move", .sectionsMove), ("sections.configure", .sectionsConfigure), ("subscribe", .subscribe),
+        ("unsubscribe", .unsubscribe), ("stats", .stats), ("version", .version),
+    ]
 
     /// The methods that change an existing layout and can appear in a `batch`.
     public var isBatchable: Bool {

@@ -59,9 +59,9 @@ enum ModelDecoding {
         return .full
     }
 
-    static func items(_ nodes: [JSONNode], _ path: @autoclosure () -> String) throws(ProtocolError) -> [Item] {
+    static func items(_ nodes: JSONNode.Elements, _ path: @autoclosure () -> String) throws(ProtocolError) -> [Item] {
         var result: [Item] = []
-        result.reserveCapacity(nodes.count)
+        result.reserveCapacity(nodes.underestimatedCount)
         for (k, node) in nodes.enumerated() { result.append(try item(node, in: path(), at: k)) }
         return result
     }
@@ -145,15 +145,15 @@ enum ModelDecoding {
         return SectionSpec(properties: properties, items: items)
     }
 
-    static func sections(_ nodes: [JSONNode], _ path: String) throws(ProtocolError) -> [SectionSpec] {
+    static func sections(_ nodes: JSONNode.Elements, _ path: String) throws(ProtocolError) -> [SectionSpec] {
         var result: [SectionSpec] = []
         for (k, node) in nodes.enumerated() { result.append(try section(node, "\(path)[\(k)]")) }
         return result
     }
 
-    static func indices(_ nodes: [JSONNode], _ path: @autoclosure () -> String) throws(ProtocolError) -> [Int] {
+    static func indices(_ nodes: JSONNode.Elements, _ path: @autoclosure () -> String) throws(ProtocolError) -> [Int] {
         var result: [Int] = []
-        result.reserveCapacity(nodes.count)
+        result.reserveCapacity(nodes.underestimatedCount)
         for (k, node) in nodes.enumerated() { result.append(try Params.int(node, "\(path())[\(k)]")) }
         return result
     }

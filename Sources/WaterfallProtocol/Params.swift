@@ -45,16 +45,9 @@ public struct Params {
 
     /// The raw node of `key`, marking it read; nil when absent.
     public mutating func node(_ key: StaticString) -> JSONNode? {
-        guard let object else { return nil }
-        var k = 0
-        for (name, value) in object.members {
-            if name.isEqual(toKey: key) {
-                if k < 64 { used |= 1 << UInt64(k) }
-                return value
-            }
-            k += 1
-        }
-        return nil
+        guard let (position, value) = object?.positionedMember(key) else { return nil }
+        if position < 64 { used |= 1 << UInt64(position) }
+        return value
     }
 
     /// The path of member `key`.
@@ -97,11 +90,11 @@ public struct Params {
         return value
     }
 
-    /// The elements of array `key`.
-    public mutating func array(_ key: StaticString) throws(ProtocolError) -> [JSONNode] {
+    /// The elements of array `key`, read in place (no array of nodes is built).
+    public mutating func array(_ key: StaticString) throws(ProtocolError) -> JSONNode.Elements {
         guard let node = node(key), !node.isNull else { throw .badParams(field(key), "missing") }
         guard node.kind == .array else { throw wrongType(key, node, "an array") }
-        return Array(node.elements)
+        return node.elements
     }
 
     /// Rejects the first member that no accessor read.

@@ -12,7 +12,11 @@ public enum RequestID: Sendable, Hashable {
 /// narrows it.
 public struct Request: Sendable {
     public var id: RequestID
-    public var method: String
+    /// The method's name as sent.
+    public var method: String { methodNode.string ?? "" }
+    /// The known method it names, or nil (`unknown_method`).
+    public var knownMethod: Method?
+    private var methodNode: JSONNode
     /// The params object, or nil when absent.
     public var params: JSONNode?
     /// `"jsonrpc": "2.0"` without an id: it runs, and gets no reply.
@@ -37,17 +41,17 @@ public struct Request: Sendable {
             id = try Self.id(value)
             partialID = id
         }
-        var method: String?
+        var methodNode: JSONNode?
         var params: JSONNode?
         var version = false
         for (key, value) in root.members {
             if key.isEqual(toKey: "id") {
                 continue
             } else if key.isEqual(toKey: "method") {
-                guard let name = value.string, value.kind == .string else {
+                guard value.kind == .string else {
                     throw ProtocolError(.invalidRequest, "method: must be a string, not \(value.kind)")
                 }
-                method = name
+                methodNode = value
             } else if key.isEqual(toKey: "params") {
                 guard value.kind == .object else {
                     throw ProtocolError.badParams("params", "must be an object, not \(value.kind)")
@@ -62,9 +66,11 @@ public struct Request: Sendable {
                 throw ProtocolError.badParams(key.string ?? "?", "unknown field")
             }
         }
-        guard let method else { throw ProtocolError(.invalidRequest, "method: missing") }
+        guard let methodNode else { throw ProtocolError(.invalidRequest, "method: missing") }
         self.id = id
-        self.method = method
+        self.methodNode = methodNode
+        // Matched on the raw bytes: no String is made for the method of a well-formed request.
+        knownMethod = Method.named(methodNode)
         self.params = params
         isNotification = version && idNode == nil
     }

@@ -176,7 +176,7 @@ import WaterfallTestSupport
                  {"params":{"from":0,"to":1},"method":"sections.move"},
                  {"method":"layout.configure","params":{"width":100}}]
                 """#)
-        let commands = try CommandDecoding.batch(Array(document.root.elements), "params.ops")
+        let commands = try CommandDecoding.batch(document.root.elements, "params.ops")
         #expect(
             commands == [
                 .insertItems(section: 0, at: 0, items: [Item(height: 1)]), .moveSection(from: 0, to: 1),
@@ -211,7 +211,7 @@ import WaterfallTestSupport
     func refusesABadBatch(ops: String, message: String) throws {
         let document = try JSONDocument(parsing: ops)
         let error = #expect(throws: ProtocolError.self) {
-            _ = try CommandDecoding.batch(Array(document.root.elements), "params.ops")
+            _ = try CommandDecoding.batch(document.root.elements, "params.ops")
         }
         #expect(error?.code == .badParams)
         #expect(error?.message == message)

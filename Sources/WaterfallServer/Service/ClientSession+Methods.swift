@@ -57,8 +57,9 @@ extension ClientSession {
             let opsNode = p.node("ops")
             let nodes = try p.array("ops")
             let limit = service.limits.maxBatchOps
-            guard nodes.count <= limit else {
-                throw ProtocolError(.limit, "params.ops: \(nodes.count) ops, over the limit of \(limit)")
+            guard nodes.underestimatedCount <= limit else {
+                throw ProtocolError(
+                    .limit, "params.ops: \(nodes.underestimatedCount) ops, over the limit of \(limit)")
             }
             let commands = try CommandDecoding.batch(nodes, "params.ops")
             try p.finish()

@@ -60,7 +60,7 @@ actor ClientSession: Session {
             }
             let request = try Request(document, partialID: &id)
             isNotification = request.isNotification
-            guard let method = Method.named(request.method) else {
+            guard let method = request.knownMethod else {
                 throw ProtocolError(.unknownMethod, "method: no method named \"\(request.method)\"")
             }
             if isNotification {
