@@ -26,7 +26,7 @@ enum MemoryBenchmark {
             let perItem = Double(after - base) / Double(total)
             table.add(
                 "memory, \(total) items in \(load.sections) section\(load.sections == 1 ? "" : "s")",
-                "\(Int(perItem.rounded())) bytes per item (RSS \(after >> 20) MB, baseline \(base >> 20) MB)",
+                "\((perItem * 10).rounded() / 10) bytes per item (RSS \(after >> 20) MB, baseline \(base >> 20) MB)",
                 "loaded at \(Format.rate(Double(total) / seconds)) items",
                 "≤ 48 B/item: \(perItem <= 48 ? "met" : "MISSED")")
         }
