@@ -111,7 +111,10 @@ extension Layout {
             touch(s, &batch)
             for update in updates {
                 let previous = sections[s].inputs[update.index]
-                sections[s].inputs[update.index] = ItemInput(update.item)
+                var input = ItemInput(update.item)
+                // Until it is placed again, the item's old column stays with it, for the diff to compare against.
+                input.column = previous.column
+                sections[s].inputs[update.index] = input
                 sections[s].setID(update.item.id, at: update.index)
                 batch.changes.update(s) { $0.recordUpdate(at: update.index, previous: previous) }
             }

@@ -96,7 +96,7 @@ extension SectionState {
         var found: [Int] = []
         ys.withUnsafeBufferPointer { ys in
             heights.withUnsafeBufferPointer { heights in
-                columns.withUnsafeBufferPointer { columns in
+                inputs.withUnsafeBufferPointer { inputs in
                     for column in columnItems.indices {
                         columnItems[column].withUnsafeBufferPointer { list in
                             // Search on y alone (one memory access per step, not two): within a column an item
@@ -121,7 +121,7 @@ extension SectionState {
                                 let item = Int(list[entry])
                                 if ys[item] > high { break }
                                 // A spanning item sits in several columns: take it from its first only.
-                                if Int(columns[item]) == column { found.append(item) }
+                                if Int(inputs[item].column) == column { found.append(item) }
                             }
                         }
                     }

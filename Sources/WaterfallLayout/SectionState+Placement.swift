@@ -9,7 +9,7 @@ extension SectionState {
         // Reuse the buffers when they fit: a fresh million-item array costs more in page faults than placing it.
         var newYs = Self.reuse(&ys, count: count, zero: 0)
         var newHeights = Self.reuse(&heights, count: count, zero: 0)
-        var newColumns = Self.reuse(&columns, count: count, zero: 0)
+        var newColumns = ContiguousArray<UInt16>(repeating: 0, count: count)
         var lists = columnItems
         columnItems = []
         var cursor = ColumnCursor(columnCount: c, top: geometry.itemsTop)
@@ -33,7 +33,9 @@ extension SectionState {
         if count == 0 { lists = Array(repeating: [], count: c) }
         ys = newYs
         heights = newHeights
-        columns = newColumns
+        inputs.withUnsafeMutableBufferPointer { inputs in
+            for index in inputs.indices { inputs[index].column = newColumns[index] }
+        }
         columnItems = lists
         inexactCount = inexact
         refreshSamples()
@@ -45,7 +47,8 @@ extension SectionState {
     private mutating func placeAll(comparingWith change: SectionChange) -> [Int32] {
         let oldYs = ys
         let oldHeights = heights
-        let oldColumns = columns
+        // By new index: each item's input still holds its old column until `placeAll` places it.
+        let oldColumns = inputs.map(\.column)
         let oldGeometry = change.oldGeometry
         placeAll()
         var walker = IndexMap.Walker(change.map)
@@ -59,7 +62,7 @@ extension SectionState {
             let span = input.span(in: oldGeometry.columnCount)
             let before = oldGeometry.mirrored(
                 Rect(
-                    x: oldGeometry.columnX(Int(oldColumns[old])), y: oldYs[old],
+                    x: oldGeometry.columnX(Int(oldColumns[index])), y: oldYs[old],
                     width: oldGeometry.itemWidth(span: span), height: oldHeights[old]))
             if before != localFrame(at: index) { changed.append(Int32(truncatingIfNeeded: index)) }
         }
@@ -139,7 +142,9 @@ extension SectionState {
         ys.replaceSubrange(start..<oldEnd, with: run.ys)
         heights.replaceSubrange(start..<oldEnd, with: run.heights)
         let lists = run.columnLists(in: self)
-        columns.replaceSubrange(start..<oldEnd, with: run.columns)
+        inputs.withUnsafeMutableBufferPointer { inputs in
+            for k in run.columns.indices { inputs[start + k].column = run.columns[k] }
+        }
         var cuts: [Int] = []
         for column in 0..<geometry.columnCount {
             let cutStart = firstEntry(in: column, atOrAfter: start)
@@ -221,7 +226,7 @@ private struct RegionRun {
             let input = section.inputs[index]
             let oldInput = old < lowest || old > highest ? input : change.previousInputs[old] ?? input
             let same =
-                section.ys[old] == ys[k] && section.heights[old] == heights[k] && section.columns[old] == columns[k]
+                section.ys[old] == ys[k] && section.heights[old] == heights[k] && input.column == columns[k]
                 && oldInput.span(in: c) == input.span(in: c)
             if !same { changed.append(Int32(truncatingIfNeeded: index)) }
         }
@@ -248,10 +253,10 @@ private struct RegionRun {
     /// A zero shift always holds (the same column state places the same items identically); another shift only when
     /// every value involved is exact, so that shifting gives the bits a full placement would.
     mutating func convergence(in section: SectionState, at index: Int, oldIndex: Int) -> Double? {
-        guard oldIndex > 0, oldIndex < section.columns.count else { return nil }
-        // Past the last edit, old item `oldIndex - 1` is new item `index - 1`, with the same input.
-        let previousSpan = section.inputs[index - 1].span(in: section.geometry.columnCount)
-        let old = section.cursor(before: oldIndex, previousSpan: previousSpan)
+        guard oldIndex > 0, oldIndex < section.ys.count else { return nil }
+        // Past the last edit, old item `oldIndex - 1` is new item `index - 1`, with the same input and (not placed
+        // again yet) the same column.
+        let old = section.cursor(before: oldIndex, previous: section.inputs[index - 1])
         if section.geometry.placement == .next && old.next != cursor.next { return nil }
         let shift = cursor.columnY[0] - old.columnY[0]
         for column in cursor.columnY.indices where cursor.columnY[column] != old.columnY[column] + shift {

@@ -14,8 +14,6 @@ struct SectionState: Sendable {
     var ys: ContiguousArray<Double>
     /// Laid-out height of each item.
     var heights: ContiguousArray<Double>
-    /// Start column of each item.
-    var columns: ContiguousArray<UInt16>
     /// For each column, the indices of the items covering it, ascending (so also by y): the query index.
     var columnItems: [ContiguousArray<Int32>]
     /// For each column, the y of every `sampleStride`-th entry of its index: a small sorted array that a query
@@ -38,7 +36,6 @@ struct SectionState: Sendable {
         ids = items.contains { $0.id != nil } ? ContiguousArray(items.lazy.map(\.id)) : []
         ys = []
         heights = []
-        columns = []
         columnItems = []
         columnSamples = []
         itemsBottom = geometry.itemsTop
@@ -68,7 +65,7 @@ struct SectionState: Sendable {
     func localFrame(at index: Int) -> Rect {
         let span = inputs[index].span(in: geometry.columnCount)
         let frame = Rect(
-            x: geometry.columnX(Int(columns[index])), y: ys[index],
+            x: geometry.columnX(Int(inputs[index].column)), y: ys[index],
             width: geometry.itemWidth(span: span), height: heights[index])
         return geometry.mirrored(frame)
     }
@@ -106,10 +103,10 @@ struct SectionState: Sendable {
 
     /// The placement state just before item `index`, read back from the column index rather than replayed.
     ///
-    /// `previousSpan` is the span of the item before `index` when `inputs` no longer matches the placement arrays.
+    /// `previous` is the input of the item before `index` when `inputs` no longer matches the placement arrays.
     ///
     /// - Complexity: O(columns × log n).
-    func cursor(before index: Int, previousSpan: Int? = nil) -> ColumnCursor {
+    func cursor(before index: Int, previous: ItemInput? = nil) -> ColumnCursor {
         var cursor = ColumnCursor(columnCount: geometry.columnCount, top: geometry.itemsTop)
         guard index > 0, columnItems.count == geometry.columnCount else { return cursor }
         for column in 0..<geometry.columnCount {
@@ -120,8 +117,8 @@ struct SectionState: Sendable {
             }
         }
         let last = index - 1
-        let span = previousSpan ?? inputs[last].span(in: geometry.columnCount)
-        cursor.next = (Int(columns[last]) + span) % geometry.columnCount
+        let item = previous ?? inputs[last]
+        cursor.next = (Int(item.column) + item.span(in: geometry.columnCount)) % geometry.columnCount
         return cursor
     }
 

@@ -16,16 +16,20 @@ public struct Item: Sendable, Hashable {
     }
 }
 
-/// The compact stored form of an item's sizing.
+/// The compact stored form of an item: its sizing, and the column it was last placed in.
 ///
 /// 24 bytes (stride) instead of `Item`'s 48: the id lives in a separate array that exists only when a section has ids,
-/// so a million plain items cost 24 MB here rather than 48 MB.
+/// so a million plain items cost 24 MB here rather than 48 MB. The column sits in what would be padding, which is
+/// 2 bytes per item less than an array of its own; it moves with the item through inserts and deletes, so during a
+/// change it is the item's old column until the item is placed again.
 struct ItemInput: Sendable, Hashable {
     var height: Double
     /// 0 when the item has no aspect size (a valid aspect width is > 0).
     var aspectWidth: Double
     /// 0 means `full`; otherwise the requested span, capped at `UInt16.max` (column counts are at most 1024).
     var span: UInt16
+    /// The start column of the item's placement (meaningless before its first).
+    var column: UInt16 = 0
 
     init(_ item: Item) {
         height = item.height
