@@ -11,12 +11,12 @@ enum PlacementKernel {
     static func place(
         _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
         cursor: inout ColumnCursor, ys: UnsafeMutablePointer<Double>, heights: UnsafeMutablePointer<Double>,
-        columns: UnsafeMutablePointer<UInt16>, outputOffset: Int = 0
+        columns: ColumnOutput, outputOffset: Int = 0
     ) -> Int {
         // Index the outputs by item index: pointers moved back by the offset are only ever used inside the range.
         let ys = ys - outputOffset
         let heights = heights - outputOffset
-        let columns = columns - outputOffset
+        let columns = columns.shifted(by: outputOffset)
         let c = geometry.columnCount
         let rowSpacing = geometry.rowSpacing
         let simple = geometry.placement == .shortest && geometry.tolerance == 0
@@ -29,7 +29,7 @@ enum PlacementKernel {
                 heap.replaceTop(y + height + rowSpacing)
                 ys[index] = y
                 heights[index] = height
-                columns[index] = UInt16(truncatingIfNeeded: column)
+                columns.set(index, column)
                 if !Exactness.isExact(height) { inexact += 1 }
             }
             cursor.columnY = heap.columnY
@@ -65,7 +65,7 @@ enum PlacementKernel {
                 }
                 ys[index] = y
                 heights[index] = height
-                columns[index] = UInt16(truncatingIfNeeded: column)
+                columns.set(index, column)
                 if !Exactness.isExact(height) { inexact += 1 }
             }
         }
@@ -77,7 +77,7 @@ enum PlacementKernel {
     private static func placeSingleColumnItems(
         _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
         columnY: UnsafeMutableBufferPointer<Double>, ys: UnsafeMutablePointer<Double>,
-        heights: UnsafeMutablePointer<Double>, columns: UnsafeMutablePointer<UInt16>
+        heights: UnsafeMutablePointer<Double>, columns: ColumnOutput
     ) -> Int {
         let c = columnY.count
         let rowSpacing = geometry.rowSpacing
@@ -101,11 +101,42 @@ enum PlacementKernel {
                 right = pickRight ? next : right
                 ys[index] = y
                 heights[index] = height
-                columns[index] = pickRight ? 1 : 0
+                columns.set(index, pickRight ? 1 : 0)
                 inexact &+= Exactness.isExact(height) ? 0 : 1
             }
             columnY[0] = left
             columnY[1] = right
+            return inexact
+        }
+        if c == 3 {
+            // Three columns the same way: ties to the leftmost, as the strict comparisons keep the earlier column.
+            var first = columnY[0]
+            var second = columnY[1]
+            var third = columnY[2]
+            for index in range {
+                let input = inputs[index]
+                var height = input.height
+                if input.aspectWidth > 0 { height = (input.height * width) / input.aspectWidth }
+                if scale > 0 { height = (height * scale).rounded() / scale }
+                let secondWins = second < first
+                var y = secondWins ? second : first
+                var column = secondWins ? 1 : 0
+                if third < y {
+                    y = third
+                    column = 2
+                }
+                let next = y + height + rowSpacing
+                first = column == 0 ? next : first
+                second = column == 1 ? next : second
+                third = column == 2 ? next : third
+                ys[index] = y
+                heights[index] = height
+                columns.set(index, column)
+                inexact &+= Exactness.isExact(height) ? 0 : 1
+            }
+            columnY[0] = first
+            columnY[1] = second
+            columnY[2] = third
             return inexact
         }
         for index in range {
@@ -122,7 +153,7 @@ enum PlacementKernel {
             columnY[column] = y + height + rowSpacing
             ys[index] = y
             heights[index] = height
-            columns[index] = UInt16(truncatingIfNeeded: column)
+            columns.set(index, column)
             inexact &+= Exactness.isExact(height) ? 0 : 1
         }
         return inexact
@@ -133,39 +164,38 @@ enum PlacementKernel {
     ///
     /// - Complexity: O(n + columns).
     static func fillColumnLists(
-        _ lists: inout [ContiguousArray<Int32>], columns: UnsafeBufferPointer<UInt16>,
-        inputs: UnsafeBufferPointer<ItemInput>, columnCount c: Int
+        _ lists: inout [ContiguousArray<Int32>], inputs: UnsafeBufferPointer<ItemInput>, columnCount c: Int
     ) {
         var starts = [Int](repeating: 0, count: c + 1)
         var spanning = false
         starts.withUnsafeMutableBufferPointer { starts in
-            for index in 0..<columns.count {
+            for index in 0..<inputs.count {
                 let span = inputs[index].span(in: c)
-                let column = Int(columns[index])
+                let column = Int(inputs[index].column)
                 if span == 1 {
-                    starts[column + 1] += 1
+                    starts[column &+ 1] &+= 1
                 } else {
                     spanning = true
-                    for j in column..<(column + span) { starts[j + 1] += 1 }
+                    for j in column..<(column + span) { starts[j &+ 1] &+= 1 }
                 }
             }
-            for j in 0..<c { starts[j + 1] += starts[j] }
+            for j in 0..<c { starts[j + 1] &+= starts[j] }
         }
         let flat = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, starts[c]))
         defer { flat.deallocate() }
         var next = starts
         next.withUnsafeMutableBufferPointer { next in
-            for index in 0..<columns.count {
-                let column = Int(columns[index])
+            for index in 0..<inputs.count {
+                let column = Int(inputs[index].column)
                 let value = Int32(truncatingIfNeeded: index)
                 if !spanning {
                     flat[next[column]] = value
-                    next[column] += 1
+                    next[column] &+= 1
                     continue
                 }
                 for j in column..<(column + inputs[index].span(in: c)) {
                     flat[next[j]] = value
-                    next[j] += 1
+                    next[j] &+= 1
                 }
             }
         }
@@ -174,6 +204,38 @@ enum PlacementKernel {
             lists[j].removeAll(keepingCapacity: true)
             lists[j].append(contentsOf: UnsafeBufferPointer(rebasing: flat[starts[j]..<starts[j + 1]]))
         }
+    }
+}
+
+/// Where the kernel writes each item's column: a plain `UInt16` buffer, or the `column` field of the inputs
+/// themselves (a strided write into the line just read, cheaper than a separate array).
+struct ColumnOutput {
+    private let base: UnsafeMutableRawPointer
+    private let stride: Int
+
+    /// Columns written to `buffer[index]`.
+    init(_ buffer: UnsafeMutablePointer<UInt16>) {
+        base = UnsafeMutableRawPointer(buffer)
+        stride = MemoryLayout<UInt16>.stride
+    }
+
+    /// Columns written to `inputs[index].column`.
+    init(inputs: UnsafeMutablePointer<ItemInput>) {
+        base = UnsafeMutableRawPointer(inputs) + MemoryLayout<ItemInput>.offset(of: \.column)!
+        stride = MemoryLayout<ItemInput>.stride
+    }
+
+    private init(base: UnsafeMutableRawPointer, stride: Int) {
+        self.base = base
+        self.stride = stride
+    }
+
+    /// The same output, indexed `offset` lower (only ever written inside the range it was made for).
+    func shifted(by offset: Int) -> ColumnOutput { ColumnOutput(base: base - offset * stride, stride: stride) }
+
+    @inline(__always)
+    func set(_ index: Int, _ column: Int) {
+        base.storeBytes(of: UInt16(truncatingIfNeeded: column), toByteOffset: index * stride, as: UInt16.self)
     }
 }
 

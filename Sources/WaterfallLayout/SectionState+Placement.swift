@@ -9,33 +9,28 @@ extension SectionState {
         // Reuse the buffers when they fit: a fresh million-item array costs more in page faults than placing it.
         var newYs = Self.reuse(&ys, count: count, zero: 0)
         var newHeights = Self.reuse(&heights, count: count, zero: 0)
-        var newColumns = ContiguousArray<UInt16>(repeating: 0, count: count)
         var lists = columnItems
         columnItems = []
         var cursor = ColumnCursor(columnCount: c, top: geometry.itemsTop)
         let geometry = self.geometry
         var inexact = 0
-        inputs.withUnsafeBufferPointer { inputs in
+        inputs.withUnsafeMutableBufferPointer { inputs in
             newYs.withUnsafeMutableBufferPointer { ys in
                 newHeights.withUnsafeMutableBufferPointer { heights in
-                    newColumns.withUnsafeMutableBufferPointer { columns in
-                        guard let y = ys.baseAddress, let h = heights.baseAddress, let k = columns.baseAddress else {
-                            return
-                        }
-                        inexact = PlacementKernel.place(
-                            inputs, 0..<count, geometry: geometry, cursor: &cursor, ys: y, heights: h, columns: k)
-                        PlacementKernel.fillColumnLists(
-                            &lists, columns: UnsafeBufferPointer(columns), inputs: inputs, columnCount: c)
+                    guard let y = ys.baseAddress, let h = heights.baseAddress, let items = inputs.baseAddress else {
+                        return
                     }
+                    // The kernel reads each input and writes its column back into it.
+                    inexact = PlacementKernel.place(
+                        UnsafeBufferPointer(inputs), 0..<count, geometry: geometry, cursor: &cursor, ys: y,
+                        heights: h, columns: ColumnOutput(inputs: items))
+                    PlacementKernel.fillColumnLists(&lists, inputs: UnsafeBufferPointer(inputs), columnCount: c)
                 }
             }
         }
         if count == 0 { lists = Array(repeating: [], count: c) }
         ys = newYs
         heights = newHeights
-        inputs.withUnsafeMutableBufferPointer { inputs in
-            for index in inputs.indices { inputs[index].column = newColumns[index] }
-        }
         columnItems = lists
         inexactCount = inexact
         refreshSamples()
@@ -197,7 +192,7 @@ private struct RegionRun {
                         PlacementKernel.place(
                             inputs, range, geometry: section.geometry, cursor: &cursor,
                             ys: ys.baseAddress! + offset, heights: heights.baseAddress! + offset,
-                            columns: columns.baseAddress! + offset, outputOffset: shift + offset)
+                            columns: ColumnOutput(columns.baseAddress! + offset), outputOffset: shift + offset)
                     }
                 }
             }
