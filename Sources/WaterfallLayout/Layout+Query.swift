@@ -42,13 +42,16 @@ extension Layout {
     ///
     /// - Complexity: O(log sections + columns × log n + k) per section crossed: within a column items are sorted by
     ///   y, so each column is searched, not scanned.
-    public func elements(in rect: Rect) -> [Element] {
+    /// With `limit`, it stops once it holds more than `limit` elements (so a caller can refuse a huge result
+    /// without building it whole).
+    public func elements(in rect: Rect, limit: Int = .max) -> [Element] {
         var result: [Element] = []
         var s = firstSection(endingAtOrBelow: rect.y)
         // Through the buffer so that no section is copied (retaining all its arrays) per query.
         sections.withUnsafeBufferPointer { sections in
-            while s < sections.count && origins[s] <= rect.maxY {
-                sections[s].appendElements(section: s, origin: origins[s], in: rect, to: &result)
+            while s < sections.count && origins[s] <= rect.maxY && result.count <= limit {
+                sections[s].appendElements(
+                    section: s, origin: origins[s], in: rect, to: &result, budget: limit - result.count)
                 s += 1
             }
         }
@@ -84,7 +87,11 @@ extension SectionState {
     }
 
     /// Appends this section's elements in `rect`, given its index and origin.
-    fileprivate func appendElements(section s: Int, origin: Double, in rect: Rect, to result: inout [Element]) {
+    ///
+    /// It stops collecting items once it has more than `budget` (the result is then only good for refusing).
+    fileprivate func appendElements(
+        section s: Int, origin: Double, in rect: Rect, to result: inout [Element], budget: Int
+    ) {
         if let header = localHeaderFrame.map({ Layout.absolute($0, origin) }), header.isVisible(in: rect) {
             result.append(Element(kind: .header, section: s, index: nil, frame: header, id: nil))
         }
@@ -97,7 +104,7 @@ extension SectionState {
         ys.withUnsafeBufferPointer { ys in
             heights.withUnsafeBufferPointer { heights in
                 inputs.withUnsafeBufferPointer { inputs in
-                    for column in columnItems.indices {
+                    for column in columnItems.indices where found.count <= budget {
                         columnItems[column].withUnsafeBufferPointer { list in
                             // Search on y alone (one memory access per step, not two): within a column an item
                             // starts where the one before it ended or later, so of the items that start at or
@@ -119,7 +126,7 @@ extension SectionState {
                             }
                             for entry in first..<list.count {
                                 let item = Int(list[entry])
-                                if ys[item] > high { break }
+                                if ys[item] > high || found.count > budget { break }
                                 // A spanning item sits in several columns: take it from its first only.
                                 if Int(inputs[item].column) == column { found.append(item) }
                             }

@@ -341,3 +341,25 @@ import WaterfallJSON
         await fixture.stop()
     }
 }
+
+/// `maxReplyItems` bounds the replies the daemon builds whole.
+@Suite struct ReplyLimitTests {
+    @Test func refusesGetsAndQueriesOverTheLimit() async throws {
+        let fixture = try ServiceServer.start { $0.maxReplyItems = 5 }
+        let client = try fixture.connect()
+        let items = JSONValue.array((0..<8).map { _ in ["h": 10] })
+        try await client.result(
+            "layout.create", ["layout": "l", "width": 100, "sections": [["items": items], ["items": [["h": 1]]]]])
+        let get = try await client.send(#"{"id":2,"method":"layout.get","params":{"layout":"l"}}"#)
+        #expect(get.contains(#""kind":"limit""#) && get.contains("maxReplyItems"))
+        let small = try await client.send(#"{"id":3,"method":"layout.get","params":{"layout":"l","sections":[1]}}"#)
+        #expect(small.contains(#""result""#))
+        let query = try await client.send(
+            #"{"id":4,"method":"query","params":{"layout":"l","rect":{"x":0,"y":0,"w":100,"h":1000}}}"#)
+        #expect(query.contains(#""kind":"limit""#) && query.contains("maxReplyItems"))
+        let narrow = try await client.send(
+            #"{"id":5,"method":"query","params":{"layout":"l","rect":{"x":0,"y":0,"w":100,"h":5}}}"#)
+        #expect(narrow.contains(#""result""#))
+        await fixture.stop()
+    }
+}

@@ -17,7 +17,8 @@ extension Config {
     public static let keys = [
         "socket", "socketMode", "socketGroup", "allowedUsers", "allowedGroups", "logLevel", "maxLineBytes",
         "maxConnections", "maxLayouts", "maxItemsPerLayout", "maxSectionsPerLayout", "maxTotalItems", "maxColumns",
-        "maxBatchOps", "outputPauseBytes", "outputCloseBytes", "outputStallSeconds", "subscriberMaxPendingBytes",
+        "maxBatchOps", "maxReplyItems", "outputPauseBytes", "outputCloseBytes", "outputStallSeconds",
+        "subscriberMaxPendingBytes",
         "shutdownTimeoutSeconds",
     ]
 
@@ -89,8 +90,9 @@ extension Config {
             case "maxItemsPerLayout": maxItemsPerLayout = try Self.integer(value, key: key, in: 1...1 << 40)
             case "maxSectionsPerLayout": maxSectionsPerLayout = try Self.integer(value, key: key, in: 1...1 << 32)
             case "maxTotalItems": maxTotalItems = try Self.integer(value, key: key, in: 1...1 << 40)
-            case "maxColumns": maxColumns = try Self.integer(value, key: key, in: 1...1_000_000)
+            case "maxColumns": maxColumns = try Self.integer(value, key: key, in: 1...1024)
             case "maxBatchOps": maxBatchOps = try Self.integer(value, key: key, in: 1...100_000_000)
+            case "maxReplyItems": maxReplyItems = try Self.integer(value, key: key, in: 1...1 << 40)
             case "outputPauseBytes": outputPauseBytes = try Self.integer(value, key: key, in: 1024...(1 << 40))
             case "outputCloseBytes": outputCloseBytes = try Self.integer(value, key: key, in: 1024...(1 << 40))
             case "outputStallSeconds": outputStallSeconds = try Self.seconds(value, key: key, in: 0.1...86_400)

@@ -38,6 +38,8 @@ public struct Config: Sendable, Equatable {
     public var maxColumns = 1024
     /// Operations in one `batch` request.
     public var maxBatchOps = 10_000
+    /// Items one `layout.get` or `query` reply may list: replies are built whole, so this bounds their memory.
+    public var maxReplyItems = 2_000_000
     /// Unsent output at which a client stops being read until it catches up (to half of this).
     public var outputPauseBytes = 1_048_576
     /// Unsent output past which a client is disconnected.

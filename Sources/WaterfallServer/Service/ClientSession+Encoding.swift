@@ -97,6 +97,7 @@ extension ClientSession {
         w.member("maxTotalItems", config.maxTotalItems)
         w.member("maxColumns", config.maxColumns)
         w.member("maxBatchOps", config.maxBatchOps)
+        w.member("maxReplyItems", config.maxReplyItems)
         w.endObject()
         w.endObject()
     }

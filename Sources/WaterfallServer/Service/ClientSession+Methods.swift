@@ -192,12 +192,21 @@ extension ClientSession {
         let wanted = p.contains("sections") ? try CommandDecoding.indices(p.array("sections"), "params.sections") : nil
         try p.finish()
         guard let entry = service.store.entry(name) else { throw Self.missing(name) }
+        let maxReplyItems = service.limits.maxReplyItems
         let body = await entry.layout.read { layout -> Result<[UInt8], ProtocolError> in
             let sections = wanted ?? Array(0..<layout.sectionCount)
             for (k, s) in sections.enumerated() where s < 0 || s >= layout.sectionCount {
                 return .failure(
                     ProtocolError(
                         .notFound, "params.sections[\(k)]: \(s) is not a section (there are \(layout.sectionCount))"))
+            }
+            let listed = sections.reduce(0) { $0 + layout.itemCount(inSection: $1) }
+            guard listed <= maxReplyItems else {
+                return .failure(
+                    ProtocolError(
+                        .limit,
+                        "params.sections: the reply would list \(listed) items, over maxReplyItems (\(maxReplyItems)); "
+                            + "ask for fewer sections"))
             }
             return .success(
                 Self.snapshotResult(layout, listing: "sections") { w in
@@ -219,11 +228,21 @@ extension ClientSession {
             throw .badParams("params.rect", "w and h must be ≥ 0, not \(rect.width) × \(rect.height)")
         }
         guard let entry = service.store.entry(name) else { throw Self.missing(name) }
-        let bytes = await entry.layout.read { layout in
-            Self.snapshotResult(layout, listing: "elements") { w in
-                for element in layout.elements(in: rect) { ReplyEncoding.element(element, &w) }
+        let maxReplyItems = service.limits.maxReplyItems
+        let body = await entry.layout.read { layout -> Result<[UInt8], ProtocolError> in
+            let elements = layout.elements(in: rect, limit: maxReplyItems)
+            guard elements.count <= maxReplyItems else {
+                return .failure(
+                    ProtocolError(
+                        .limit, "params.rect: the reply would list more than maxReplyItems (\(maxReplyItems)) elements")
+                )
             }
+            return .success(
+                Self.snapshotResult(layout, listing: "elements") { w in
+                    for element in elements { ReplyEncoding.element(element, &w) }
+                })
         }
+        let bytes = try body.get()
         ReplyEncoding.result(&out, id: request.id) { $0.raw(bytes[...]) }
     }
 

@@ -60,6 +60,7 @@ struct RequestLimits: Sendable {
     var maxLayouts: Int
     var maxTotalItems: Int
     var maxBatchOps: Int
+    var maxReplyItems: Int
     var subscriberMaxPendingBytes: Int
     var layout: LayoutLimits
 
@@ -68,6 +69,7 @@ struct RequestLimits: Sendable {
         maxLayouts = config.maxLayouts
         maxTotalItems = config.maxTotalItems
         maxBatchOps = config.maxBatchOps
+        maxReplyItems = config.maxReplyItems
         subscriberMaxPendingBytes = config.subscriberMaxPendingBytes
         layout = LayoutService.layoutLimits(config)
     }
