@@ -79,30 +79,12 @@ public enum ReplyEncoding {
         w.beginArray()
         for entry in diff.sections {
             w.beginObject()
-            w.key("section")
-            w.value(entry.section)
-            w.key("origin")
-            w.value(entry.origin)
-            w.key("height")
-            w.value(entry.height)
-            w.key("count")
-            w.value(entry.count)
-            if entry.dy != 0 {
-                w.key("dy")
-                w.value(entry.dy)
-            }
-            if entry.isNew {
-                w.key("new")
-                w.value(true)
-            }
+            sectionMembers(entry.section, entry.origin, entry.height, entry.count, &w)
+            if entry.dy != 0 { w.member("dy", entry.dy) }
+            if entry.isNew { w.member("new", true) }
             change(entry.header, "header", &w)
             change(entry.footer, "footer", &w)
-            if entry.isNew || !entry.items.isEmpty {
-                w.key("items")
-                w.beginArray()
-                for item in entry.items { self.item(item, &w) }
-                w.endArray()
-            }
+            if entry.isNew || !entry.items.isEmpty { items(entry.items, &w) }
             w.endObject()
         }
         w.endArray()
@@ -112,14 +94,7 @@ public enum ReplyEncoding {
     /// A section's frames, as `layout.get` returns them.
     public static func section(_ frames: SectionFrames, _ w: inout JSONWriter) {
         w.beginObject()
-        w.key("section")
-        w.value(frames.section)
-        w.key("origin")
-        w.value(frames.origin)
-        w.key("height")
-        w.value(frames.height)
-        w.key("count")
-        w.value(frames.count)
+        sectionMembers(frames.section, frames.origin, frames.height, frames.count, &w)
         if let header = frames.header {
             w.key("header")
             rect(header, &w)
@@ -128,10 +103,7 @@ public enum ReplyEncoding {
             w.key("footer")
             rect(footer, &w)
         }
-        w.key("items")
-        w.beginArray()
-        for item in frames.items { self.item(item, &w) }
-        w.endArray()
+        items(frames.items, &w)
         w.endObject()
     }
 
@@ -177,6 +149,23 @@ public enum ReplyEncoding {
         case .int(let n): w.value(n)
         case .string(let s): w.value(s)
         }
+    }
+
+    /// The members every section entry starts with, in diffs and in `layout.get`.
+    private static func sectionMembers(
+        _ section: Int, _ origin: Double, _ height: Double, _ count: Int, _ w: inout JSONWriter
+    ) {
+        w.member("section", section)
+        w.member("origin", origin)
+        w.member("height", height)
+        w.member("count", count)
+    }
+
+    private static func items(_ items: [ItemFrame], _ w: inout JSONWriter) {
+        w.key("items")
+        w.beginArray()
+        for item in items { self.item(item, &w) }
+        w.endArray()
     }
 
     private static func item(_ item: ItemFrame, _ w: inout JSONWriter) {
