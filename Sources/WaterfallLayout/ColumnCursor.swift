@@ -12,28 +12,10 @@ struct ColumnCursor: Sendable, Equatable {
 
     // MARK: Internal
 
-    /// Picks the start column for an item of `span` columns (already clamped) and returns it with the item's y.
+    /// Picks the start column for an item of `span` columns (already clamped) and returns it with its y
+    /// (LAYOUT.md, "Placing a section", step 3).
     ///
     /// - Complexity: O(columns); a sliding-window maximum keeps wide spans from costing O(columns × span).
-    mutating func choose(span: Int, placement: Placement, tolerance: Double) -> (column: Int, y: Double) {
-        var next = self.next
-        let result = columnY.withUnsafeMutableBufferPointer { columnY in
-            Self.choose(
-                in: UnsafeBufferPointer(columnY), next: &next, span: span, placement: placement, tolerance: tolerance)
-        }
-        self.next = next
-        return result
-    }
-
-    /// Records an item placed at `column` covering `span` columns and ending at `bottom`.
-    mutating func commit(column: Int, span: Int, bottom: Double, rowSpacing: Double) {
-        let next = bottom + rowSpacing
-        columnY.withUnsafeMutableBufferPointer { heights in
-            for j in column..<(column + span) { heights[j] = next }
-        }
-    }
-
-    /// `choose` over a raw buffer of column heights (LAYOUT.md, "Placing a section", step 3).
     @inline(__always)
     static func choose(
         in columnY: UnsafeBufferPointer<Double>, next: inout Int, span: Int, placement: Placement,

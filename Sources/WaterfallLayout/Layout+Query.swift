@@ -14,13 +14,15 @@ extension Layout {
     ///
     /// - Complexity: O(items of the section).
     public func frames(ofSection s: Int) -> SectionFrames {
-        let section = sections[s]
         let origin = origins[s]
-        return SectionFrames(
-            section: s, origin: origin, height: section.height, count: section.count,
-            header: section.localHeaderFrame.map { Self.absolute($0, origin) },
-            footer: section.localFooterFrame.map { Self.absolute($0, origin) },
-            items: (0..<section.count).map { itemFrame(s, $0) })
+        return sections.withUnsafeBufferPointer { sections in
+            let section = sections[s]
+            return SectionFrames(
+                section: s, origin: origin, height: section.height, count: section.count,
+                header: section.localHeaderFrame.map { Self.absolute($0, origin) },
+                footer: section.localFooterFrame.map { Self.absolute($0, origin) },
+                items: section.itemFrames(0..<section.count, origin: origin))
+        }
     }
 
     /// The number of items in section `s`.
