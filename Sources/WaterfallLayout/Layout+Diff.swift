@@ -33,7 +33,7 @@ extension Layout {
     /// - Complexity: O(sections + listed items); O(items) more for a moved section whose positions are not exact
     ///   (see `Exactness`), where only a check of each item can tell whether adding `dy` gives its new frame. The
     ///   item frames are built in a task group when there are many (a width change lists every item).
-    func diff(_ batch: Batch, changed: [Int: [Int32]]) async -> LayoutDiff {
+    func diff(_ batch: Batch, changed: [Int: [Int32]], listingItems: Bool = true) async -> LayoutDiff {
         var entries: [SectionDiff] = []
         var listings: [ItemListing] = []
         var total = 0
@@ -72,7 +72,7 @@ extension Layout {
             listings.append(.some(listed))
             total += listed.count
         }
-        await fillItems(&entries, listings, total: total)
+        if listingItems { await fillItems(&entries, listings, total: total) }
         return LayoutDiff(sections: entries)
     }
 

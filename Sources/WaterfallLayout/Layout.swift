@@ -84,6 +84,14 @@ public struct Layout: Sendable {
         try await apply(commands, countsAsChange: true)
     }
 
+    /// Applies `commands` like `apply(_:)`; with `listingItems` false the diff lists sections only, without their
+    /// item frames, for a caller that will not send them (a bulk load that asked for no diff).
+    public mutating func apply(
+        _ commands: [LayoutCommand], listingItems: Bool
+    ) async throws(LayoutError) -> LayoutDiff {
+        try await apply(commands, countsAsChange: true, listingItems: listingItems)
+    }
+
     /// Places every section again from scratch, without a diff: what a layout without incremental placement does
     /// on every change, and so the baseline that benchmarks measure incremental changes against.
     ///
@@ -98,7 +106,7 @@ public struct Layout: Sendable {
     // MARK: Private
 
     private mutating func apply(
-        _ commands: [LayoutCommand], countsAsChange: Bool
+        _ commands: [LayoutCommand], countsAsChange: Bool, listingItems: Bool = true
     ) async throws(LayoutError) -> LayoutDiff {
         let newItemCount = try validate(commands)
         var batch = Batch(sectionCount: sections.count, origins: origins)
@@ -107,7 +115,7 @@ public struct Layout: Sendable {
         itemCount = newItemCount
         updateOrigins()
         if countsAsChange { seq += 1 }
-        return await diff(batch, changed: changed)
+        return await diff(batch, changed: changed, listingItems: listingItems)
     }
 
     /// Dry-runs `commands` on a shape and returns the item count they would leave.

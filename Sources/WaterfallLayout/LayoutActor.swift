@@ -23,8 +23,12 @@ public actor LayoutActor {
 
     /// Applies `commands` atomically, then runs `commit` on the diff and the new layout before any other request
     /// to this layout runs, so that what `commit` publishes (events) goes out in the order of the changes.
+    ///
+    /// `listingItems` is asked inside the actor, after any change before: false leaves the item frames out of
+    /// the diff (see `Layout.apply(_:listingItems:)`).
     public func apply<T: Sendable>(
-        _ commands: [LayoutCommand], commit: @Sendable (LayoutDiff, Layout) -> T
+        _ commands: [LayoutCommand], listingItems: @Sendable () -> Bool = { true },
+        commit: @Sendable (LayoutDiff, Layout) -> T
     ) async throws(LayoutError) -> T {
         await enter()
         defer { leave() }
@@ -32,7 +36,7 @@ public actor LayoutActor {
         // Release our reference so the working copy is unique and mutates in place.
         layout = Layout.empty
         do throws(LayoutError) {
-            let diff = try await working.apply(commands)
+            let diff = try await working.apply(commands, listingItems: listingItems())
             layout = working
             return commit(diff, working)
         } catch {
@@ -41,7 +45,7 @@ public actor LayoutActor {
         }
     }
 
-    /// Runs `body` on the current layout, after any mutation in flight.
+    /// Runs `body` on the current layout, after any mutation in flight (and before any that comes after).
     public func read<T: Sendable>(_ body: @Sendable (Layout) -> T) async -> T {
         if busy {
             await enter()

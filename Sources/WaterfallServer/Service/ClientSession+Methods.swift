@@ -40,7 +40,12 @@ extension ClientSession {
             try p.finish()
             guard let entry = service.store.entry(name) else { throw Self.missing(name) }
             if method == .subscribe {
-                entry.subscribers.add(ObjectIdentifier(self), output)
+                // Through the layout's actor, so that a subscription starts between two changes, never inside
+                // one: each change decides there whether it needs its item frames for an event.
+                let subscribers = entry.subscribers
+                let id = ObjectIdentifier(self)
+                let sink = output
+                _ = await entry.layout.read { _ in subscribers.add(id, sink) }
                 subscriptions.insert(name)
             } else {
                 entry.subscribers.remove(ObjectIdentifier(self))
@@ -133,7 +138,10 @@ extension ClientSession {
         let limit = limits.subscriberMaxPendingBytes
         let result: (seq: Int, size: Size, diff: [UInt8]?)
         do {
-            result = try await entry.layout.apply(commands) { diff, layout in
+            let subscribers = entry.subscribers
+            result = try await entry.layout.apply(
+                commands, listingItems: { wantsDiff || subscribers.count > 0 }
+            ) { diff, layout in
                 let delta = entry.itemCount.withLock { count in
                     defer { count = layout.itemCount }
                     return layout.itemCount - count
