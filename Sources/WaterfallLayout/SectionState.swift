@@ -1,8 +1,8 @@
 /// One section: its items and their placement, in section-local coordinates.
 ///
 /// Frames are stored relative to the section's origin (MagazineLayout does the same), so a change above a section
-/// moves its origin without touching its items. Per item this costs 46 bytes: the input (24), the local y (8), the
-/// laid-out height (8), the column (2) and one entry in that column's index (4).
+/// moves its origin without touching its items. Per item this costs 44 bytes: the input with its column (24), the
+/// local y (8), the laid-out height (8) and one entry in its column's index (4), plus 1/8 byte of index samples.
 struct SectionState: Sendable {
     var properties: SectionProperties
     var geometry: SectionGeometry
