@@ -17,7 +17,10 @@ struct IndexMap: Sendable {
 
     /// The identity map over `count` items.
     init(identityOver count: Int) {
-        runs = count > 0 ? [Run(newStart: 0, count: count, oldStart: 0)] : []
+        runs = []
+        // Room for a typical change's few runs, so that recording it does not grow the array.
+        runs.reserveCapacity(4)
+        if count > 0 { runs.append(Run(newStart: 0, count: count, oldStart: 0)) }
     }
 
     // MARK: Internal

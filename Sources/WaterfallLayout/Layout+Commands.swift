@@ -4,8 +4,6 @@ struct Batch {
     var oldIndex: SectionIdentity
     /// For each current section that existed before and changed, what changed.
     var changes: SectionChanges
-    /// The metrics of each changed section as it was, by old index, taken when it was first touched.
-    var oldMetrics: [Int: SectionMetrics] = [:]
     /// The origins before the batch, by old index (and the bottom after the last).
     let oldOrigins: [Double]
 
@@ -164,8 +162,7 @@ extension Layout {
     private mutating func touch(_ s: Int, _ batch: inout Batch) {
         let old = batch.oldIndex[s]
         if old >= 0 && !batch.changes.has(s) {
-            batch.changes.start(s, SectionChange(section: sections[s]))
-            batch.oldMetrics[old] = metrics[s]
+            batch.changes.start(s, SectionChange(section: sections[s], metrics: metrics[s]))
         }
     }
 
@@ -212,10 +209,6 @@ extension Layout {
 }
 
 extension SectionState {
-    mutating func insertItems(_ items: [Item], at index: Int) {
-        insertInputs(items.map(ItemInput.init), ids: items.map(\.id), at: index)
-    }
-
     mutating func insertInputs(_ new: [ItemInput], ids newIDs: [String?], at index: Int) {
         inputs.insert(contentsOf: new, at: index)
         if !ids.isEmpty {
@@ -224,6 +217,12 @@ extension SectionState {
             ids = ContiguousArray(repeating: nil, count: inputs.count)
             ids.replaceSubrange(index..<(index + newIDs.count), with: newIDs)
         }
+    }
+
+    /// Inserts `items` at `index`, making their id list only when the section has ids or they bring some.
+    mutating func insertItems(_ items: [Item], at index: Int) {
+        let needsIDs = !ids.isEmpty || items.contains { $0.id != nil }
+        insertInputs(items.map(ItemInput.init), ids: needsIDs ? items.map(\.id) : [], at: index)
     }
 
     /// Removes the items in `ranges` (ascending, disjoint) in one pass.

@@ -54,7 +54,7 @@ extension Layout {
             let oldOrigin = batch.oldOrigins[old]
             // A section nobody touched is as it was but for its origin: skip it cheaply when that stayed too.
             if !batch.changes.has(s) && oldOrigin == origin { continue }
-            let before = batch.oldMetrics[old] ?? now
+            let before = batch.changes[s]?.oldMetrics ?? now
             let dy = origin - oldOrigin
             var listed = changed[s] ?? []
             if dy != 0 && !(now.isExact && Exactness.isExact(origin) && Exactness.isExact(oldOrigin)) {

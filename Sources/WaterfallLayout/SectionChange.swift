@@ -12,13 +12,16 @@ struct SectionChange: Sendable {
     var lastDirty = 0
     var oldGeometry: SectionGeometry
     var oldCount: Int
+    /// The section's metrics before the batch, for the diff.
+    var oldMetrics: SectionMetrics
 
     // MARK: Lifecycle
 
-    init(section: SectionState) {
+    init(section: SectionState, metrics: SectionMetrics) {
         map = IndexMap(identityOver: section.count)
         oldGeometry = section.geometry
         oldCount = section.count
+        oldMetrics = metrics
     }
 
     // MARK: Internal
