@@ -48,6 +48,8 @@ extension Layout {
     /// without building it whole).
     public func elements(in rect: Rect, limit: Int = .max) -> [Element] {
         var result: [Element] = []
+        // A viewport holds a few dozen elements: growing from empty would reallocate five or six times.
+        result.reserveCapacity(64)
         var s = firstSection(endingAtOrBelow: rect.y)
         // Through the buffer so that no section is copied (retaining all its arrays) per query.
         sections.withUnsafeBufferPointer { sections in
@@ -103,6 +105,7 @@ extension SectionState {
         let low = rect.y - origin - slack
         let high = rect.maxY - origin + slack
         var found: [Int] = []
+        found.reserveCapacity(64)
         ys.withUnsafeBufferPointer { ys in
             heights.withUnsafeBufferPointer { heights in
                 inputs.withUnsafeBufferPointer { inputs in

@@ -2,7 +2,7 @@
 ///
 /// Frames are stored relative to the section's origin (MagazineLayout does the same), so a change above a section
 /// moves its origin without touching its items. Per item this costs 44 bytes: the input with its column (24), the
-/// local y (8), the laid-out height (8) and one entry in its column's index (4), plus 1/8 byte of index samples.
+/// local y (8), the laid-out height (8) and one entry in its column's index (4), plus 1/2 byte of index samples.
 struct SectionState: Sendable {
     var properties: SectionProperties
     var geometry: SectionGeometry
@@ -18,7 +18,7 @@ struct SectionState: Sendable {
     var columnItems: [ContiguousArray<Int32>]
     /// For each column, the y of every `sampleStride`-th entry of its index: a small sorted array that a query
     /// searches first, so that only the last few steps of its search touch the big arrays (cache misses dominate
-    /// a query on a million items). 8 bytes per 64 entries.
+    /// a query on a million items). 8 bytes per 16 entries.
     var columnSamples: [ContiguousArray<Double>]
     /// Local y where the items end (the top of the items area when there are none).
     var itemsBottom: Double
@@ -122,7 +122,7 @@ struct SectionState: Sendable {
         return cursor
     }
 
-    static let sampleStride = 64
+    static let sampleStride = 16
 
     /// Recomputes the samples of `column` from its entry `entry` on (the ones before are unchanged).
     ///
