@@ -134,13 +134,21 @@ struct SectionState: Sendable {
         }
         let stride = Self.sampleStride
         let first = entry / stride
-        columnSamples[column].removeSubrange(min(first, columnSamples[column].count)...)
-        let list = columnItems[column]
-        var k = first * stride
-        while k < list.count {
-            columnSamples[column].append(ys[Int(list[k])])
-            k += stride
+        // Worked on outside the array of columns, so each append is a plain append rather than a nested mutation.
+        var samples = columnSamples[column]
+        columnSamples[column] = []
+        samples.removeSubrange(min(first, samples.count)...)
+        columnItems[column].withUnsafeBufferPointer { list in
+            ys.withUnsafeBufferPointer { ys in
+                samples.reserveCapacity(list.count / stride + 1)
+                var k = first * stride
+                while k < list.count {
+                    samples.append(ys[Int(list[k])])
+                    k += stride
+                }
+            }
         }
+        columnSamples[column] = samples
     }
 
     /// Recomputes every column's samples.
