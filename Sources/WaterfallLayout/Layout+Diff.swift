@@ -8,10 +8,12 @@ struct SectionMetrics: Sendable, Hashable {
     var header: Rect?
     var footer: Rect?
     var isExact: Bool
+    var columns: Int
 
     init(_ section: SectionState) {
         height = section.height
         count = section.count
+        columns = section.geometry.columnCount
         header = section.localHeaderFrame
         footer = section.localFooterFrame
         isExact = section.isExact
@@ -24,6 +26,7 @@ struct SectionMetrics: Sendable, Hashable {
         height = 0
         count = 0
         isExact = false
+        columns = 0
     }
 }
 

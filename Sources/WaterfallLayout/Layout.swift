@@ -70,6 +70,9 @@ public struct Layout: Sendable {
 
     public var sectionCount: Int { sections.count }
 
+    /// Items plus sections plus columns, a measure of the memory the layout holds (the daemon budgets it).
+    public var weight: Int { itemCount + metrics.reduce(0) { $0 + 1 + $1.columns } }
+
     /// The content size: the layout's width, and the bottom of the last section or `minContentHeight`.
     public var contentSize: Size {
         Size(width: width, height: max(origins[sections.count], minContentHeight))

@@ -8,6 +8,8 @@ struct LayoutShape {
     var direction: Direction
     var defaults: SectionProperties
     var counts: [Int]
+    /// Each section's column count, for the weight.
+    var columnCounts: [Int]
     var itemCount: Int
     /// The sections' own properties, copied only once a command needs to change them (item commands never do).
     private var ownProperties: [SectionProperties]?
@@ -21,7 +23,9 @@ struct LayoutShape {
         scale = layout.scale
         direction = layout.direction
         defaults = layout.defaults
-        counts = layout.sections.map(\.count)
+        // From the metrics (plain values), not from the sections, which a `map` would copy one by one.
+        counts = layout.metrics.map(\.count)
+        columnCounts = layout.metrics.map(\.columns)
         sections = layout.sections
         itemCount = layout.itemCount
         limits = layout.limits
@@ -29,8 +33,23 @@ struct LayoutShape {
 
     // MARK: Internal
 
-    /// Checks `command` against the shape and applies it to the shape.
+    /// The columns of all sections together: each costs memory (its index and samples) even when empty, so they
+    /// are bounded like items, by `maxItems`, lest many wide empty sections grow memory past the limits.
+    var columnTotal: Int { columnCounts.reduce(0, +) }
+
+    /// Checks `command` against the shape and applies it to the shape, then the columns against the limit.
     mutating func apply(_ command: LayoutCommand) throws(LayoutError) {
+        let before = columnTotal
+        try applyUnchecked(command)
+        let after = columnTotal
+        guard after <= before || after <= limits.maxItems else {
+            throw .limit(
+                field: "", value: "\(after) columns",
+                reason: "in all sections together would exceed the layout's limit of \(limits.maxItems)")
+        }
+    }
+
+    private mutating func applyUnchecked(_ command: LayoutCommand) throws(LayoutError) {
         switch command {
         case .insertItems(let section, let at, let items):
             try checkSection(section, "section")
@@ -63,26 +82,30 @@ struct LayoutShape {
                     reason: "sections would exceed the limit of \(limits.maxSections)")
             }
             var added = 0
+            var columns: [Int] = []
             for (k, spec) in specs.enumerated() {
                 try Validation.properties(spec.properties, "sections[\(k)].", limits: limits)
                 try Validation.items(spec.items, "sections[\(k)].")
-                try checkGeometry(spec.properties, "sections[\(k)]", section: at + k)
+                columns.append(try checkGeometry(spec.properties, "sections[\(k)]", section: at + k))
                 added += spec.items.count
             }
             try addItems(added, "sections")
             counts.insert(contentsOf: specs.map(\.items.count), at: at)
+            columnCounts.insert(contentsOf: columns, at: at)
             materializeProperties()
             ownProperties?.insert(contentsOf: specs.map(\.properties), at: at)
         case .deleteSections(let indices):
             let sorted = try Validation.indices(indices, count: counts.count, field: "sections", what: "a section")
             for s in sorted { itemCount -= counts[s] }
             counts.remove(sortedIndices: sorted)
+            columnCounts.remove(sortedIndices: sorted)
             materializeProperties()
             ownProperties?.remove(sortedIndices: sorted)
         case .moveSection(let from, let to):
             try checkSection(from, "from")
             try checkPosition(to, upTo: counts.count - 1, "to", what: "a section position")
             counts.insert(counts.remove(at: from), at: to)
+            columnCounts.insert(columnCounts.remove(at: from), at: to)
             materializeProperties()
             if var all = ownProperties.take() {
                 all.insert(all.remove(at: from), at: to)
@@ -91,7 +114,7 @@ struct LayoutShape {
         case .configureSection(let section, let patch):
             try checkSection(section, "section")
             let updated = try (ownProperties?[section] ?? sections[section].properties).applying(patch, limits: limits)
-            try checkGeometry(updated, "section", section: section)
+            columnCounts[section] = try checkGeometry(updated, "section", section: section)
             materializeProperties()
             ownProperties?[section] = updated
         case .configureLayout(let patch):
@@ -120,7 +143,7 @@ struct LayoutShape {
         defaults = patch.defaults ?? defaults
         let field = patch.width != nil ? "width" : (patch.defaults != nil ? "defaults" : "scale")
         let all = properties
-        for s in all.indices { try checkGeometry(all[s], field, section: s) }
+        for s in all.indices { columnCounts[s] = try checkGeometry(all[s], field, section: s) }
     }
 
     private func checkSection(_ section: Int, _ field: String) throws(LayoutError) {
@@ -145,7 +168,8 @@ struct LayoutShape {
         itemCount += added
     }
 
-    private func checkGeometry(_ own: SectionProperties, _ field: String, section: Int) throws(LayoutError) {
+    /// Checks a section's resolved geometry and returns its column count.
+    private func checkGeometry(_ own: SectionProperties, _ field: String, section: Int) throws(LayoutError) -> Int {
         let geometry = SectionGeometry(
             own: own, defaults: defaults, width: width, scale: scale, direction: direction,
             columnLimit: limits.maxColumns)
@@ -157,6 +181,7 @@ struct LayoutShape {
                 field: field, value: String(geometry.columnCount),
                 reason: "columns are over the limit of \(limits.maxColumns)")
         }
+        return geometry.columnCount
     }
 }
 

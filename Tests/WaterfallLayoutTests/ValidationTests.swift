@@ -275,6 +275,30 @@ import WaterfallLayout
         #expect(layout.itemCount == 6)
     }
 
+    /// Columns cost memory even in empty sections, so all sections' columns together are bounded by `maxItems`.
+    @Test func columnTotalLimit() async throws {
+        let limits = LayoutLimits(maxItems: 10, maxSections: 100, maxColumns: 8)
+        var layout = try await build(
+            LayoutSpec(width: 800, sections: [SectionSpec(properties: SectionProperties(columns: 8))]), limits: limits)
+        let before = Observed(layout)
+        let wide = await thrown {
+            _ = try await layout.apply([
+                .insertSections(at: 1, sections: [SectionSpec(properties: SectionProperties(columns: 4))])
+            ])
+        }
+        guard case .limit(_, let value, _)? = wide else {
+            Issue.record("expected a limit error, got \(String(describing: wide))")
+            return
+        }
+        #expect(value == "12 columns")
+        #expect(Observed(layout) == before)
+        // Two more columns fit: 8 + 2 = 10.
+        _ = try await layout.apply([
+            .insertSections(at: 1, sections: [SectionSpec(properties: SectionProperties(columns: 2))])
+        ])
+        #expect(layout.weight == 0 + 2 + 10)
+    }
+
     @Test func sectionLimit() async throws {
         var layout = try await build(Self.base, limits: LayoutLimits(maxItems: 100, maxSections: 2, maxColumns: 8))
         let error = await thrown { _ = try await layout.apply([.insertSections(at: 0, sections: [SectionSpec()])]) }

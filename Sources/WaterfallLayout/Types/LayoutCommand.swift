@@ -36,6 +36,18 @@ extension LayoutCommand {
     }
 }
 
+extension LayoutCommand {
+    /// What the command adds to a layout's weight (see `Layout.weight`) before columns: its items and sections.
+    /// A caller reserves this from a shared budget before applying the command and settles the exact weight,
+    /// columns included, after (reserving every section at the widest allowed would refuse small budgets).
+    public var addedWeight: Int {
+        switch self {
+        case .insertSections(_, let sections): return addedItems + sections.count
+        default: return addedItems
+        }
+    }
+}
+
 /// The replacement of the item at `index`.
 public struct ItemUpdate: Sendable, Hashable {
     public var index: Int

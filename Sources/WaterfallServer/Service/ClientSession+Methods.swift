@@ -24,8 +24,7 @@ extension ClientSession {
             let name = try Self.layoutName(&p)
             try p.finish()
             guard let entry = service.store.remove(name) else { throw Self.missing(name) }
-            let count = await entry.layout.read { $0.itemCount }
-            service.budget.adjust(-count)
+            service.budget.adjust(-entry.weight.withLock { $0 })
             Self.publishDropped(entry)
             ReplyEncoding.result(&out, id: request.id, ReplyEncoding.empty)
         case .layoutList:
@@ -95,17 +94,20 @@ extension ClientSession {
         if !replace, service.store.contains(name) {
             throw ProtocolError(.exists, "params.layout: '\(name)' exists (say \"replace\": true to replace it)")
         }
-        let count = spec.sections.reduce(0) { $0 + $1.items.count }
-        try reserve(count, limits)
+        // Reserved for its items and sections, settled with its columns once it is built.
+        let estimate = LayoutCommand.insertSections(at: 0, sections: spec.sections).addedWeight
+        try reserve(estimate, limits)
         let made: (layout: Layout, diff: LayoutDiff)
         do {
             made = try await Layout.make(spec, limits: limits.layout)
         } catch {
-            service.budget.adjust(-count)
+            service.budget.adjust(-estimate)
             throw ProtocolError(error)
         }
+        let count = made.layout.weight
+        service.budget.adjust(count - estimate)
         let entry = LayoutEntry(name: name, layout: LayoutActor(made.layout))
-        entry.itemCount.withLock { $0 = count }
+        entry.weight.withLock { $0 = count }
         switch service.store.insert(entry, replace: replace, maxLayouts: limits.maxLayouts) {
         case .exists:
             service.budget.adjust(-count)
@@ -115,7 +117,7 @@ extension ClientSession {
             throw ProtocolError(.limit, "params.layout: the daemon holds \(limits.maxLayouts) layouts, its limit")
         case .inserted(let replaced):
             if let replaced {
-                service.budget.adjust(-replaced.itemCount.withLock { $0 })
+                service.budget.adjust(-replaced.weight.withLock { $0 })
                 Self.publishDropped(replaced)
             }
         }
@@ -132,7 +134,7 @@ extension ClientSession {
     ) async throws(ProtocolError) {
         guard let entry = service.store.entry(name) else { throw Self.missing(name) }
         let limits = service.limits
-        let growth = commands.reduce(0) { $0 + $1.addedItems }
+        let growth = commands.reduce(0) { $0 + $1.addedWeight }
         try reserve(growth, limits)
         let budget = service.budget
         let limit = limits.subscriberMaxPendingBytes
@@ -142,9 +144,10 @@ extension ClientSession {
             result = try await entry.layout.apply(
                 commands, listingItems: { wantsDiff || subscribers.count > 0 }
             ) { diff, layout in
-                let delta = entry.itemCount.withLock { count in
-                    defer { count = layout.itemCount }
-                    return layout.itemCount - count
+                let weight = layout.weight
+                let delta = entry.weight.withLock { count in
+                    defer { count = weight }
+                    return weight - count
                 }
                 budget.adjust(delta - growth)
                 let needsDiff = wantsDiff || entry.subscribers.count > 0

@@ -6,8 +6,8 @@ final class LayoutEntry: Sendable {
     let name: String
     let layout: LayoutActor
     let subscribers: SubscriberList
-    /// The item count after the last change, for settling the daemon's item budget.
-    let itemCount = Mutex(0)
+    /// The layout's weight (items, sections, columns) after the last change, for settling the daemon's budget.
+    let weight = Mutex(0)
 
     init(name: String, layout: LayoutActor) {
         self.name = name
