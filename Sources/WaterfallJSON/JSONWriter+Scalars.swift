@@ -94,17 +94,7 @@ extension JSONWriter {
             return
         }
         var text = value.description
-        text.withUTF8 { utf8 in
-            write(maximumLength: utf8.count + 1) { p in
-                var k = 0
-                if comma {
-                    p[0] = UInt8(ascii: ",")
-                    k = 1
-                }
-                if let source = utf8.baseAddress { (p + k).update(from: source, count: utf8.count) }
-                return k + utf8.count
-            }
-        }
+        text.withUTF8 { appendBytes($0, comma: comma) }
     }
 
     /// Writes `text` in quotes, escaping what RFC 8259 requires: `"`, `\` and bytes below 0x20.

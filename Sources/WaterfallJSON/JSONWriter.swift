@@ -152,20 +152,24 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Copies `bytes` after a comma if `comma`: the tail of `raw` and of doubles' text.
+    @usableFromInline
+    internal mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>, comma: Bool) {
+        write(maximumLength: bytes.count + 1) { p in
+            var k = 0
+            if comma {
+                p[0] = UInt8(ascii: ",")
+                k = 1
+            }
+            if let base = bytes.baseAddress { (p + k).update(from: base, count: bytes.count) }
+            return k + bytes.count
+        }
+    }
+
     /// Splices bytes that already are one valid JSON value (such as a node's `rawBytes`), unchecked.
     public mutating func raw(_ json: ArraySlice<UInt8>) {
         let comma = separate()
-        json.withUnsafeBufferPointer { source in
-            write(maximumLength: source.count + 1) { p in
-                var k = 0
-                if comma {
-                    p[0] = UInt8(ascii: ",")
-                    k = 1
-                }
-                if let base = source.baseAddress { (p + k).update(from: base, count: source.count) }
-                return k + source.count
-            }
-        }
+        json.withUnsafeBufferPointer { appendBytes($0, comma: comma) }
     }
 
     /// Splices a parsed value verbatim.
