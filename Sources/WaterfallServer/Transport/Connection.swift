@@ -123,7 +123,9 @@ final class Connection: OutputSink, @unchecked Sendable {
         var cancelledSources = 0
     }
 
-    private static let readChunkBytes = 65_536
+    /// Under 64 KiB with the array's header, so that the per-read copy comes from the heap: `MemoryTuning` has
+    /// blocks of 64 KiB and more mapped fresh, which would cost a page fault per 4 KiB on every read.
+    private static let readChunkBytes = 60 * 1024
     /// Reads per readable event: enough to batch a pipelining client, few enough to stay fair to others.
     private static let readsPerEvent = 4
 
