@@ -79,11 +79,6 @@ extension Layout {
         return LayoutDiff(sections: entries)
     }
 
-    /// The absolute frame of item `index` of section `s`.
-    func itemFrame(_ s: Int, _ index: Int) -> ItemFrame {
-        sections[s].itemFrame(index, origin: origins[s])
-    }
-
     static func absolute(_ local: Rect, _ origin: Double) -> Rect {
         var frame = local
         frame.y = origin + local.y

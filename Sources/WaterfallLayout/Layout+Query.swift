@@ -29,7 +29,9 @@ extension Layout {
     public func itemCount(inSection s: Int) -> Int { sections[s].count }
 
     /// The absolute frame of one item.
-    public func frame(ofItem path: ItemPath) -> ItemFrame { itemFrame(path.section, path.item) }
+    public func frame(ofItem path: ItemPath) -> ItemFrame {
+        sections[path.section].itemFrame(path.item, origin: origins[path.section])
+    }
 
     /// The item at `path` as it was given.
     public func item(at path: ItemPath) -> Item {

@@ -83,16 +83,17 @@ public struct Layout: Sendable {
     /// - Throws: `LayoutError` for the first invalid command; the layout is then unchanged.
     /// - Complexity: validation O(commands + sections); placement O(changed items + columns × log n) per section
     ///   touched; O(sections) for the origins and the diff of the sections that only moved.
-    public mutating func apply(_ commands: [LayoutCommand]) async throws(LayoutError) -> LayoutDiff {
-        try await apply(commands, countsAsChange: true)
-    }
-
-    /// Applies `commands` like `apply(_:)`; with `listingItems` false the diff lists sections only, without their
-    /// item frames, for a caller that will not send them (a bulk load that asked for no diff).
+    ///
+    /// - Parameters:
+    ///   - listingItems: false leaves the item frames out of the diff (sections only), for a caller that will not
+    ///     send them (a bulk load that asked for no diff).
+    ///   - namingOps: whether error fields name their command (`ops[k].params.…`); by default only when there are
+    ///     several, and always for a caller whose request is a batch, even of one.
     public mutating func apply(
-        _ commands: [LayoutCommand], listingItems: Bool
+        _ commands: [LayoutCommand], listingItems: Bool = true, namingOps: Bool? = nil
     ) async throws(LayoutError) -> LayoutDiff {
-        try await apply(commands, countsAsChange: true, listingItems: listingItems)
+        try await apply(
+            commands, countsAsChange: true, listingItems: listingItems, namingOps: namingOps ?? (commands.count > 1))
     }
 
     /// Places every section again from scratch, without a diff: what a layout without incremental placement does
@@ -109,9 +110,9 @@ public struct Layout: Sendable {
     // MARK: Private
 
     private mutating func apply(
-        _ commands: [LayoutCommand], countsAsChange: Bool, listingItems: Bool = true
+        _ commands: [LayoutCommand], countsAsChange: Bool, listingItems: Bool = true, namingOps: Bool = false
     ) async throws(LayoutError) -> LayoutDiff {
-        let newItemCount = try validate(commands)
+        let newItemCount = try validate(commands, namingOps: namingOps)
         var batch = Batch(sectionCount: sections.count, origins: origins)
         for command in commands { perform(command, &batch) }
         let changed = await place(&batch)
@@ -125,13 +126,13 @@ public struct Layout: Sendable {
     ///
     /// A function of its own so that the shape, which shares the sections' storage, is gone before the sections
     /// change: alive, it would make every change copy the sections it touches, whole.
-    private func validate(_ commands: [LayoutCommand]) throws(LayoutError) -> Int {
+    private func validate(_ commands: [LayoutCommand], namingOps: Bool) throws(LayoutError) -> Int {
         var shape = LayoutShape(self)
         for (k, command) in commands.enumerated() {
             do throws(LayoutError) {
                 try shape.apply(command)
             } catch {
-                throw commands.count == 1 ? error : error.prefixed("ops[\(k)].params")
+                throw namingOps ? error.prefixed("ops[\(k)].params") : error
             }
         }
         return shape.itemCount

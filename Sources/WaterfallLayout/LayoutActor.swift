@@ -25,9 +25,9 @@ public actor LayoutActor {
     /// to this layout runs, so that what `commit` publishes (events) goes out in the order of the changes.
     ///
     /// `listingItems` is asked inside the actor, after any change before: false leaves the item frames out of
-    /// the diff (see `Layout.apply(_:listingItems:)`).
+    /// the diff; `namingOps` is as in `Layout.apply(_:listingItems:namingOps:)`.
     public func apply<T: Sendable>(
-        _ commands: [LayoutCommand], listingItems: @Sendable () -> Bool = { true },
+        _ commands: [LayoutCommand], listingItems: @Sendable () -> Bool = { true }, namingOps: Bool? = nil,
         commit: @Sendable (LayoutDiff, Layout) -> T
     ) async throws(LayoutError) -> T {
         await enter()
@@ -36,7 +36,7 @@ public actor LayoutActor {
         // Release our reference so the working copy is unique and mutates in place.
         layout = Layout.empty
         do throws(LayoutError) {
-            let diff = try await working.apply(commands, listingItems: listingItems())
+            let diff = try await working.apply(commands, listingItems: listingItems(), namingOps: namingOps)
             layout = working
             return commit(diff, working)
         } catch {

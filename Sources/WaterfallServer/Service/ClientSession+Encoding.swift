@@ -9,6 +9,10 @@ enum AppliedOps: Sendable {
     case single(method: String, params: ArraySlice<UInt8>)
     /// A batch: its `ops` array, verbatim.
     case batch(ArraySlice<UInt8>)
+
+    var isBatch: Bool {
+        if case .batch = self { true } else { false }
+    }
 }
 
 extension ClientSession {

@@ -67,11 +67,7 @@ extension ClientSession {
             }
             let commands = try CommandDecoding.batch(nodes, "params.ops")
             try p.finish()
-            // The engine names an op's fields only when there are several (`ops[k].params.…`); a batch of one
-            // must still name its op, or the message would point at a field the request does not have.
-            let prefix = commands.count == 1 ? "params.ops[0].params" : "params"
-            try await mutate(
-                name, commands, ops: .batch(opsNode?.rawBytes ?? []), wantsDiff, request.id, &out, errorPrefix: prefix)
+            try await mutate(name, commands, ops: .batch(opsNode?.rawBytes ?? []), wantsDiff, request.id, &out)
         default:
             let name = try Self.layoutName(&p)
             let wantsDiff = try p.optionalBool("diff") ?? true
@@ -130,7 +126,7 @@ extension ClientSession {
     /// Applies `commands` to layout `name`, publishes the event, and writes the mutation result.
     private func mutate(
         _ name: String, _ commands: [LayoutCommand], ops: AppliedOps, _ wantsDiff: Bool, _ id: RequestID,
-        _ out: inout JSONWriter, errorPrefix: String = "params"
+        _ out: inout JSONWriter
     ) async throws(ProtocolError) {
         guard let entry = service.store.entry(name) else { throw Self.missing(name) }
         let limits = service.limits
@@ -142,7 +138,8 @@ extension ClientSession {
         do {
             let subscribers = entry.subscribers
             result = try await entry.layout.apply(
-                commands, listingItems: { wantsDiff || subscribers.count > 0 }
+                // A batch names the failing op in errors even when it holds one.
+                commands, listingItems: { wantsDiff || subscribers.count > 0 }, namingOps: ops.isBatch
             ) { diff, layout in
                 let weight = layout.weight
                 let delta = entry.weight.withLock { count in
@@ -150,17 +147,17 @@ extension ClientSession {
                     return weight - count
                 }
                 budget.adjust(delta - growth)
-                let needsDiff = wantsDiff || entry.subscribers.count > 0
-                let encoded = needsDiff ? Self.encode(diff) : nil
-                if let encoded, entry.subscribers.count > 0 {
+                let subscribed = subscribers.count > 0
+                let encoded = wantsDiff || subscribed ? Self.encode(diff) : nil
+                if let encoded, subscribed {
                     let event = Self.changedEvent(name, seq: layout.seq, ops: ops, diff: encoded)
-                    entry.subscribers.publish(event, overflow: Self.overflowEvent(name), limit: limit)
+                    subscribers.publish(event, overflow: Self.overflowEvent(name), limit: limit)
                 }
                 return (layout.seq, layout.contentSize, wantsDiff ? encoded : nil)
             }
         } catch {
             budget.adjust(-growth)
-            throw ProtocolError(error, prefix: errorPrefix)
+            throw ProtocolError(error)
         }
         ReplyEncoding.result(&out, id: id) { w in
             ReplyEncoding.mutation(&w, seq: result.seq, contentSize: result.size, diff: result.diff?[...])

@@ -15,8 +15,6 @@ final class LayoutStore: Sendable {
     /// Whether the name is in use.
     func contains(_ name: String) -> Bool { entry(name) != nil }
 
-    var count: Int { entries.withLock { $0.count } }
-
     /// All entries, by name.
     func all() -> [LayoutEntry] { entries.withLock { Array($0.values) }.sorted { $0.name < $1.name } }
 
