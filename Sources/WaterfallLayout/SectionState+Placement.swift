@@ -11,6 +11,11 @@ extension SectionState {
         var newHeights = Self.reuse(&heights, count: count, zero: 0)
         var lists = columnItems
         columnItems = []
+        if lists.count != c { lists = Array(repeating: [], count: c) }
+        for column in lists.indices {
+            lists[column].removeAll(keepingCapacity: true)
+            lists[column].reserveCapacity(count / c)
+        }
         var cursor = ColumnCursor(columnCount: c, top: geometry.itemsTop)
         let geometry = self.geometry
         var inexact = 0
@@ -21,14 +26,12 @@ extension SectionState {
                         return
                     }
                     // The kernel reads each input and writes its column back into it.
-                    inexact = PlacementKernel.place(
+                    inexact = PlacementKernel.placeIndexed(
                         UnsafeBufferPointer(inputs), 0..<count, geometry: geometry, cursor: &cursor, ys: y,
-                        heights: h, columns: ColumnOutput(inputs: items))
-                    PlacementKernel.fillColumnLists(&lists, inputs: UnsafeBufferPointer(inputs), columnCount: c)
+                        heights: h, columns: ColumnOutput(inputs: items), lists: &lists)
                 }
             }
         }
-        if count == 0 { lists = Array(repeating: [], count: c) }
         ys = newYs
         heights = newHeights
         columnItems = lists
@@ -136,7 +139,7 @@ extension SectionState {
         inexactCount += run.inexact - oldInexact
         ys.replaceSubrange(start..<oldEnd, with: run.ys)
         heights.replaceSubrange(start..<oldEnd, with: run.heights)
-        let lists = run.columnLists(in: self)
+        let lists = run.lists
         inputs.withUnsafeMutableBufferPointer { inputs in
             for k in run.columns.indices { inputs[start + k].column = run.columns[k] }
         }
@@ -166,6 +169,8 @@ private struct RegionRun {
     var ys: ContiguousArray<Double> = []
     var heights: ContiguousArray<Double> = []
     var columns: ContiguousArray<UInt16> = []
+    /// The run's entries of each column's index, as absolute item indices.
+    var lists: [ContiguousArray<Int32>]
     var inexact = 0
     /// Old items `start ..< oldScanned` have been counted into `oldInexact`.
     var oldScanned: Int
@@ -174,6 +179,7 @@ private struct RegionRun {
     init(section: SectionState, start: Int) {
         self.start = start
         cursor = section.cursor(before: start)
+        lists = Array(repeating: [], count: section.geometry.columnCount)
         oldScanned = start
     }
 
@@ -185,19 +191,23 @@ private struct RegionRun {
         columns.append(contentsOf: repeatElement(0, count: range.count))
         let shift = start
         var cursor = self.cursor
+        var lists = self.lists
+        self.lists = []
         let added = section.inputs.withUnsafeBufferPointer { inputs in
             ys.withUnsafeMutableBufferPointer { ys in
                 heights.withUnsafeMutableBufferPointer { heights in
                     columns.withUnsafeMutableBufferPointer { columns in
-                        PlacementKernel.place(
+                        PlacementKernel.placeIndexed(
                             inputs, range, geometry: section.geometry, cursor: &cursor,
                             ys: ys.baseAddress! + offset, heights: heights.baseAddress! + offset,
-                            columns: ColumnOutput(columns.baseAddress! + offset), outputOffset: shift + offset)
+                            columns: ColumnOutput(columns.baseAddress! + offset), offset: shift + offset,
+                            lists: &lists)
                     }
                 }
             }
         }
         self.cursor = cursor
+        self.lists = lists
         inexact += added
     }
 
@@ -226,20 +236,6 @@ private struct RegionRun {
             if !same { changed.append(Int32(truncatingIfNeeded: index)) }
         }
         return changed
-    }
-
-    /// The run's entries of each column's index, as absolute item indices.
-    func columnLists(in section: SectionState) -> [ContiguousArray<Int32>] {
-        let c = section.geometry.columnCount
-        var lists = [ContiguousArray<Int32>](repeating: [], count: c)
-        for k in 0..<columns.count {
-            let index = start + k
-            let column = Int(columns[k])
-            for j in column..<(column + section.inputs[index].span(in: c)) {
-                lists[j].append(Int32(truncatingIfNeeded: index))
-            }
-        }
-        return lists
     }
 
     /// Whether placement can stop before item `index` (old `oldIndex`): the shift of the old frames from there on,

@@ -8,11 +8,17 @@ public struct RandomCommands {
     public var rng: SplitMix64
     /// The largest section a generated command creates or grows to, roughly.
     public var maxItems: Int
+    /// Fixed column counts a generated section may have.
+    public var columns: ClosedRange<Int>
 
-    public init(seed: UInt64, maxItems: Int = 60) {
+    public init(seed: UInt64, maxItems: Int = 60, columns: ClosedRange<Int> = 1...5) {
         rng = SplitMix64(seed: seed)
         self.maxItems = maxItems
+        self.columns = columns
     }
+
+    /// Layouts are this many times wider when sections may have many columns, so that most of them fit.
+    var widthFactor: Int { max(1, columns.upperBound / 5) }
 
     public mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
 
@@ -44,7 +50,7 @@ public struct RandomCommands {
     public mutating func properties() -> SectionProperties {
         var p = SectionProperties()
         if chance(0.5) {
-            p.columns = int(1...5)
+            p.columns = int(columns)
         } else if chance(0.3) {
             p.minColumnWidth = Double(int(40...200))
             if chance(0.5) { p.maxColumns = int(1...6) }
@@ -67,7 +73,8 @@ public struct RandomCommands {
 
     public mutating func layout() -> LayoutSpec {
         LayoutSpec(
-            width: Double(int(200...800)), scale: [0, 0, 1, 2, 3][int(0...4)], direction: chance(0.3) ? .rtl : .ltr,
+            width: Double(int(200...800) * widthFactor), scale: [0, 0, 1, 2, 3][int(0...4)],
+            direction: chance(0.3) ? .rtl : .ltr,
             minContentHeight: chance(0.3) ? length(3000) : 0, defaults: chance(0.5) ? properties() : .init(),
             sections: (0..<int(0...4)).map { _ in section() })
     }
@@ -115,7 +122,7 @@ public struct RandomCommands {
             return .configureSection(s, patch)
         default:
             var patch = LayoutPatch()
-            if chance(0.5) { patch.width = bad ? 5 : Double(int(150...900)) }
+            if chance(0.5) { patch.width = bad ? 5 : Double(int(150...900) * widthFactor) }
             if chance(0.2) { patch.scale = [0, 1, 2, 3][int(0...3)] }
             if chance(0.2) { patch.direction = chance(0.5) ? .rtl : .ltr }
             if chance(0.2) { patch.minContentHeight = length(4000) }

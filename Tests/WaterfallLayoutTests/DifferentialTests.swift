@@ -21,8 +21,16 @@ import WaterfallTestSupport
         try await run(seed: UInt64(seed), maxItems: 1500, steps: max(20, Self.steps / 8))
     }
 
-    private func run(seed: UInt64, maxItems: Int, steps: Int) async throws {
-        var random = RandomCommands(seed: seed, maxItems: maxItems)
+    /// Wide sections: the heap from 16 columns on, and past 64 columns an index built after placement.
+    @Test(arguments: 2000..<2006)
+    func wideSections(seed: Int) async throws {
+        try await run(seed: UInt64(seed), maxItems: 600, columns: 12...80, steps: max(20, Self.steps / 8))
+    }
+
+    private func run(
+        seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, steps: Int
+    ) async throws {
+        var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns)
         let spec = random.layout()
         var layout = try await Layout.make(spec).layout
         layout.parallelGrain = 1

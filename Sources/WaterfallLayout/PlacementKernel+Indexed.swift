@@ -1,0 +1,41 @@
+extension PlacementKernel {
+    /// Places `inputs[range]` and appends each item's index to `lists[column]` of every column it covers; returns
+    /// how many laid-out heights were not exact.
+    ///
+    /// Item `index` is written at `ys[index - offset]`, `heights[index - offset]` and `columns[index - offset]`.
+    /// Up to 64 columns the kernel writes the entries itself, chunk by chunk into scratch lists that stay in cache;
+    /// wider sections append them from the placed columns afterwards.
+    ///
+    /// - Complexity: that of `place`, plus O(entries).
+    static func placeIndexed(
+        _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
+        cursor: inout ColumnCursor, ys: UnsafeMutablePointer<Double>, heights: UnsafeMutablePointer<Double>,
+        columns: ColumnOutput, offset: Int = 0, lists: inout [ContiguousArray<Int32>]
+    ) -> Int {
+        let c = geometry.columnCount
+        guard c <= ColumnEntries.maxColumns else {
+            let output = KernelOutput(
+                ys: ys, heights: heights, columns: columns, entries: NoColumnEntries(), offset: offset)
+            let inexact = place(inputs, range, geometry: geometry, cursor: &cursor, output: output)
+            for index in range {
+                let column = output.columns.get(index)
+                for j in column..<(column + inputs[index].span(in: c)) {
+                    lists[j].append(Int32(truncatingIfNeeded: index))
+                }
+            }
+            return inexact
+        }
+        return ColumnEntries.withScratch(columnCount: c, items: range.count) { entries in
+            let output = KernelOutput(ys: ys, heights: heights, columns: columns, entries: entries, offset: offset)
+            var inexact = 0
+            var start = range.lowerBound
+            while start < range.upperBound {
+                let end = min(range.upperBound, start + entries.capacity)
+                inexact += place(inputs, start..<end, geometry: geometry, cursor: &cursor, output: output)
+                entries.flush(into: &lists)
+                start = end
+            }
+            return inexact
+        }
+    }
+}
