@@ -222,6 +222,10 @@ extension SectionState {
     /// Inserts `items` at `index`, making their id list only when the section has ids or they bring some.
     mutating func insertItems(_ items: [Item], at index: Int) {
         let needsIDs = !ids.isEmpty || items.contains { $0.id != nil }
+        if index == inputs.count && !needsIDs {
+            inputs.append(contentsOf: items.lazy.map(ItemInput.init))
+            return
+        }
         insertInputs(items.map(ItemInput.init), ids: needsIDs ? items.map(\.id) : [], at: index)
     }
 

@@ -58,25 +58,37 @@ extension Layout {
             // A section nobody touched is as it was but for its origin: skip it cheaply when that stayed too.
             if !batch.changes.has(s) && oldOrigin == origin { continue }
             let before = batch.changes[s]?.oldMetrics ?? now
-            let dy = origin - oldOrigin
-            var listed = changed[s] ?? []
-            if dy != 0 && !(now.isExact && Exactness.isExact(origin) && Exactness.isExact(oldOrigin)) {
-                listed = sections[s].addingInexactShifts(listed, from: oldOrigin, to: origin, dy: dy)
-            }
-            let entry = SectionDiff(
-                section: s, origin: origin, height: now.height, count: now.count, dy: dy,
-                header: Self.change(before.header, now.header, oldOrigin, origin, dy),
-                footer: Self.change(before.footer, now.footer, oldOrigin, origin, dy))
-            let moved =
-                dy != 0 || now.height != before.height || now.count != before.count || entry.header != .unchanged
-                || entry.footer != .unchanged || !listed.isEmpty
-            guard moved else { continue }
+            guard let (entry, listed) = existingEntry(s, before: before, oldOrigin: oldOrigin, listed: changed[s] ?? [])
+            else { continue }
             entries.append(entry)
             listings.append(.some(listed))
             total += listed.count
         }
         if listingItems { await fillItems(&entries, listings, total: total) }
         return LayoutDiff(sections: entries)
+    }
+
+    /// The entry of section `s`, which existed before the change with `before`'s metrics at `oldOrigin`, and the
+    /// items it lists: `listed` (the re-placed ones, ascending) plus any whose shift is not exact; nil when nothing
+    /// of the section moved.
+    func existingEntry(
+        _ s: Int, before: SectionMetrics, oldOrigin: Double, listed: [Int32]
+    ) -> (entry: SectionDiff, listed: [Int32])? {
+        let origin = origins[s]
+        let now = metrics[s]
+        let dy = origin - oldOrigin
+        var listed = listed
+        if dy != 0 && !(now.isExact && Exactness.isExact(origin) && Exactness.isExact(oldOrigin)) {
+            listed = sections[s].addingInexactShifts(listed, from: oldOrigin, to: origin, dy: dy)
+        }
+        let entry = SectionDiff(
+            section: s, origin: origin, height: now.height, count: now.count, dy: dy,
+            header: Self.change(before.header, now.header, oldOrigin, origin, dy),
+            footer: Self.change(before.footer, now.footer, oldOrigin, origin, dy))
+        let moved =
+            dy != 0 || now.height != before.height || now.count != before.count || entry.header != .unchanged
+            || entry.footer != .unchanged || !listed.isEmpty
+        return moved ? (entry, listed) : nil
     }
 
     static func absolute(_ local: Rect, _ origin: Double) -> Rect {
@@ -111,7 +123,7 @@ enum ItemListing: Sendable {
 
 extension Layout {
     /// Builds the listed item frames of every entry, in a task group when there are enough.
-    fileprivate func fillItems(_ entries: inout [SectionDiff], _ listings: [ItemListing], total: Int) async {
+    func fillItems(_ entries: inout [SectionDiff], _ listings: [ItemListing], total: Int) async {
         guard total > 0 else { return }
         let targets = entries.map(\.section)
         let origins = self.origins

@@ -112,6 +112,11 @@ public struct Layout: Sendable {
     private mutating func apply(
         _ commands: [LayoutCommand], countsAsChange: Bool, listingItems: Bool = true, namingOps: Bool = false
     ) async throws(LayoutError) -> LayoutDiff {
+        if let append = appendOnly(commands) {
+            let diff = await appendItems(append.items, toSection: append.section, listingItems: listingItems)
+            if countsAsChange { seq += 1 }
+            return diff
+        }
         let newItemCount = try validate(commands, namingOps: namingOps)
         var batch = Batch(sectionCount: sections.count, origins: origins)
         for command in commands { perform(command, &batch) }

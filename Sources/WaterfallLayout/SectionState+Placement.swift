@@ -94,6 +94,11 @@ extension SectionState {
         if full { return placeAll(comparingWith: change) }
         let count = inputs.count
         let start = min(change.firstDirty, count)
+        // Nothing before the first dirty item moved, so from the old count on the items are all new ones.
+        if start == change.oldCount {
+            placeAppended(from: start)
+            return (start..<count).map { Int32(truncatingIfNeeded: $0) }
+        }
         let delta = count - change.oldCount
         var run = RegionRun(section: self, start: start)
         var converged: (newIndex: Int, shift: Double)?
@@ -126,6 +131,43 @@ extension SectionState {
         }
         for column in cuts.indices { refreshSamples(column: column, fromEntry: cuts[column]) }
         return changed
+    }
+
+    /// Places items `start...` appended after all the old ones (the feed's usual change), straight into the section's
+    /// arrays and index: nothing old moves, so there is nothing to compare, splice or renumber.
+    ///
+    /// - Complexity: O(appended items + columns × log n).
+    mutating func placeAppended(from start: Int) {
+        let count = inputs.count
+        assert(ys.count == start && heights.count == start, "appending to a section whose placement is stale")
+        var cursor = cursor(before: start)
+        ys.append(contentsOf: repeatElement(0, count: count - start))
+        heights.append(contentsOf: repeatElement(0, count: count - start))
+        var lists = columnItems
+        columnItems = []
+        let geometry = self.geometry
+        let added = inputs.withUnsafeMutableBufferPointer { inputs in
+            ys.withUnsafeMutableBufferPointer { ys in
+                heights.withUnsafeMutableBufferPointer { heights in
+                    PlacementKernel.placeIndexed(
+                        UnsafeBufferPointer(inputs), start..<count, geometry: geometry, cursor: &cursor,
+                        ys: ys.baseAddress!, heights: heights.baseAddress!,
+                        columns: ColumnOutput(inputs: inputs.baseAddress!), lists: &lists)
+                }
+            }
+        }
+        columnItems = lists
+        inexactCount += added
+        placedInLastPass = count - start
+        // Old entries keep their samples; only the ones due for the new entries are missing.
+        if columnSamples.count == columnItems.count {
+            for column in columnItems.indices {
+                refreshSamples(column: column, fromEntry: columnSamples[column].count * Self.sampleStride)
+            }
+        } else {
+            refreshSamples()
+        }
+        updateItemsBottom()
     }
 
     // MARK: Private

@@ -140,7 +140,9 @@ struct SectionState: Sendable {
         samples.removeSubrange(min(first, samples.count)...)
         columnItems[column].withUnsafeBufferPointer { list in
             ys.withUnsafeBufferPointer { ys in
-                samples.reserveCapacity(list.count / stride + 1)
+                // Grown geometrically: an exact reserve would copy the whole array for every few appended items.
+                let needed = list.count / stride + 1
+                if samples.capacity < needed { samples.reserveCapacity(max(needed, 2 * samples.capacity)) }
                 var k = first * stride
                 while k < list.count {
                     samples.append(ys[Int(list[k])])

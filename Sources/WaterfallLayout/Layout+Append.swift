@@ -1,0 +1,58 @@
+extension Layout {
+    /// The section and items of `commands` when it is one valid append after the last item of an existing section,
+    /// the feed's usual change, which `appendItems` makes without the batch machinery; nil for anything else
+    /// (including an invalid append, which the general path then reports).
+    func appendOnly(_ commands: [LayoutCommand]) -> (section: Int, items: [Item])? {
+        guard commands.count == 1, case .insertItems(let s, let at, let items) = commands[0],
+            sections.indices.contains(s), !items.isEmpty, at == metrics[s].count,
+            items.count <= limits.maxItems - itemCount
+        else { return nil }
+        do throws(LayoutError) {
+            try Validation.items(items, "")
+        } catch {
+            return nil
+        }
+        return (s, items)
+    }
+
+    /// Appends `items` after the last item of section `s` and returns the diff.
+    ///
+    /// What `apply` would do, minus the bookkeeping that only other changes need: nothing before the new items
+    /// moves, so there is no index map to keep and nothing to compare or splice, and the sections below only
+    /// shift. The origins are recomputed in `updateOrigins`'s order, so that they come out bit for bit the same.
+    ///
+    /// - Complexity: O(appended items + columns × log n + sections below).
+    mutating func appendItems(_ items: [Item], toSection s: Int, listingItems: Bool) async -> LayoutDiff {
+        let before = metrics[s]
+        let start = sections[s].count
+        sections[s].insertItems(items, at: start)
+        sections[s].placeAppended(from: start)
+        metrics[s] = SectionMetrics(sections[s])
+        itemCount += items.count
+        lastPlacedCount = items.count
+        let origin = origins[s]
+        // Its count changed, so the section has an entry.
+        guard let entry = existingEntry(s, before: before, oldOrigin: origin, listed: [])?.entry else {
+            preconditionFailure("an append left section \(s) unchanged")
+        }
+        var entries = [entry]
+        var listings: [ItemListing] = [.some([])]
+        var total = 0
+        for k in (s + 1)..<(sections.count + 1) {
+            let oldOrigin = origins[k]
+            origins[k] = origins[k - 1] + metrics[k - 1].height
+            guard k < sections.count, origins[k] != oldOrigin,
+                let (below, listed) = existingEntry(k, before: metrics[k], oldOrigin: oldOrigin, listed: [])
+            else { continue }
+            entries.append(below)
+            listings.append(.some(listed))
+            total += listed.count
+        }
+        if listingItems {
+            // The sections below first: `fillItems` sets every entry it is given a listing for.
+            await fillItems(&entries, listings, total: total)
+            entries[0].items = sections[s].itemFrames(start..<(start + items.count), origin: origin)
+        }
+        return LayoutDiff(sections: entries)
+    }
+}
