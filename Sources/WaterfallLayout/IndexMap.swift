@@ -11,16 +11,18 @@ struct IndexMap: Sendable {
         var oldStart: Int
     }
 
-    private(set) var runs: [Run]
+    /// The runs, once an insert or a removal made the map more than the identity.
+    private var runs: [Run]
+    /// The item count while the map is still the identity (an update changes no index): -1 once `runs` hold it.
+    /// Kept apart so that the common change, an update, allocates no runs.
+    private var identityCount: Int
 
     // MARK: Lifecycle
 
     /// The identity map over `count` items.
     init(identityOver count: Int) {
         runs = []
-        // Room for a typical change's few runs, so that recording it does not grow the array.
-        runs.reserveCapacity(4)
-        if count > 0 { runs.append(Run(newStart: 0, count: count, oldStart: 0)) }
+        identityCount = count
     }
 
     // MARK: Internal
@@ -28,6 +30,7 @@ struct IndexMap: Sendable {
     /// Records `count` items inserted at `index`; `oldStart` gives their old indices when they moved here.
     mutating func insert(at index: Int, count: Int, oldStart: Int = -1) {
         guard count > 0 else { return }
+        materialize()
         let position = split(at: index)
         for k in position..<runs.count { runs[k].newStart += count }
         runs.insert(Run(newStart: index, count: count, oldStart: oldStart), at: position)
@@ -38,6 +41,7 @@ struct IndexMap: Sendable {
     /// - Complexity: O(runs + ranges), in one pass, so deleting many scattered items stays linear.
     mutating func remove(_ ranges: [Range<Int>]) {
         guard !ranges.isEmpty else { return }
+        materialize()
         var result: [Run] = []
         result.reserveCapacity(runs.count + ranges.count)
         var next = 0
@@ -72,6 +76,7 @@ struct IndexMap: Sendable {
 
     /// The old index of the item now at `index`, or nil when it is new.
     func oldIndex(of index: Int) -> Int? {
+        if identityCount >= 0 { return index < identityCount ? index : nil }
         var low = 0
         var high = runs.count
         while low < high {
@@ -85,15 +90,18 @@ struct IndexMap: Sendable {
     /// Reads old indices for ascending new indices in amortized O(1) each.
     struct Walker {
         private let runs: [Run]
+        private let identityCount: Int
         private var position = 0
 
         init(_ map: IndexMap) {
             runs = map.runs
+            identityCount = map.identityCount
         }
 
         /// The old index of the item now at `index`; calls must come with non-decreasing `index`.
         @inline(__always)
         mutating func oldIndex(of index: Int) -> Int? {
+            if identityCount >= 0 { return index < identityCount ? index : nil }
             while position < runs.count && runs[position].newStart + runs[position].count <= index {
                 position += 1
             }
@@ -105,6 +113,15 @@ struct IndexMap: Sendable {
     }
 
     // MARK: Private
+
+    /// Turns the identity into its one run.
+    private mutating func materialize() {
+        guard identityCount >= 0 else { return }
+        // Room for a typical change's few runs, so that recording it does not grow the array.
+        runs.reserveCapacity(4)
+        if identityCount > 0 { runs.append(Run(newStart: 0, count: identityCount, oldStart: 0)) }
+        identityCount = -1
+    }
 
     /// Splits the run containing `index` so that a run starts there; returns that run's position.
     private mutating func split(at index: Int) -> Int {

@@ -58,38 +58,84 @@ struct SectionIdentity {
 
 /// The `SectionChange` of each current section that has one, by current index.
 ///
-/// Kept as small indices into a separate list rather than as `[SectionChange?]`: most batches touch one section of
-/// many, and an array of optional changes would cost a large initialized element per section on every change.
+/// Most batches change one section: its change is kept inline, and the per-section slots are only made for a
+/// second one or for a change to the list of sections. Past that, changes are small indices into a separate list
+/// rather than `[SectionChange?]`, which would cost a large initialized element per section on every change.
 struct SectionChanges {
-    private var slots: [Int32]
+    private var count: Int
+    /// The section of the inline change, or -1 (apart from it, so that a test reads no large value).
+    private var singleSection = -1
+    private var single: SectionChange?
+    private var slots: [Int32]?
     private var store: [SectionChange] = []
 
     init(count: Int) {
-        slots = Array(repeating: -1, count: count)
+        self.count = count
     }
 
-    func has(_ s: Int) -> Bool { slots[s] >= 0 }
+    func has(_ s: Int) -> Bool {
+        guard let slots else { return singleSection == s }
+        return slots[s] >= 0
+    }
 
-    subscript(s: Int) -> SectionChange? { slots[s] < 0 ? nil : store[Int(slots[s])] }
+    subscript(s: Int) -> SectionChange? {
+        guard let slots else { return singleSection == s ? single : nil }
+        return slots[s] < 0 ? nil : store[Int(slots[s])]
+    }
 
     mutating func start(_ s: Int, _ change: SectionChange) {
-        slots[s] = Int32(store.count)
+        if slots == nil && singleSection < 0 {
+            singleSection = s
+            single = change
+            return
+        }
+        materialize()
+        slots?[s] = Int32(store.count)
         store.append(change)
     }
 
     /// Changes section `s`'s record in place, if it has one.
     mutating func update(_ s: Int, _ body: (inout SectionChange) -> Void) {
-        let slot = Int(slots[s])
+        if slots == nil {
+            guard singleSection == s, var change = single.take() else { return }
+            // Taken out while it changes, so that its storage is not shared and mutates in place.
+            body(&change)
+            single = change
+            return
+        }
+        let slot = Int(slots?[s] ?? -1)
         if slot >= 0 { body(&store[slot]) }
     }
 
-    mutating func insertNone(count: Int, at index: Int) {
-        slots.insert(contentsOf: repeatElement(-1, count: count), at: index)
+    mutating func insertNone(count added: Int, at index: Int) {
+        materialize()
+        slots?.insert(contentsOf: repeatElement(-1, count: added), at: index)
     }
 
-    mutating func remove(sortedIndices indices: [Int]) { slots.remove(sortedIndices: indices) }
+    mutating func remove(sortedIndices indices: [Int]) {
+        materialize()
+        slots?.remove(sortedIndices: indices)
+    }
 
-    mutating func move(from: Int, to: Int) { slots.insert(slots.remove(at: from), at: to) }
+    mutating func move(from: Int, to: Int) {
+        materialize()
+        if var all = slots.take() {
+            all.insert(all.remove(at: from), at: to)
+            slots = all
+        }
+    }
+
+    /// Gives every section its slot, moving the inline change into the list.
+    private mutating func materialize() {
+        guard slots == nil else { return }
+        var all = [Int32](repeating: -1, count: count)
+        if let change = single.take() {
+            all[singleSection] = 0
+            store.append(change)
+            singleSection = -1
+        }
+        slots = all
+    }
 }
 
 extension Layout {

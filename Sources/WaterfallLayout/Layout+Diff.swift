@@ -125,6 +125,18 @@ extension Layout {
     /// Builds the listed item frames of every entry, in a task group when there are enough.
     func fillItems(_ entries: inout [SectionDiff], _ listings: [ItemListing], total: Int) async {
         guard total > 0 else { return }
+        guard allowsParallelism, total >= 2 * parallelGrain, entries.count > 1 else {
+            for k in entries.indices {
+                let s = entries[k].section
+                switch listings[k] {
+                case .all: entries[k].items = sections[s].itemFrames(0..<sections[s].count, origin: origins[s])
+                case .some(let listed) where listed.isEmpty: continue
+                case .some(let listed):
+                    entries[k].items = sections[s].itemFrames(listed.lazy.map { Int($0) }, origin: origins[s])
+                }
+            }
+            return
+        }
         let targets = entries.map(\.section)
         let origins = self.origins
         let sections = self.sections
@@ -137,13 +149,6 @@ extension Layout {
                 case .some(let listed): return sections[s].itemFrames(listed.lazy.map { Int($0) }, origin: origins[s])
                 }
             }
-        }
-        guard allowsParallelism, total >= 2 * parallelGrain, entries.count > 1 else {
-            for k in entries.indices {
-                if case .some(let listed) = listings[k], listed.isEmpty { continue }
-                entries[k].items = frames(k)
-            }
-            return
         }
         let grain = max(parallelGrain, total / 16)
         let results = await withTaskGroup(of: [(Int, [ItemFrame])].self) { group in

@@ -117,7 +117,8 @@ public struct Layout: Sendable {
             if countsAsChange { seq += 1 }
             return diff
         }
-        let newItemCount = try validate(commands, namingOps: namingOps)
+        var newItemCount = quickCheck(commands) ?? -1
+        if newItemCount < 0 { newItemCount = try validate(commands, namingOps: namingOps) }
         var batch = Batch(sectionCount: sections.count, origins: origins)
         for command in commands { perform(command, &batch) }
         let changed = await place(&batch)
@@ -141,6 +142,30 @@ public struct Layout: Sendable {
             }
         }
         return shape.itemCount
+    }
+
+    /// The item count after `commands` when they are one item command that plainly passes every check (the usual
+    /// request), found without a `LayoutShape`; nil to validate them the general way, which also names what fails.
+    private func quickCheck(_ commands: [LayoutCommand]) -> Int? {
+        guard commands.count == 1 else { return nil }
+        switch commands[0] {
+        case .updateItems(let s, let updates):
+            guard updates.count == 1, sections.indices.contains(s), metrics[s].count > updates[0].index,
+                updates[0].index >= 0, Validation.isPlainlyValid(updates[0].item)
+            else { return nil }
+            return itemCount
+        case .insertItems(let s, let at, let items):
+            guard sections.indices.contains(s), at >= 0, at <= metrics[s].count,
+                items.count <= limits.maxItems - itemCount, items.allSatisfy(Validation.isPlainlyValid)
+            else { return nil }
+            return itemCount + items.count
+        case .deleteItems(let s, let indices):
+            guard indices.count == 1, sections.indices.contains(s), metrics[s].count > indices[0], indices[0] >= 0
+            else { return nil }
+            return itemCount - 1
+        default:
+            return nil
+        }
     }
 
     /// Places new sections and re-places changed ones, in a task group when there is enough work to share.
@@ -232,13 +257,19 @@ public struct Layout: Sendable {
     ///
     /// - Complexity: O(sections): a few microseconds for thousands, and the diff lists each moved section anyway.
     private mutating func updateOrigins() {
+        guard origins.count == metrics.count + 1 else {
+            origins = [0]
+            origins.reserveCapacity(metrics.count + 1)
+            for s in metrics.indices { origins.append(origins[s] + metrics[s].height) }
+            return
+        }
+        // Only values that changed are written: the batch shares this array, and a write copies it.
         var next = 0.0
-        origins.removeAll(keepingCapacity: true)
         for s in metrics.indices {
-            origins.append(next)
+            if origins[s] != next { origins[s] = next }
             next += metrics[s].height
         }
-        origins.append(next)
+        if origins[metrics.count] != next { origins[metrics.count] = next }
     }
 }
 

@@ -95,7 +95,7 @@ enum Validation {
 
     /// The common case of `item(_:_:)` without building anything.
     @inline(__always)
-    private static func isPlainlyValid(_ item: Item) -> Bool {
+    static func isPlainlyValid(_ item: Item) -> Bool {
         guard item.height >= 0, item.height <= maxLength else { return false }
         if let w = item.aspectWidth, !(w >= minAspectWidth && w <= maxLength) { return false }
         if case .columns(let span) = item.span, span < 1 { return false }
