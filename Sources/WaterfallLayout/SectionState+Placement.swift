@@ -232,7 +232,9 @@ private struct RegionRun {
         heights.append(contentsOf: repeatElement(0, count: range.count))
         columns.append(contentsOf: repeatElement(0, count: range.count))
         let shift = start
+        // Both taken out while the kernel writes them, so that their storage is not shared and mutates in place.
         var cursor = self.cursor
+        self.cursor.columnY = []
         var lists = self.lists
         self.lists = []
         let added = section.inputs.withUnsafeBufferPointer { inputs in
