@@ -11,8 +11,11 @@ enum KernelBenchmark {
             var spec = LayoutSpec(width: 1000, defaults: SectionProperties(columns: c, columnSpacing: 4, rowSpacing: 4))
             spec.sections = [section]
             guard var layout = try? await Layout.make(spec, allowsParallelism: false).layout else { continue }
-            let placement = await Measure.median(runs: runs) { await layout.placeEverything() }
-            let limit = Measure.median(runs: runs) { _ = rawPlacement(heights, columns: c) }
+            let (placement, limit) = await Measure.interleaved(runs: runs) {
+                await layout.placeEverything()
+            } _: {
+                _ = rawPlacement(heights, columns: c)
+            }
             table.add(
                 "kernel, \(items) items, \(c) columns",
                 "\(Format.rate(Double(items) / placement)) (limit \(Format.rate(Double(items) / limit)))",

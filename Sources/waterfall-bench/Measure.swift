@@ -32,6 +32,25 @@ enum Measure {
         return times[times.count / 2]
     }
 
+    /// The median times of `a` and `b` run in turn, `runs` times each after a warm-up of each: on a shared machine
+    /// a burst of load then falls on both sides of a comparison rather than on one.
+    static func interleaved(
+        runs: Int, _ a: () async -> Void, _ b: () async -> Void
+    ) async -> (a: Double, b: Double) {
+        await a()
+        await b()
+        var times: (a: [Double], b: [Double]) = ([], [])
+        for _ in 0..<runs {
+            var start = DispatchTime.now().uptimeNanoseconds
+            await a()
+            times.a.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            start = DispatchTime.now().uptimeNanoseconds
+            await b()
+            times.b.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return (times.a.sorted()[runs / 2], times.b.sorted()[runs / 2])
+    }
+
     /// The median time of `runs` runs where `setup` (untimed) prepares the input of the timed `body`.
     static func median<T>(runs: Int, setup: () async -> T, _ body: (inout T) async -> Void) async -> Double {
         var times: [Double] = []

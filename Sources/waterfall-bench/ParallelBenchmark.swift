@@ -13,10 +13,13 @@ enum ParallelBenchmark {
             wide.toggle()
             _ = try? await layout.apply([.configureLayout(LayoutPatch(width: wide ? 1000 : 900))])
         }
-        layout.allowsParallelism = false
-        let serial = await Measure.median(runs: runs) { await change(&layout) }
-        layout.allowsParallelism = true
-        let parallel = await Measure.median(runs: runs) { await change(&layout) }
+        let (serial, parallel) = await Measure.interleaved(runs: runs) {
+            layout.allowsParallelism = false
+            await change(&layout)
+        } _: {
+            layout.allowsParallelism = true
+            await change(&layout)
+        }
         let speedup = serial / parallel
         table.add(
             "width change, \(sections) sections × \(items) items, serial vs parallel",
@@ -24,10 +27,13 @@ enum ParallelBenchmark {
             "\(Format.ratio(speedup)) faster",
             "≥ 1.7× on 2 cores: \(speedup >= 1.7 ? "met" : "MISSED")")
         // Placement alone, without the diff a width change also builds (serially): what the task group can share.
-        layout.allowsParallelism = false
-        let serialPlacement = await Measure.median(runs: runs) { await layout.placeEverything() }
-        layout.allowsParallelism = true
-        let parallelPlacement = await Measure.median(runs: runs) { await layout.placeEverything() }
+        let (serialPlacement, parallelPlacement) = await Measure.interleaved(runs: runs) {
+            layout.allowsParallelism = false
+            await layout.placeEverything()
+        } _: {
+            layout.allowsParallelism = true
+            await layout.placeEverything()
+        }
         table.add(
             "placement only (placeEverything), same layout, serial vs parallel",
             "\(Format.seconds(serialPlacement)) serial, \(Format.seconds(parallelPlacement)) parallel",
