@@ -26,7 +26,9 @@ extension Layout {
         let before = metrics[s]
         let start = sections[s].count
         sections[s].insertItems(items, at: start)
-        sections[s].placeAppended(from: start)
+        var scratch = EntryScratch()
+        sections[s].placeAppended(from: start, scratch: &scratch)
+        scratch.release()
         metrics[s] = SectionMetrics(sections[s])
         itemCount += items.count
         lastPlacedCount = items.count

@@ -57,8 +57,12 @@ extension Layout {
             let oldOrigin = batch.oldOrigins[old]
             // A section nobody touched is as it was but for its origin: skip it cheaply when that stayed too.
             if !batch.changes.has(s) && oldOrigin == origin { continue }
-            let before = batch.changes[s]?.oldMetrics ?? now
-            guard let (entry, listed) = existingEntry(s, before: before, oldOrigin: oldOrigin, listed: changed[s] ?? [])
+            // Only a changed section was placed, so only its lookups can find anything (there are often a thousand).
+            let change = batch.changes[s]
+            let placed = change == nil ? [] : changed[s] ?? []
+            guard
+                let (entry, listed) = existingEntry(
+                    s, before: change?.oldMetrics ?? now, oldOrigin: oldOrigin, listed: placed)
             else { continue }
             entries.append(entry)
             listings.append(.some(listed))
@@ -71,6 +75,7 @@ extension Layout {
     /// The entry of section `s`, which existed before the change with `before`'s metrics at `oldOrigin`, and the
     /// items it lists: `listed` (the re-placed ones, ascending) plus any whose shift is not exact; nil when nothing
     /// of the section moved.
+    @inline(__always)
     func existingEntry(
         _ s: Int, before: SectionMetrics, oldOrigin: Double, listed: [Int32]
     ) -> (entry: SectionDiff, listed: [Int32])? {

@@ -181,7 +181,9 @@ public struct Layout: Sendable {
         let parallel = allowsParallelism && jobs.count > 1 && work >= 2 * parallelGrain
         let chunks = parallel ? Self.chunks(jobs, work: work, grain: parallelGrain, sections: sections) : []
         if chunks.count < 2 {
-            for s in jobs { changed[s] = Self.place(&sections[s], change: batch.changes[s]) }
+            var scratch = EntryScratch()
+            defer { scratch.release() }
+            for s in jobs { changed[s] = Self.place(&sections[s], change: batch.changes[s], scratch: &scratch) }
             return changed
         }
         // Each section travels to its child in a slot it is taken out of, so the child holds the only reference and
@@ -196,9 +198,11 @@ public struct Layout: Sendable {
         let results = await withTaskGroup(of: [(Int, SectionState, [Int32])].self) { group in
             for chunk in slots {
                 group.addTask {
-                    chunk.map { slot in
+                    var scratch = EntryScratch()
+                    defer { scratch.release() }
+                    return chunk.map { slot in
                         var section = slot.take()
-                        let list = Self.place(&section, change: slot.change)
+                        let list = Self.place(&section, change: slot.change, scratch: &scratch)
                         return (slot.index, section, list)
                     }
                 }
@@ -224,12 +228,14 @@ public struct Layout: Sendable {
         lastPlacedCount = placed
     }
 
-    private static func place(_ section: inout SectionState, change: SectionChange?) -> [Int32] {
+    private static func place(
+        _ section: inout SectionState, change: SectionChange?, scratch: inout EntryScratch
+    ) -> [Int32] {
         guard let change else {
-            section.placeAll()
+            section.placeAll(scratch: &scratch)
             return []
         }
-        return section.place(after: change)
+        return section.place(after: change, scratch: &scratch)
     }
 
     /// Splits the jobs into chunks of at least `grain` items, so that each child task has work worth its cost.

@@ -3,6 +3,8 @@ extension PlacementKernel {
     /// how many laid-out heights were not exact.
     ///
     /// Item `index` is written at `ys[index - offset]`, `heights[index - offset]` and `columns[index - offset]`.
+    /// `exact` sizes lists that must grow at the end of the range exactly (a whole section's index, built once),
+    /// rather than by doubling (a list that keeps growing).
     /// Up to 64 columns the kernel writes the entries itself, chunk by chunk into scratch lists that stay in cache;
     /// wider sections append them from the placed columns afterwards.
     ///
@@ -10,7 +12,8 @@ extension PlacementKernel {
     static func placeIndexed(
         _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
         cursor: inout ColumnCursor, ys: UnsafeMutablePointer<Double>, heights: UnsafeMutablePointer<Double>,
-        columns: ColumnOutput, offset: Int = 0, lists: inout [ContiguousArray<Int32>]
+        columns: ColumnOutput, offset: Int = 0, lists: inout [ContiguousArray<Int32>], exact: Bool = false,
+        scratch: inout EntryScratch
     ) -> Int {
         let c = geometry.columnCount
         guard c <= ColumnEntries.maxColumns else {
@@ -25,14 +28,14 @@ extension PlacementKernel {
             }
             return inexact
         }
-        return ColumnEntries.withScratch(columnCount: c, items: range.count) { entries in
+        return ColumnEntries.withScratch(columnCount: c, items: range.count, scratch: &scratch) { entries in
             let output = KernelOutput(ys: ys, heights: heights, columns: columns, entries: entries, offset: offset)
             var inexact = 0
             var start = range.lowerBound
             while start < range.upperBound {
                 let end = min(range.upperBound, start + entries.capacity)
                 inexact += place(inputs, start..<end, geometry: geometry, cursor: &cursor, output: output)
-                entries.flush(into: &lists)
+                entries.flush(into: &lists, last: exact && end == range.upperBound)
                 start = end
             }
             return inexact

@@ -2,7 +2,7 @@ extension SectionState {
     /// Places every item of a new section.
     ///
     /// - Complexity: O(n × columns) worst case; O(n) for the usual handful of columns.
-    mutating func placeAll() {
+    mutating func placeAll(scratch: inout EntryScratch) {
         let count = inputs.count
         let c = geometry.columnCount
         placedInLastPass = count
@@ -14,7 +14,9 @@ extension SectionState {
         if lists.count != c { lists = Array(repeating: [], count: c) }
         for column in lists.indices {
             lists[column].removeAll(keepingCapacity: true)
-            lists[column].reserveCapacity(count / c)
+            // A large section's columns get their share up front (pages untouched until used); a small section's
+            // are sized exactly by the kernel's last flush.
+            if count >= 1 << 16 { lists[column].reserveCapacity(count / c) }
         }
         var cursor = ColumnCursor(columnCount: c, top: geometry.itemsTop)
         let geometry = self.geometry
@@ -28,7 +30,8 @@ extension SectionState {
                     // The kernel reads each input and writes its column back into it.
                     inexact = PlacementKernel.placeIndexed(
                         UnsafeBufferPointer(inputs), 0..<count, geometry: geometry, cursor: &cursor, ys: y,
-                        heights: h, columns: ColumnOutput(inputs: items), lists: &lists)
+                        heights: h, columns: ColumnOutput(inputs: items), lists: &lists, exact: true,
+                        scratch: &scratch)
                 }
             }
         }
@@ -42,13 +45,13 @@ extension SectionState {
 
     /// Places every item again with the fast kernel (the geometry changed, so nothing can be kept) and compares
     /// each frame with its old one afterwards.
-    private mutating func placeAll(comparingWith change: SectionChange) -> [Int32] {
+    private mutating func placeAll(comparingWith change: SectionChange, scratch: inout EntryScratch) -> [Int32] {
         let oldYs = ys
         let oldHeights = heights
         // By new index: each item's input still holds its old column until `placeAll` places it.
         let oldColumns = inputs.map(\.column)
         let oldGeometry = change.oldGeometry
-        placeAll()
+        placeAll(scratch: &scratch)
         var walker = IndexMap.Walker(change.map)
         var changed: [Int32] = []
         for index in 0..<count {
@@ -87,16 +90,16 @@ extension SectionState {
     /// from there the old frames hold (shifted by that constant) and placement stops.
     ///
     /// - Complexity: O(re-placed items + columns × log n), plus O(tail) when the tail shifts or indices move.
-    mutating func place(after change: SectionChange) -> [Int32] {
+    mutating func place(after change: SectionChange, scratch: inout EntryScratch) -> [Int32] {
         let full = change.oldGeometry != geometry || columnItems.count != geometry.columnCount
         placedInLastPass = 0
         guard full || change.itemsChanged else { return [] }
-        if full { return placeAll(comparingWith: change) }
+        if full { return placeAll(comparingWith: change, scratch: &scratch) }
         let count = inputs.count
         let start = min(change.firstDirty, count)
         // Nothing before the first dirty item moved, so from the old count on the items are all new ones.
         if start == change.oldCount {
-            placeAppended(from: start)
+            placeAppended(from: start, scratch: &scratch)
             return (start..<count).map { Int32(truncatingIfNeeded: $0) }
         }
         let delta = count - change.oldCount
@@ -115,7 +118,7 @@ extension SectionState {
                 }
             }
             let end = min(count, nextCheck > index ? nextCheck : count)
-            run.place(index..<end, in: self)
+            run.place(index..<end, in: self, scratch: &scratch)
             index = end
         }
         let end = converged?.newIndex ?? count
@@ -137,7 +140,7 @@ extension SectionState {
     /// arrays and index: nothing old moves, so there is nothing to compare, splice or renumber.
     ///
     /// - Complexity: O(appended items + columns × log n).
-    mutating func placeAppended(from start: Int) {
+    mutating func placeAppended(from start: Int, scratch: inout EntryScratch) {
         let count = inputs.count
         assert(ys.count == start && heights.count == start, "appending to a section whose placement is stale")
         var cursor = cursor(before: start)
@@ -152,7 +155,7 @@ extension SectionState {
                     PlacementKernel.placeIndexed(
                         UnsafeBufferPointer(inputs), start..<count, geometry: geometry, cursor: &cursor,
                         ys: ys.baseAddress!, heights: heights.baseAddress!,
-                        columns: ColumnOutput(inputs: inputs.baseAddress!), lists: &lists)
+                        columns: ColumnOutput(inputs: inputs.baseAddress!), lists: &lists, scratch: &scratch)
                 }
             }
         }
@@ -226,7 +229,7 @@ private struct RegionRun {
     }
 
     /// Places items `range` (new indices, continuing the run).
-    mutating func place(_ range: Range<Int>, in section: SectionState) {
+    mutating func place(_ range: Range<Int>, in section: SectionState, scratch: inout EntryScratch) {
         let offset = ys.count
         ys.append(contentsOf: repeatElement(0, count: range.count))
         heights.append(contentsOf: repeatElement(0, count: range.count))
@@ -245,7 +248,7 @@ private struct RegionRun {
                             inputs, range, geometry: section.geometry, cursor: &cursor,
                             ys: ys.baseAddress! + offset, heights: heights.baseAddress! + offset,
                             columns: ColumnOutput(columns.baseAddress! + offset), offset: shift + offset,
-                            lists: &lists)
+                            lists: &lists, scratch: &scratch)
                     }
                 }
             }
