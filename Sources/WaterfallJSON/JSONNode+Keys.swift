@@ -5,8 +5,7 @@ extension JSONNode {
     /// string has no escapes. `key` must be plain: no quote, backslash or control character.
     @inlinable
     public func isEqual(toKey key: StaticString) -> Bool {
-        if key.hasPointerRepresentation { return isEqual(toBytes: key.utf8Start, count: key.utf8CodeUnitCount) }
-        return key.withUTF8Buffer { isEqual(toBytes: $0.baseAddress!, count: $0.count) }
+        withView { $0.isEqual(toKey: key) }
     }
 
     /// Whether this is a string whose decoded value equals `text`.
@@ -19,30 +18,14 @@ extension JSONNode {
     /// - Complexity: O(members), comparing lengths first; requests have a handful of members.
     @inlinable
     public subscript(key: StaticString) -> JSONNode? {
-        let found =
-            key.hasPointerRepresentation
-            ? valueIndex(forKey: key.utf8Start, count: key.utf8CodeUnitCount)
-            : key.withUTF8Buffer { valueIndex(forKey: $0.baseAddress!, count: $0.count) }
-        return found < 0 ? nil : JSONNode(storage: storage, index: found)
+        withView { $0[key] }.map { JSONNode(storage: storage, index: $0.index) }
     }
 
     /// The value of the member named `key` of an object and its position among the members, without creating a
     /// node per member passed over (which would retain the document each time); nil if absent.
+    @inlinable
     public func positionedMember(_ key: StaticString) -> (position: Int, value: JSONNode)? {
-        key.withUTF8Buffer { expected -> (position: Int, value: JSONNode)? in
-            guard let base = expected.baseAddress else { return nil }
-            let nodes = storage.nodes
-            let node = nodes[index]
-            guard node.kind == .object else { return nil }
-            var keyIndex = index + 1
-            for position in 0..<Int(node.count) {
-                if Self.stringNode(nodes[keyIndex], in: storage, equals: base, count: expected.count) {
-                    return (position, JSONNode(storage: storage, index: keyIndex + 1))
-                }
-                keyIndex = Int(nodes[keyIndex + 1].next)
-            }
-            return nil
-        }
+        withView { $0.positionedMember(key) }.map { ($0.position, JSONNode(storage: storage, index: $0.value.index)) }
     }
 
     /// The value of the member named `key` (a runtime string) of an object; nil if absent or not an object.
@@ -55,25 +38,20 @@ extension JSONNode {
     /// The element at `position` of an array; nil if out of bounds or not an array.
     /// - Complexity: O(position): the tape is walked sibling by sibling.
     public subscript(position: Int) -> JSONNode? {
-        guard node.kind == .array, position >= 0, position < count else { return nil }
-        var elementIndex = index + 1
-        for _ in 0..<position { elementIndex = Int(storage.nodes[elementIndex].next) }
-        return JSONNode(storage: storage, index: elementIndex)
+        withView { $0[position] }.map { JSONNode(storage: storage, index: $0.index) }
     }
 
-    // MARK: Internal
+    // MARK: Private
 
     /// Whether this is a string whose value is the `count` UTF-8 bytes at `key`.
-    @usableFromInline
-    internal func isEqual(toBytes key: UnsafePointer<UInt8>, count: Int) -> Bool {
+    private func isEqual(toBytes key: UnsafePointer<UInt8>, count: Int) -> Bool {
         let node = self.node
         guard node.kind == .string else { return false }
         return Self.stringNode(node, in: storage, equals: key, count: count)
     }
 
     /// The tape index of the value of the first member whose key is the `count` UTF-8 bytes at `key`, or -1.
-    @usableFromInline
-    internal func valueIndex(forKey key: UnsafePointer<UInt8>, count: Int) -> Int {
+    private func valueIndex(forKey key: UnsafePointer<UInt8>, count: Int) -> Int {
         let nodes = storage.nodes
         let node = nodes[index]
         guard node.kind == .object else { return -1 }
@@ -85,11 +63,8 @@ extension JSONNode {
         return -1
     }
 
-    // MARK: Private
-
     /// Whether the string `node` has the value of the `count` bytes at `key`: raw bytes when it has no escapes
     /// (lengths first, then bytes), its decoded value otherwise.
-    @inline(__always)
     private static func stringNode(
         _ node: TapeNode,
         in storage: JSONStorage,

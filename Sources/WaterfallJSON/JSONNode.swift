@@ -28,19 +28,12 @@ public struct JSONNode: Sendable {
 
     /// The value of `true` or `false`; nil for other kinds.
     @inlinable
-    public var bool: Bool? {
-        let node = self.node
-        return node.kind == .bool ? node.flags & TapeNode.isTrue != 0 : nil
-    }
+    public var bool: Bool? { withView { $0.bool } }
 
     /// The exact value of an integer (no fraction or exponent) within Int64 range; nil otherwise, including
     /// for `1.0` and `1e2`, so a field documented as an integer never silently truncates.
     @inlinable
-    public var int64: Int64? {
-        let node = self.node
-        guard node.kind == .number && node.flags & TapeNode.isInteger != 0 else { return nil }
-        return withBytes(of: node) { JSONNumber.int64($0) }
-    }
+    public var int64: Int64? { withView { $0.int64 } }
 
     /// `int64` as an `Int`.
     @inlinable
@@ -48,19 +41,11 @@ public struct JSONNode: Sendable {
 
     /// The correctly rounded value of any number; nil for other kinds. Never infinite (the reader rejects those).
     @inlinable
-    public var double: Double? {
-        let node = self.node
-        guard node.kind == .number else { return nil }
-        return withBytes(of: node) { JSONNumber.double($0) }
-    }
+    public var double: Double? { withView { $0.double } }
 
     /// The decoded value of a string; nil for other kinds.
     @inlinable
-    public var string: String? {
-        let node = self.node
-        guard node.kind == .string else { return nil }
-        return withContent(of: node) { JSONText.decode($0, hasEscapes: node.flags & TapeNode.hasEscapes != 0) }
-    }
+    public var string: String? { withView { $0.string } }
 
     /// The number of elements of an array or members of an object; 0 for other kinds.
     @inlinable
@@ -91,16 +76,4 @@ public struct JSONNode: Sendable {
     /// This value's tape node.
     @inlinable
     internal var node: TapeNode { storage.nodes[index] }
-
-    /// Calls `body` with the bytes of `node`.
-    @inlinable
-    internal func withBytes<R>(of node: TapeNode, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        body(UnsafeBufferPointer(start: storage.bytes + Int(node.start), count: Int(node.end &- node.start)))
-    }
-
-    /// Calls `body` with the bytes between the quotes of the string `node`.
-    @inlinable
-    internal func withContent<R>(of node: TapeNode, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        body(UnsafeBufferPointer(start: storage.bytes + Int(node.start) + 1, count: Int(node.end &- node.start) - 2))
-    }
 }

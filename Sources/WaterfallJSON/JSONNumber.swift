@@ -3,6 +3,28 @@
 internal enum JSONNumber {
     // MARK: Internal
 
+    /// The longest integer text (sign included) that `shortInteger` reads: 18 digits stay below 10^18 < 2^63.
+    @inlinable static var shortIntegerLength: Int { 18 }
+
+    /// The longest integer text (sign included) whose value a `Double` holds exactly: 15 digits stay below 2^53.
+    @inlinable static var exactIntegerLength: Int { 15 }
+
+    /// The value of a validated integer-grammar number of at most `shortIntegerLength` bytes at `p`.
+    ///
+    /// Inlined into the accessors because request fields are mostly such numbers (`"section":0`, `"h":120`),
+    /// and the call to `int64(_:)` with its range checks cost more than the digits.
+    @inlinable
+    static func shortInteger(_ p: UnsafePointer<UInt8>, length: Int) -> Int64 {
+        let isNegative = p[0] == UInt8(ascii: "-")
+        var i = isNegative ? 1 : 0
+        var magnitude: Int64 = 0
+        while i < length {
+            magnitude = magnitude &* 10 &+ Int64(p[i] &- UInt8(ascii: "0"))
+            i &+= 1
+        }
+        return isNegative ? 0 &- magnitude : magnitude
+    }
+
     /// The exact value of an integer-grammar number (no fraction, no exponent), or nil outside Int64.
     @usableFromInline
     static func int64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {

@@ -28,20 +28,52 @@ public enum Method: String, Sendable, CaseIterable {
 
     /// The method a JSON string names, compared on its bytes (lengths first) without making a String.
     public static func named(_ node: JSONNode) -> Method? {
-        for (name, method) in staticNames where node.isEqual(toKey: name) { return method }
-        return nil
+        node.withView { named($0) }
+    }
+
+    /// The method a JSON string names, compared on its bytes without making a String.
+    ///
+    /// Dispatched on the length first, so a name is compared with at most three constant names (a loop over a table
+    /// of all twenty cost ~13 ns per request, mostly the table's access and retain); inlined into the request
+    /// reader, its one hot caller, it saves ~10 ns more.
+    @inline(__always)
+    public static func named(_ view: JSONView) -> Method? {
+        guard view.kind == .string else { return nil }
+        switch view.rawBytes.count &- 2 {
+        case 4: if view.isEqual(toKey: "ping") { return .ping }
+        case 5:
+            if view.isEqual(toKey: "batch") { return .batch }
+            if view.isEqual(toKey: "query") { return .query }
+            if view.isEqual(toKey: "stats") { return .stats }
+        case 7: if view.isEqual(toKey: "version") { return .version }
+        case 9: if view.isEqual(toKey: "subscribe") { return .subscribe }
+        case 10:
+            if view.isEqual(toKey: "items.move") { return .itemsMove }
+            if view.isEqual(toKey: "layout.get") { return .layoutGet }
+        case 11:
+            if view.isEqual(toKey: "layout.drop") { return .layoutDrop }
+            if view.isEqual(toKey: "layout.list") { return .layoutList }
+            if view.isEqual(toKey: "unsubscribe") { return .unsubscribe }
+        case 12:
+            if view.isEqual(toKey: "items.update") { return .itemsUpdate }
+            if view.isEqual(toKey: "items.insert") { return .itemsInsert }
+            if view.isEqual(toKey: "items.delete") { return .itemsDelete }
+        case 13:
+            if view.isEqual(toKey: "layout.create") { return .layoutCreate }
+            if view.isEqual(toKey: "sections.move") { return .sectionsMove }
+        case 15:
+            if view.isEqual(toKey: "sections.insert") { return .sectionsInsert }
+            if view.isEqual(toKey: "sections.delete") { return .sectionsDelete }
+        case 16: if view.isEqual(toKey: "layout.configure") { return .layoutConfigure }
+        case 18: if view.isEqual(toKey: "sections.configure") { return .sectionsConfigure }
+        default: break
+        }
+        // A name written with escapes has another raw length: decode it (rare).
+        guard view.rawBytes.contains(UInt8(ascii: "\\")) else { return nil }
+        return view.string.flatMap(named)
     }
 
     private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
-
-    private static let staticNames: [(StaticString, Method)] = [
-        ("items.update", .itemsUpdate), ("items.insert", .itemsInsert), ("ping", .ping), ("query", .query),
-        ("items.delete", .itemsDelete), ("items.move", .itemsMove), ("batch", .batch), ("layout.get", .layoutGet),
-        ("layout.create", .layoutCreate), ("layout.configure", .layoutConfigure), ("layout.drop", .layoutDrop),
-        ("layout.list", .layoutList), ("sections.insert", .sectionsInsert), ("sections.delete", .sectionsDelete),
-        ("sections.move", .sectionsMove), ("sections.configure", .sectionsConfigure), ("subscribe", .subscribe),
-        ("unsubscribe", .unsubscribe), ("stats", .stats), ("version", .version),
-    ]
 
     /// The methods that change an existing layout and can appear in a `batch`.
     public var isBatchable: Bool {

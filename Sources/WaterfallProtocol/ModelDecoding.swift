@@ -7,38 +7,51 @@ import WaterfallLayout
 /// reject the same values with the same field names.
 enum ModelDecoding {
     static func item(
-        _ node: JSONNode, in parent: @autoclosure () -> String, at index: Int
+        _ node: JSONView, in parent: @autoclosure () -> String, at k: Int
     ) throws(ProtocolError) -> Item {
-        try indexedItem(node, in: parent(), at: index, withIndex: false).item
+        let fields = try itemFields(node, in: parent(), at: k, withIndex: false)
+        return Item(height: fields.height, aspectWidth: fields.aspectWidth, span: fields.span, id: fields.id)
+    }
+
+    /// Reads an item object of `items.update`: an item and its index `i`.
+    static func itemUpdate(
+        _ node: JSONView, in parent: @autoclosure () -> String, at k: Int
+    ) throws(ProtocolError) -> ItemUpdate {
+        let fields = try itemFields(node, in: parent(), at: k, withIndex: true)
+        let item = Item(height: fields.height, aspectWidth: fields.aspectWidth, span: fields.span, id: fields.id)
+        return ItemUpdate(index: fields.index, item: item)
     }
 
     /// Reads an item object (`h`, `w`, `span`, `id`, and `i` for `items.update`) in one pass over its members.
     ///
     /// Items are most of a bulk insert's bytes: one pass per item, rather than a lookup per field, halves the cost
-    /// of decoding a thousand-item request.
-    static func indexedItem(
-        _ node: JSONNode, in parent: @autoclosure () -> String, at k: Int, withIndex: Bool
-    ) throws(ProtocolError) -> (item: Item, index: Int?) {
+    /// of decoding a thousand-item request. The fields are gathered in locals and the item made once, at the end.
+    @inline(__always)
+    private static func itemFields(
+        _ node: JSONView, in parent: @autoclosure () -> String, at k: Int, withIndex: Bool
+    ) throws(ProtocolError) -> (height: Double, aspectWidth: Double?, span: Span, id: String?, index: Int) {
         func field(_ name: String) -> String { "\(parent())[\(k)].\(name)" }
         guard node.kind == .object else {
             throw .badParams("\(parent())[\(k)]", "must be an object, not \(node.kind)")
         }
         var height: Double?
-        var item = Item(height: 0)
+        var aspectWidth: Double?
+        var span = Span.columns(1)
+        var id: String?
         var index: Int?
         for (key, value) in node.members {
             if key.isEqual(toKey: "h") {
                 if !value.isNull { height = try Params.double(value, field("h")) }
             } else if key.isEqual(toKey: "w") {
-                if !value.isNull { item.aspectWidth = try Params.double(value, field("w")) }
+                if !value.isNull { aspectWidth = try Params.double(value, field("w")) }
             } else if key.isEqual(toKey: "span") {
-                if !value.isNull { item.span = try span(value, field("span")) }
+                if !value.isNull { span = try self.span(value, field("span")) }
             } else if key.isEqual(toKey: "id") {
                 guard !value.isNull else { continue }
-                guard value.kind == .string, let id = value.string else {
+                guard let string = value.string else {
                     throw .badParams(field("id"), "must be a string, not \(value.kind) \(Request.text(value))")
                 }
-                item.id = id
+                id = string
             } else if withIndex && key.isEqual(toKey: "i") {
                 if !value.isNull { index = try Params.int(value, field("i")) }
             } else {
@@ -47,11 +60,10 @@ enum ModelDecoding {
         }
         if withIndex && index == nil { throw .badParams(field("i"), "missing") }
         guard let height else { throw .badParams(field("h"), "missing") }
-        item.height = height
-        return (item, index)
+        return (height, aspectWidth, span, id, index ?? 0)
     }
 
-    private static func span(_ node: JSONNode, _ field: @autoclosure () -> String) throws(ProtocolError) -> Span {
+    private static func span(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Span {
         guard node.kind == .string else { return .columns(try Params.int(node, field())) }
         guard node.isEqual(toKey: "full") else {
             throw .badParams(field(), "\(Request.text(node)) is not a number or \"full\"")
@@ -59,15 +71,15 @@ enum ModelDecoding {
         return .full
     }
 
-    static func items(_ nodes: JSONNode.Elements, _ path: @autoclosure () -> String) throws(ProtocolError) -> [Item] {
+    static func items(_ nodes: JSONView.Elements, _ path: @autoclosure () -> String) throws(ProtocolError) -> [Item] {
         var result: [Item] = []
         result.reserveCapacity(nodes.underestimatedCount)
         for (k, node) in nodes.enumerated() { result.append(try item(node, in: path(), at: k)) }
         return result
     }
 
-    static func insets(_ node: JSONNode, _ path: @autoclosure () -> String) throws(ProtocolError) -> Insets {
-        var p = try Params(node, path: path())
+    /// Reads an insets object that `p` wraps.
+    static func insets(_ p: inout Params) throws(ProtocolError) -> Insets {
         let insets = Insets(
             top: try p.optionalDouble("top") ?? 0, left: try p.optionalDouble("left") ?? 0,
             bottom: try p.optionalDouble("bottom") ?? 0, right: try p.optionalDouble("right") ?? 0)
@@ -75,13 +87,13 @@ enum ModelDecoding {
         return insets
     }
 
-    static func placement(_ node: JSONNode, _ field: @autoclosure () -> String) throws(ProtocolError) -> Placement {
+    static func placement(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Placement {
         if node.isEqual(toKey: "shortest") { return .shortest }
         if node.isEqual(toKey: "next") { return .next }
         throw .badParams(field(), "\(Request.text(node)) is not \"shortest\" or \"next\"")
     }
 
-    static func direction(_ node: JSONNode, _ field: @autoclosure () -> String) throws(ProtocolError) -> Direction {
+    static func direction(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Direction {
         if node.isEqual(toKey: "ltr") { return .ltr }
         if node.isEqual(toKey: "rtl") { return .rtl }
         throw .badParams(field(), "\(Request.text(node)) is not \"ltr\" or \"rtl\"")
@@ -106,52 +118,57 @@ enum ModelDecoding {
             tolerance: value(patch.tolerance))
     }
 
-    static func properties(_ node: JSONNode, _ path: String) throws(ProtocolError) -> SectionProperties {
-        var p = try Params(node, path: path)
-        let properties = try properties(&p)
-        try p.finish()
-        return properties
-    }
-
     /// Reads the section properties `p` names: a value sets one, `null` resets it.
     static func patch(_ p: inout Params) throws(ProtocolError) -> SectionPatch {
         var patch = SectionPatch()
         func change<T>(
-            _ key: StaticString, _ read: (JSONNode, @autoclosure () -> String) throws(ProtocolError) -> T
+            _ key: StaticString, _ read: (JSONView, @autoclosure () -> String) throws(ProtocolError) -> T
         ) throws(ProtocolError) -> PropertyChange<T>? {
-            guard let node = p.node(key) else { return nil }
+            guard let node = p.view(key) else { return nil }
             return node.isNull ? .reset : .set(try read(node, p.field(key)))
+        }
+        func insetsChange(_ key: StaticString) throws(ProtocolError) -> PropertyChange<Insets>? {
+            guard let node = p.view(key) else { return nil }
+            guard !node.isNull else { return .reset }
+            var object = try p.nested(node, path: p.field(key))
+            return .set(try insets(&object))
         }
         patch.columns = try change("columns", Params.int)
         patch.minColumnWidth = try change("minColumnWidth", Params.double)
         patch.maxColumns = try change("maxColumns", Params.int)
         patch.columnSpacing = try change("columnSpacing", Params.double)
         patch.rowSpacing = try change("rowSpacing", Params.double)
-        patch.insets = try change("insets", insets)
+        patch.insets = try insetsChange("insets")
         patch.headerHeight = try change("headerHeight", Params.double)
         patch.footerHeight = try change("footerHeight", Params.double)
-        patch.headerInsets = try change("headerInsets", insets)
-        patch.footerInsets = try change("footerInsets", insets)
+        patch.headerInsets = try insetsChange("headerInsets")
+        patch.footerInsets = try insetsChange("footerInsets")
         patch.placement = try change("placement", placement)
         patch.tolerance = try change("tolerance", Params.double)
         return patch
     }
 
-    static func section(_ node: JSONNode, _ path: String) throws(ProtocolError) -> SectionSpec {
-        var p = try Params(node, path: path)
+    /// Reads a section object that `p` wraps: its properties and items.
+    static func section(_ p: inout Params) throws(ProtocolError) -> SectionSpec {
         let properties = try properties(&p)
-        let items = p.contains("items") ? try self.items(p.array("items"), "\(path).items") : []
+        let items = p.contains("items") ? try self.items(p.arrayView("items").elements, "\(p.path).items") : []
         try p.finish()
         return SectionSpec(properties: properties, items: items)
     }
 
-    static func sections(_ nodes: JSONNode.Elements, _ path: String) throws(ProtocolError) -> [SectionSpec] {
+    /// Reads the section objects `nodes`, elements of the array at `path` of the document that `p` reads.
+    static func sections(
+        _ nodes: JSONView.Elements, _ path: String, of p: Params
+    ) throws(ProtocolError) -> [SectionSpec] {
         var result: [SectionSpec] = []
-        for (k, node) in nodes.enumerated() { result.append(try section(node, "\(path)[\(k)]")) }
+        for (k, node) in nodes.enumerated() {
+            var section = try p.nested(node, path: "\(path)[\(k)]")
+            result.append(try self.section(&section))
+        }
         return result
     }
 
-    static func indices(_ nodes: JSONNode.Elements, _ path: @autoclosure () -> String) throws(ProtocolError) -> [Int] {
+    static func indices(_ nodes: JSONView.Elements, _ path: @autoclosure () -> String) throws(ProtocolError) -> [Int] {
         var result: [Int] = []
         result.reserveCapacity(nodes.underestimatedCount)
         for (k, node) in nodes.enumerated() { result.append(try Params.int(node, "\(path())[\(k)]")) }
@@ -159,12 +176,11 @@ enum ModelDecoding {
     }
 
     /// An `[section, item]` pair.
-    static func path(_ node: JSONNode?, _ field: String) throws(ProtocolError) -> ItemPath {
+    static func path(_ node: JSONView?, _ field: String) throws(ProtocolError) -> ItemPath {
         guard let node else { throw .badParams(field, "missing") }
-        guard node.kind == .array, node.count == 2 else {
+        guard node.kind == .array, node.count == 2, let section = node[0], let item = node[1] else {
             throw .badParams(field, "\(Request.text(node)) is not a [section, item] pair")
         }
-        let pair = Array(node.elements)
-        return ItemPath(section: try Params.int(pair[0], field + "[0]"), item: try Params.int(pair[1], field + "[1]"))
+        return ItemPath(section: try Params.int(section, field + "[0]"), item: try Params.int(item, field + "[1]"))
     }
 }

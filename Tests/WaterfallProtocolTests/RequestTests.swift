@@ -34,6 +34,10 @@ import WaterfallJSON
         Valid(
             line: #"{"params":{},"method":"stats","id":3}"#, id: .int(3), isNotification: false, hasParams: true,
             method: "stats"),
+        // A method name spelled with escapes is the name it decodes to.
+        Valid(
+            line: #"{"id":4,"method":"items.upd\u0061te","params":{"a":1}}"#, id: .int(4), isNotification: false,
+            hasParams: true, method: "items.update"),
     ]
 
     @Test(arguments: valid)
@@ -44,6 +48,32 @@ import WaterfallJSON
         #expect(request.isNotification == c.isNotification)
         #expect((request.params != nil) == c.hasParams)
         #expect(request.method == c.method)
+        #expect(request.knownMethod?.rawValue == c.method)
+        if c.hasParams {
+            let params = try #require(request.params)
+            #expect(String(decoding: params.rawBytes, as: UTF8.self).hasPrefix("{"))
+            #expect(params.kind == .object)
+        }
+    }
+
+    @Test func anUnknownMethodKeepsItsName() throws {
+        var partial = RequestID.none
+        let request = try Request(JSONDocument(parsing: #"{"id":1,"method":"p\u00f6ng"}"#), partialID: &partial)
+        #expect(request.knownMethod == nil)
+        #expect(request.method == "pöng")
+    }
+
+    /// Every method by its bytes, and near misses (prefixes, extensions, case, escapes) by theirs.
+    @Test func namesMethodsByTheirBytes() throws {
+        for method in Method.allCases {
+            let document = try JSONDocument(parsing: "\"\(method.rawValue)\"")
+            #expect(document.withRoot { Method.named($0) } == method)
+            #expect(Method.named(document.root) == method)
+        }
+        for text in [#""Ping""#, #""items.updat""#, #""items.updatee""#, #""""#, "7", #""sections.movE""#] {
+            #expect(try JSONDocument(parsing: text).withRoot { Method.named($0) } == nil, "\(text)")
+        }
+        #expect(try JSONDocument(parsing: #""\u0070ing""#).withRoot { Method.named($0) } == .ping)
     }
 
     /// A line whose envelope is refused: the error, a fragment of its message, and the id the reply echoes.

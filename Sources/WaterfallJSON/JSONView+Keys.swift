@@ -1,0 +1,171 @@
+// MARK: Keys and members
+
+extension JSONView {
+    /// Whether this is a string equal to `key`, compared on the raw bytes (lengths first) when the string has no
+    /// escapes. `key` must be plain: no quote, backslash or control character.
+    @inlinable @inline(__always)
+    public func isEqual(toKey key: StaticString) -> Bool {
+        let node = self.node
+        return node.kind == .string && Self.string(node, bytes, equals: key)
+    }
+
+    /// The value of the member named `key` of an object; nil if there is none or this is not an object.
+    /// - Complexity: O(members); requests have a handful.
+    @inlinable
+    public subscript(key: StaticString) -> JSONView? {
+        positionedMember(key)?.value
+    }
+
+    /// The value of the member named `key` of an object and its position among the members; nil if absent or not
+    /// an object. The position lets a strict reader mark the member as read.
+    ///
+    /// Always inlined: with the literal key of each call site its length and bytes are constants, which measured
+    /// ~15 ns faster per `items.update` line than one shared copy taking the key as an argument.
+    @inlinable @inline(__always)
+    public func positionedMember(_ key: StaticString) -> (position: Int, value: JSONView)? {
+        let node = self.node
+        guard node.kind == .object else { return nil }
+        var keyIndex = index + 1
+        var position = 0
+        while position < Int(node.count) {
+            if Self.string(nodes[keyIndex], bytes, equals: key) {
+                return (position, JSONView(nodes: nodes, bytes: bytes, index: keyIndex + 1))
+            }
+            keyIndex = Int(nodes[keyIndex + 1].next)
+            position += 1
+        }
+        return nil
+    }
+
+    /// The element at `position` of an array; nil if out of bounds or not an array.
+    /// - Complexity: O(position): the tape is walked sibling by sibling.
+    @inlinable
+    public subscript(position: Int) -> JSONView? {
+        let node = self.node
+        guard node.kind == .array, position >= 0, position < Int(node.count) else { return nil }
+        var elementIndex = index + 1
+        for _ in 0..<position { elementIndex = Int(nodes[elementIndex].next) }
+        return JSONView(nodes: nodes, bytes: bytes, index: elementIndex)
+    }
+
+    /// The member at `position` of an object; nil if out of bounds or not an object. Always inlined: a request's
+    /// params are found by position on every request.
+    /// - Complexity: O(position): the tape is walked sibling by sibling.
+    @inlinable @inline(__always)
+    public func member(at position: Int) -> (key: JSONView, value: JSONView)? {
+        let node = self.node
+        guard node.kind == .object, position >= 0, position < Int(node.count) else { return nil }
+        var keyIndex = index + 1
+        for _ in 0..<position { keyIndex = Int(nodes[keyIndex + 1].next) }
+        return (
+            JSONView(nodes: nodes, bytes: bytes, index: keyIndex),
+            JSONView(nodes: nodes, bytes: bytes, index: keyIndex + 1)
+        )
+    }
+
+    // MARK: Internal
+
+    /// Whether the string `node` has the value of `key`: its raw bytes when it has no escapes, else its decoded
+    /// value.
+    ///
+    /// Inlined with a literal `key`, the length test is against a constant and the byte loop is a few compares.
+    @inlinable @inline(__always)
+    static func string(_ node: TapeNode, _ bytes: UnsafePointer<UInt8>, equals key: StaticString) -> Bool {
+        let length = Int(node.end &- node.start) &- 2
+        guard node.flags & TapeNode.hasEscapes == 0 && key.hasPointerRepresentation else {
+            return escapedString(node, bytes, equals: key)
+        }
+        guard length == key.utf8CodeUnitCount else { return false }
+        let content = bytes + Int(node.start) + 1
+        let expected = key.utf8Start
+        var k = 0
+        while k < length {
+            if content[k] != expected[k] { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// The slow side of `string(_:_:equals:)`: decodes the string (escapes), or a one-scalar `key`.
+    @usableFromInline
+    static func escapedString(_ node: TapeNode, _ bytes: UnsafePointer<UInt8>, equals key: StaticString) -> Bool {
+        let content = UnsafeBufferPointer(start: bytes + Int(node.start) + 1, count: Int(node.end &- node.start) - 2)
+        let value = JSONText.decode(content, hasEscapes: node.flags & TapeNode.hasEscapes != 0)
+        return key.withUTF8Buffer { value.utf8.elementsEqual($0) }
+    }
+}
+
+// MARK: Iteration
+
+extension JSONView {
+    /// The elements of an array, in order.
+    public struct Elements: Sequence, IteratorProtocol {
+        @usableFromInline let nodes: UnsafePointer<TapeNode>
+        @usableFromInline let bytes: UnsafePointer<UInt8>
+        @usableFromInline var index: Int
+        @usableFromInline var remaining: Int
+
+        @inlinable
+        init(_ array: JSONView) {
+            let node = array.node
+            nodes = array.nodes
+            bytes = array.bytes
+            index = array.index + 1
+            remaining = node.kind == .array ? Int(node.count) : 0
+        }
+
+        /// The number of elements not yet visited.
+        @inlinable
+        public var underestimatedCount: Int { remaining }
+
+        /// The next element, or nil after the last.
+        @inlinable
+        public mutating func next() -> JSONView? {
+            guard remaining > 0 else { return nil }
+            remaining -= 1
+            let element = JSONView(nodes: nodes, bytes: bytes, index: index)
+            index = Int(nodes[index].next)
+            return element
+        }
+    }
+
+    /// The members of an object, as (key, value) in input order; keys are string views.
+    public struct Members: Sequence, IteratorProtocol {
+        @usableFromInline let nodes: UnsafePointer<TapeNode>
+        @usableFromInline let bytes: UnsafePointer<UInt8>
+        @usableFromInline var index: Int
+        @usableFromInline var remaining: Int
+
+        @inlinable
+        init(_ object: JSONView) {
+            let node = object.node
+            nodes = object.nodes
+            bytes = object.bytes
+            index = object.index + 1
+            remaining = node.kind == .object ? Int(node.count) : 0
+        }
+
+        /// The number of members not yet visited.
+        @inlinable
+        public var underestimatedCount: Int { remaining }
+
+        /// The next member, or nil after the last.
+        @inlinable
+        public mutating func next() -> (key: JSONView, value: JSONView)? {
+            guard remaining > 0 else { return nil }
+            remaining -= 1
+            let key = JSONView(nodes: nodes, bytes: bytes, index: index)
+            let value = JSONView(nodes: nodes, bytes: bytes, index: index + 1)
+            index = Int(nodes[index + 1].next)
+            return (key, value)
+        }
+    }
+
+    /// The elements of an array in order; empty for other kinds.
+    @inlinable
+    public var elements: Elements { Elements(self) }
+
+    /// The members of an object in order; empty for other kinds.
+    @inlinable
+    public var members: Members { Members(self) }
+}
