@@ -38,7 +38,8 @@ extension Layout {
             preconditionFailure("an append left section \(s) unchanged")
         }
         var entries = [entry]
-        var listings: [ItemListing] = [.some([])]
+        // Made only for sections below that move: the appended section's own frames are built apart.
+        var listings: [ItemListing] = []
         var total = 0
         for k in (s + 1)..<(sections.count + 1) {
             let oldOrigin = origins[k]
@@ -46,13 +47,14 @@ extension Layout {
             guard k < sections.count, origins[k] != oldOrigin,
                 let (below, listed) = existingEntry(k, before: metrics[k], oldOrigin: oldOrigin, listed: [])
             else { continue }
+            if listings.isEmpty { listings = [.some([])] }
             entries.append(below)
             listings.append(.some(listed))
             total += listed.count
         }
         if listingItems {
             // The sections below first: `fillItems` sets every entry it is given a listing for.
-            await fillItems(&entries, listings, total: total)
+            if total > 0 { await fillItems(&entries, listings, total: total) }
             entries[0].items = sections[s].itemFrames(start..<(start + items.count), origin: origin)
         }
         return LayoutDiff(sections: entries)
