@@ -93,13 +93,28 @@ struct ColumnEntries: ColumnEntrySink {
     /// Appends each column's entries to `lists[column]` and empties the scratch; `last` (the placement's last chunk)
     /// sizes a list that must grow exactly, rather than doubling it: a small section's index would otherwise keep
     /// up to half its capacity unused, in heap pages that count.
-    func flush(into lists: inout [ContiguousArray<Int32>], last: Bool) {
+    ///
+    /// With `samples`, also appends the y (from `ys`, by item index) of every entry due for a sample: the entries
+    /// are in cache here, where a later pass would gather them from all over the index.
+    func flush(
+        into lists: inout [ContiguousArray<Int32>], last: Bool, samples: inout [ContiguousArray<Double>]?,
+        ys: UnsafePointer<Double>
+    ) {
+        let stride = SectionState.sampleStride
         for column in 0..<columnCount where counts[column] > 0 {
-            let needed = lists[column].count + counts[column]
+            let before = lists[column].count
+            let entries = UnsafeBufferPointer(start: base + column * capacity, count: counts[column])
+            let needed = before + entries.count
             if last && lists[column].capacity < needed { lists[column].reserveCapacity(needed) }
-            lists[column].append(
-                contentsOf: UnsafeBufferPointer(start: base + column * capacity, count: counts[column]))
+            lists[column].append(contentsOf: entries)
             counts[column] = 0
+            guard samples != nil else { continue }
+            if last { samples?[column].reserveCapacity((needed + stride - 1) / stride) }
+            var entry = (samples?[column].count ?? 0) * stride
+            while entry < needed {
+                samples?[column].append(ys[Int(entries[entry - before])])
+                entry += stride
+            }
         }
     }
 }

@@ -15,6 +15,22 @@ extension PlacementKernel {
         columns: ColumnOutput, offset: Int = 0, lists: inout [ContiguousArray<Int32>], exact: Bool = false,
         scratch: inout EntryScratch
     ) -> Int {
+        var none: [ContiguousArray<Double>]? = nil
+        return placeIndexed(
+            inputs, range, geometry: geometry, cursor: &cursor, ys: ys, heights: heights, columns: columns,
+            offset: offset, lists: &lists, samples: &none, exact: exact, scratch: &scratch)
+    }
+
+    /// `placeIndexed`, also appending to `samples` (one list per column, in step with `lists`) the samples that
+    /// the new entries are due for (see `SectionState.columnSamples`).
+    static func placeIndexed(
+        _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
+        cursor: inout ColumnCursor, ys: UnsafeMutablePointer<Double>, heights: UnsafeMutablePointer<Double>,
+        columns: ColumnOutput, offset: Int = 0, lists: inout [ContiguousArray<Int32>],
+        samples: inout [ContiguousArray<Double>]?, exact: Bool, scratch: inout EntryScratch
+    ) -> Int {
+        // Indexed by item index, as the kernel's outputs are.
+        let itemYs = UnsafePointer(ys - offset)
         let c = geometry.columnCount
         guard c <= ColumnEntries.maxColumns else {
             let output = KernelOutput(
@@ -26,6 +42,15 @@ extension PlacementKernel {
                     lists[j].append(Int32(truncatingIfNeeded: index))
                 }
             }
+            if samples != nil {
+                for j in 0..<c {
+                    var entry = (samples?[j].count ?? 0) * SectionState.sampleStride
+                    while entry < lists[j].count {
+                        samples?[j].append(itemYs[Int(lists[j][entry])])
+                        entry += SectionState.sampleStride
+                    }
+                }
+            }
             return inexact
         }
         return ColumnEntries.withScratch(columnCount: c, items: range.count, scratch: &scratch) { entries in
@@ -35,7 +60,7 @@ extension PlacementKernel {
             while start < range.upperBound {
                 let end = min(range.upperBound, start + entries.capacity)
                 inexact += place(inputs, start..<end, geometry: geometry, cursor: &cursor, output: output)
-                entries.flush(into: &lists, last: exact && end == range.upperBound)
+                entries.flush(into: &lists, last: exact && end == range.upperBound, samples: &samples, ys: itemYs)
                 start = end
             }
             return inexact

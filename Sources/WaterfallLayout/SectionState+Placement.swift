@@ -18,6 +18,11 @@ extension SectionState {
             // are sized exactly by the kernel's last flush.
             if count >= 1 << 16 { lists[column].reserveCapacity(count / c) }
         }
+        // The samples are taken as the kernel appends each chunk's entries, while those are in cache.
+        var samples: [ContiguousArray<Double>]? = columnSamples
+        columnSamples = []
+        if samples?.count != c { samples = Array(repeating: [], count: c) }
+        for column in 0..<c { samples?[column].removeAll(keepingCapacity: true) }
         var cursor = ColumnCursor(columnCount: c, top: geometry.itemsTop)
         let geometry = self.geometry
         var inexact = 0
@@ -30,16 +35,16 @@ extension SectionState {
                     // The kernel reads each input and writes its column back into it.
                     inexact = PlacementKernel.placeIndexed(
                         UnsafeBufferPointer(inputs), 0..<count, geometry: geometry, cursor: &cursor, ys: y,
-                        heights: h, columns: ColumnOutput(inputs: items), lists: &lists, exact: true,
-                        scratch: &scratch)
+                        heights: h, columns: ColumnOutput(inputs: items), lists: &lists, samples: &samples,
+                        exact: true, scratch: &scratch)
                 }
             }
         }
         ys = newYs
         heights = newHeights
         columnItems = lists
+        columnSamples = samples ?? []
         inexactCount = inexact
-        refreshSamples()
         updateItemsBottom()
     }
 

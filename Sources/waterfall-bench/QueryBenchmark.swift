@@ -13,15 +13,14 @@ enum QueryBenchmark {
         let top = max(0, layout.contentSize.height - viewport)
         let offsets = (0..<queries).map { _ in Double.random(in: 0...top, using: &random) }
         var found = 0
-        let queryTime = Measure.median(runs: runs) {
-            for y in offsets {
-                found &+= layout.elements(in: Rect(x: 0, y: y, width: layout.width, height: viewport)).count
-            }
-        }
         // The scan a layout without an index would do: every frame, precomputed once into a flat array.
         let frames = layout.frames(ofSection: 0).items.map(\.frame)
         var scanned = 0
-        let scanTime = Measure.median(runs: runs) {
+        let (queryTime, scanTime) = await Measure.interleaved(runs: runs) {
+            for y in offsets {
+                found &+= layout.elements(in: Rect(x: 0, y: y, width: layout.width, height: viewport)).count
+            }
+        } _: {
             for y in offsets.prefix(scans) {
                 let rect = Rect(x: 0, y: y, width: layout.width, height: viewport)
                 frames.withUnsafeBufferPointer { frames in
