@@ -13,7 +13,10 @@ public struct JSONWriter: Sendable {
 
     /// A writer whose buffer starts with room for `capacity` bytes.
     public init(capacity: Int = 256) {
-        buffer = [UInt8](repeating: 0, count: max(capacity, 16))
+        // Not zeroed: every byte below `count` is written before it is read, and a reply batch's buffer is large.
+        buffer = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { _, initialized in
+            initialized = max(capacity, 16)
+        }
     }
 
     // MARK: Public
@@ -21,6 +24,15 @@ public struct JSONWriter: Sendable {
     /// Everything written since the last `reset()`, sharing the writer's storage (no copy).
     @inlinable
     public var bytes: ArraySlice<UInt8> { buffer[..<count] }
+
+    /// Everything written, as an array that takes over the writer's storage (no copy); the writer is left empty.
+    public mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &buffer)
+        taken.removeSubrange(count...)
+        reset()
+        return taken
+    }
 
     /// How many bytes have been written since the last `reset()`.
     @inlinable

@@ -59,7 +59,7 @@ enum WaterfallBench {
             EndToEndBenchmark.run(sizes, table: &table)
         }
         if wants("json") {
-            JSONBenchmark.run(lines: quick ? 40_000 : 200_000, runs: runs, table: &table)
+            await JSONBenchmark.run(lines: quick ? 40_000 : 200_000, runs: runs, table: &table)
         }
         if wants("memory") {
             let loads = quick ? [(1, 200_000), (1_000, 1_000)] : [(1, 1_000_000), (10_000, 1_000)]

@@ -8,6 +8,8 @@ public struct Item: Sendable, Hashable {
     /// Opaque, echoed back with the item's frames.
     public var id: String?
 
+    // Inlinable: the protocol module builds one per item of every request it decodes.
+    @inlinable
     public init(height: Double, aspectWidth: Double? = nil, span: Span = .columns(1), id: String? = nil) {
         self.height = height
         self.aspectWidth = aspectWidth

@@ -53,6 +53,7 @@ public struct ItemUpdate: Sendable, Hashable {
     public var index: Int
     public var item: Item
 
+    @inlinable
     public init(index: Int, item: Item) {
         self.index = index
         self.item = item

@@ -47,7 +47,7 @@ extension ClientSession {
     static func encode(_ diff: LayoutDiff) -> [UInt8] {
         var w = JSONWriter(capacity: 128 + 64 * diff.sections.count)
         ReplyEncoding.diff(diff, &w)
-        return Array(w.bytes)
+        return w.takeBytes()
     }
 
     static func changedEvent(_ name: String, seq: Int, ops: AppliedOps, diff: [UInt8]) -> [UInt8] {
@@ -73,7 +73,7 @@ extension ClientSession {
             w.raw(diff[...])
             w.endObject()
         }
-        return Array(w.bytes)
+        return w.takeBytes()
     }
 
     static func overflowEvent(_ name: String) -> [UInt8] {
@@ -145,7 +145,7 @@ extension ClientSession {
         w.member("residentBytes", Self.residentBytes())
         w.endObject()
         w.endObject()
-        return Array(w.bytes)
+        return w.takeBytes()
     }
 
     // MARK: Private
@@ -157,7 +157,7 @@ extension ClientSession {
             w.member("layout", name)
             w.endObject()
         }
-        return Array(w.bytes)
+        return w.takeBytes()
     }
 
     /// The resident set size, from /proc/self/statm (pages × page size).

@@ -268,6 +268,6 @@ extension ClientSession {
         elements(&w)
         w.endArray()
         w.endObject()
-        return Array(w.bytes)
+        return w.takeBytes()
     }
 }

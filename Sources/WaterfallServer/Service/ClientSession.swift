@@ -35,7 +35,7 @@ actor ClientSession: Session {
                 await handle(bytes, &out)
             }
         }
-        return Array(out.bytes)
+        return out.takeBytes()
     }
 
     func close() async {
