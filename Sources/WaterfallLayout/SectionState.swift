@@ -90,9 +90,11 @@ struct SectionState: Sendable {
     /// - Complexity: O(log n).
     func firstEntry(in column: Int, atOrAfter index: Int) -> Int {
         columnItems[column].withUnsafeBufferPointer { list in
+            let target = Int32(truncatingIfNeeded: index)
+            // Past the last entry (an append): answered without a search that would touch the whole list.
+            if let last = list.last, last < target { return list.count }
             var low = 0
             var high = list.count
-            let target = Int32(truncatingIfNeeded: index)
             while low < high {
                 let mid = (low + high) >> 1
                 if list[mid] < target { low = mid + 1 } else { high = mid }
