@@ -110,11 +110,7 @@ struct ColumnEntries: ColumnEntrySink {
             counts[column] = 0
             guard samples != nil else { continue }
             if last { samples?[column].reserveCapacity((needed + stride - 1) / stride) }
-            var entry = (samples?[column].count ?? 0) * stride
-            while entry < needed {
-                samples?[column].append(ys[Int(entries[entry - before])])
-                entry += stride
-            }
+            SectionState.appendSamples(&samples![column], of: entries, at: before, ys: ys)
         }
     }
 }

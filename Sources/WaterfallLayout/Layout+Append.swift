@@ -3,15 +3,9 @@ extension Layout {
     /// the feed's usual change, which `appendItems` makes without the batch machinery; nil for anything else
     /// (including an invalid append, which the general path then reports).
     func appendOnly(_ commands: [LayoutCommand]) -> (section: Int, items: [Item])? {
-        guard commands.count == 1, case .insertItems(let s, let at, let items) = commands[0],
-            sections.indices.contains(s), !items.isEmpty, at == metrics[s].count,
-            items.count <= limits.maxItems - itemCount
+        guard case .insertItems(let s, let at, let items) = commands.first, !items.isEmpty,
+            quickCheck(commands) != nil, at == metrics[s].count
         else { return nil }
-        do throws(LayoutError) {
-            try Validation.items(items, "")
-        } catch {
-            return nil
-        }
         return (s, items)
     }
 

@@ -132,13 +132,9 @@ extension Layout {
         guard total > 0 else { return }
         guard allowsParallelism, total >= 2 * parallelGrain, entries.count > 1 else {
             for k in entries.indices {
+                if case .some(let listed) = listings[k], listed.isEmpty { continue }
                 let s = entries[k].section
-                switch listings[k] {
-                case .all: entries[k].items = sections[s].itemFrames(0..<sections[s].count, origin: origins[s])
-                case .some(let listed) where listed.isEmpty: continue
-                case .some(let listed):
-                    entries[k].items = sections[s].itemFrames(listed.lazy.map { Int($0) }, origin: origins[s])
-                }
+                entries[k].items = sections[s].itemFrames(listings[k], origin: origins[s])
             }
             return
         }
@@ -148,12 +144,7 @@ extension Layout {
         /// The frames of entry `k`; reads the section through the buffer so that nothing is copied.
         @Sendable func frames(_ k: Int) -> [ItemFrame] {
             let s = targets[k]
-            return sections.withUnsafeBufferPointer { sections in
-                switch listings[k] {
-                case .all: return sections[s].itemFrames(0..<sections[s].count, origin: origins[s])
-                case .some(let listed): return sections[s].itemFrames(listed.lazy.map { Int($0) }, origin: origins[s])
-                }
-            }
+            return sections.withUnsafeBufferPointer { $0[s].itemFrames(listings[k], origin: origins[s]) }
         }
         let grain = max(parallelGrain, total / 16)
         let results = await withTaskGroup(of: [(Int, [ItemFrame])].self) { group in
@@ -182,6 +173,14 @@ extension Layout {
 }
 
 extension SectionState {
+    /// The absolute frames of the items `listing` names.
+    func itemFrames(_ listing: ItemListing, origin: Double) -> [ItemFrame] {
+        switch listing {
+        case .all: itemFrames(0..<count, origin: origin)
+        case .some(let listed): itemFrames(listed.lazy.map { Int($0) }, origin: origin)
+        }
+    }
+
     /// The absolute frames of the items at `indices`.
     func itemFrames(_ indices: some Collection<Int>, origin: Double) -> [ItemFrame] {
         var result: [ItemFrame] = []

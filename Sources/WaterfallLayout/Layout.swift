@@ -117,8 +117,12 @@ public struct Layout: Sendable {
             if countsAsChange { seq += 1 }
             return diff
         }
-        var newItemCount = quickCheck(commands) ?? -1
-        if newItemCount < 0 { newItemCount = try validate(commands, namingOps: namingOps) }
+        let newItemCount: Int
+        if let checked = quickCheck(commands) {
+            newItemCount = checked
+        } else {
+            newItemCount = try validate(commands, namingOps: namingOps)
+        }
         var batch = Batch(sectionCount: sections.count, origins: origins)
         for command in commands { perform(command, &batch) }
         let changed = await place(&batch)
@@ -146,7 +150,7 @@ public struct Layout: Sendable {
 
     /// The item count after `commands` when they are one item command that plainly passes every check (the usual
     /// request), found without a `LayoutShape`; nil to validate them the general way, which also names what fails.
-    private func quickCheck(_ commands: [LayoutCommand]) -> Int? {
+    func quickCheck(_ commands: [LayoutCommand]) -> Int? {
         guard commands.count == 1 else { return nil }
         switch commands[0] {
         case .updateItems(let s, let updates):
@@ -263,12 +267,7 @@ public struct Layout: Sendable {
     ///
     /// - Complexity: O(sections): a few microseconds for thousands, and the diff lists each moved section anyway.
     private mutating func updateOrigins() {
-        guard origins.count == metrics.count + 1 else {
-            origins = [0]
-            origins.reserveCapacity(metrics.count + 1)
-            for s in metrics.indices { origins.append(origins[s] + metrics[s].height) }
-            return
-        }
+        if origins.count != metrics.count + 1 { origins = Array(repeating: 0, count: metrics.count + 1) }
         // Only values that changed are written: the batch shares this array, and a write copies it.
         var next = 0.0
         for s in metrics.indices {

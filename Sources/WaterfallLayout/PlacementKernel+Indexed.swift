@@ -44,10 +44,8 @@ extension PlacementKernel {
             }
             if samples != nil {
                 for j in 0..<c {
-                    var entry = (samples?[j].count ?? 0) * SectionState.sampleStride
-                    while entry < lists[j].count {
-                        samples?[j].append(itemYs[Int(lists[j][entry])])
-                        entry += SectionState.sampleStride
+                    lists[j].withUnsafeBufferPointer { list in
+                        SectionState.appendSamples(&samples![j], of: list, at: 0, ys: itemYs)
                     }
                 }
             }

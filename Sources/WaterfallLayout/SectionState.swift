@@ -142,17 +142,28 @@ struct SectionState: Sendable {
         samples.removeSubrange(min(first, samples.count)...)
         columnItems[column].withUnsafeBufferPointer { list in
             ys.withUnsafeBufferPointer { ys in
+                guard let ys = ys.baseAddress else { return }
                 // Grown geometrically: an exact reserve would copy the whole array for every few appended items.
                 let needed = list.count / stride + 1
                 if samples.capacity < needed { samples.reserveCapacity(max(needed, 2 * samples.capacity)) }
-                var k = first * stride
-                while k < list.count {
-                    samples.append(ys[Int(list[k])])
-                    k += stride
-                }
+                Self.appendSamples(&samples, of: list, at: 0, ys: ys)
             }
         }
         columnSamples[column] = samples
+    }
+
+    /// Appends to `samples` the y of each entry due for a sample among `entries`, which stand from entry `first`
+    /// on in their column's index; `samples` holds every sample before them.
+    @inline(__always)
+    static func appendSamples(
+        _ samples: inout ContiguousArray<Double>, of entries: UnsafeBufferPointer<Int32>, at first: Int,
+        ys: UnsafePointer<Double>
+    ) {
+        var entry = samples.count * sampleStride
+        while entry < first + entries.count {
+            samples.append(ys[Int(entries[entry - first])])
+            entry += sampleStride
+        }
     }
 
     /// Recomputes every column's samples.
