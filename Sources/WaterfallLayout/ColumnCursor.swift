@@ -10,6 +10,13 @@ struct ColumnCursor: Sendable, Equatable {
         next = 0
     }
 
+    /// A cursor whose column tops are written into `storage` (empty), which saves an allocation.
+    init(columnCount: Int, top: Double, storage: consuming [Double]) {
+        columnY = storage
+        columnY.append(contentsOf: repeatElement(top, count: columnCount))
+        next = 0
+    }
+
     // MARK: Internal
 
     /// Picks the start column for an item of `span` columns (already clamped) and returns it with its y

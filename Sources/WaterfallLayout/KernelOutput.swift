@@ -64,13 +64,15 @@ struct ColumnEntries: ColumnEntrySink {
     /// Calls `body` with scratch lists for `columnCount` columns and chunks of at most `items` items: on the
     /// stack when they are small (a few changed items), else in `scratch`.
     static func withScratch<R>(
-        columnCount: Int, items: Int, scratch: inout EntryScratch, _ body: (ColumnEntries) throws -> R
+        columnCount: Int, items: Int, scratch: inout PlacementScratch, _ body: (ColumnEntries) throws -> R
     ) rethrows -> R {
         let capacity = max(1, min(items, scratchEntries / columnCount))
         guard capacity * columnCount <= 256 else {
-            let (base, counts) = scratch.buffers()
-            counts.initialize(repeating: 0, count: columnCount)
-            return try body(ColumnEntries(capacity: capacity, base: base, counts: counts, columnCount: columnCount))
+            return try scratch.withEntryBuffers { base, counts in
+                counts.initialize(repeating: 0, count: columnCount)
+                return try body(
+                    ColumnEntries(capacity: capacity, base: base, counts: counts, columnCount: columnCount))
+            }
         }
         return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity * columnCount) { base in
             try withUnsafeTemporaryAllocation(of: Int.self, capacity: columnCount) { counts in
@@ -112,36 +114,6 @@ struct ColumnEntries: ColumnEntrySink {
             if last { samples?[column].reserveCapacity((needed + stride - 1) / stride) }
             SectionState.appendSamples(&samples![column], of: entries, at: before, ys: ys)
         }
-    }
-}
-
-/// The buffers of `ColumnEntries`, allocated on first need and reused by every section that one placement pass
-/// places, then released by their owner.
-///
-/// Allocated per section instead, these short-lived buffers would be freed among the sections' long-lived arrays
-/// and fragment the heap: 10,000 sections of 1,000 items measured 49 instead of 46 bytes per item.
-struct EntryScratch {
-    private var entries: UnsafeMutablePointer<Int32>?
-    private var counts: UnsafeMutablePointer<Int>?
-
-    init() {}
-
-    /// The entries (room for `ColumnEntries.scratchEntries`) and the per-column counts.
-    mutating func buffers() -> (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int>) {
-        if let entries, let counts { return (entries, counts) }
-        let newEntries = UnsafeMutablePointer<Int32>.allocate(capacity: ColumnEntries.scratchEntries)
-        let newCounts = UnsafeMutablePointer<Int>.allocate(capacity: ColumnEntries.maxColumns)
-        entries = newEntries
-        counts = newCounts
-        return (newEntries, newCounts)
-    }
-
-    /// Frees the buffers, if they were ever needed.
-    mutating func release() {
-        entries?.deallocate()
-        counts?.deallocate()
-        entries = nil
-        counts = nil
     }
 }
 

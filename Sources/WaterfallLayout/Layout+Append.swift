@@ -13,44 +13,75 @@ extension Layout {
     ///
     /// What `apply` would do, minus the bookkeeping that only other changes need: nothing before the new items
     /// moves, so there is no index map to keep and nothing to compare or splice, and the sections below only
-    /// shift. The origins are recomputed in `updateOrigins`'s order, so that they come out bit for bit the same.
+    /// shift.
     ///
     /// - Complexity: O(appended items + columns × log n + sections below).
     mutating func appendItems(_ items: [Item], toSection s: Int, listingItems: Bool) async -> LayoutDiff {
         let before = metrics[s]
         let start = sections[s].count
         sections[s].insertItems(items, at: start)
-        var scratch = EntryScratch()
+        var scratch = takeScratch()
         sections[s].placeAppended(from: start, scratch: &scratch)
-        scratch.release()
-        metrics[s] = SectionMetrics(sections[s])
         itemCount += items.count
-        lastPlacedCount = items.count
+        // Its count changed, so the section has the first entry. It lists no moved item: its new ones are added
+        // after `fillItems`, which sets the frames of every entry it is given a listing for.
+        let diff = entries(afterChangeTo: s, before: before, listed: [], scratch: &scratch)
+        keepScratch(&scratch)
+        guard listingItems else { return LayoutDiff(sections: diff.entries) }
+        var result = diff.total > 0 ? await diff.finished(self) : LayoutDiff(sections: diff.entries)
         let origin = origins[s]
-        // Its count changed, so the section has an entry.
-        guard let entry = existingEntry(s, before: before, oldOrigin: origin, listed: [])?.entry else {
-            preconditionFailure("an append left section \(s) unchanged")
+        result.sections[0].items = sections.withUnsafeBufferPointer {
+            $0[s].itemFrames(start..<(start + items.count), origin: origin)
         }
-        var entries = [entry]
-        // Made only for sections below that move: the appended section's own frames are built apart.
-        var listings: [ItemListing] = []
-        var total = 0
+        return result
+    }
+
+    /// Makes one item command that `quickCheck` passed (an insert, a delete or an update in one section) and
+    /// returns the diff: the general path minus what only a batch of several commands needs (validation on a
+    /// shape, a placement job list, results by section, a pass over every section for the diff), which was most of
+    /// the cost of a one-item update.
+    ///
+    /// - Complexity: that of placing the section after the change, plus O(sections below).
+    mutating func changeItems(_ command: LayoutCommand, itemCount newItemCount: Int, listingItems: Bool) async
+        -> LayoutDiff
+    {
+        let s: Int
+        switch command {
+        case .insertItems(let section, _, _), .deleteItems(let section, _), .updateItems(let section, _):
+            s = section
+        default:
+            preconditionFailure("not an item command: \(command)")
+        }
+        let before = metrics[s]
+        var change = SectionChange(section: sections[s], metrics: before)
+        performItems(command, in: s, &change)
+        var scratch = takeScratch()
+        let listed = sections[s].place(after: change, scratch: &scratch)
+        itemCount = newItemCount
+        let diff = entries(afterChangeTo: s, before: before, listed: listed, scratch: &scratch)
+        keepScratch(&scratch)
+        guard listingItems && diff.total > 0 else { return LayoutDiff(sections: diff.entries) }
+        return await diff.finished(self)
+    }
+
+    // MARK: Private
+
+    /// The diff entries of a change to section `s` alone, which had `before`'s metrics and re-placed `listed`,
+    /// after recording its new metrics and moving the origins below in `updateOrigins`'s order (so that they come
+    /// out bit for bit the same).
+    private mutating func entries(
+        afterChangeTo s: Int, before: SectionMetrics, listed: [Int32], scratch: inout PlacementScratch
+    ) -> DiffEntries {
+        metrics[s] = SectionMetrics(sections[s])
+        lastPlacedCount = sections[s].placedInLastPass
+        // The origins move first, in a loop of their own: in one that also built the entries, which read `self`,
+        // the compiler copied the whole layout.
+        var oldOriginsBelow = PlacementScratch.take(&scratch.origins)
         for k in (s + 1)..<(sections.count + 1) {
-            let oldOrigin = origins[k]
+            oldOriginsBelow.append(origins[k])
             origins[k] = origins[k - 1] + metrics[k - 1].height
-            guard k < sections.count, origins[k] != oldOrigin,
-                let (below, listed) = existingEntry(k, before: metrics[k], oldOrigin: oldOrigin, listed: [])
-            else { continue }
-            if listings.isEmpty { listings = [.some([])] }
-            entries.append(below)
-            listings.append(.some(listed))
-            total += listed.count
         }
-        if listingItems {
-            // The sections below first: `fillItems` sets every entry it is given a listing for.
-            if total > 0 { await fillItems(&entries, listings, total: total) }
-            entries[0].items = sections[s].itemFrames(start..<(start + items.count), origin: origin)
-        }
-        return LayoutDiff(sections: entries)
+        defer { scratch.origins = oldOriginsBelow }
+        return entries(ofSection: s, before: before, listed: listed, oldOriginsBelow: oldOriginsBelow)
     }
 }

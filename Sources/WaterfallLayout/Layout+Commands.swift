@@ -7,10 +7,10 @@ struct Batch {
     /// The origins before the batch, by old index (and the bottom after the last).
     let oldOrigins: [Double]
 
-    init(sectionCount: Int, origins: [Double]) {
+    init(sectionCount: Int, oldOrigins: [Double]) {
         oldIndex = SectionIdentity(count: sectionCount)
         changes = SectionChanges(count: sectionCount)
-        oldOrigins = origins
+        self.oldOrigins = oldOrigins
     }
 }
 
@@ -83,6 +83,12 @@ struct SectionChanges {
         return slots[s] < 0 ? nil : store[Int(slots[s])]
     }
 
+    /// The metrics before the batch of section `s`, if it changed: read without copying its whole record.
+    func oldMetrics(_ s: Int) -> SectionMetrics? {
+        guard let slots else { return singleSection == s ? single?.oldMetrics : nil }
+        return slots[s] < 0 ? nil : store[Int(slots[s])].oldMetrics
+    }
+
     mutating func start(_ s: Int, _ change: SectionChange) {
         if slots == nil && singleSection < 0 {
             singleSection = s
@@ -142,25 +148,14 @@ extension Layout {
     /// Performs a command that `LayoutShape` has validated: it changes inputs and records changes, places nothing.
     mutating func perform(_ command: LayoutCommand, _ batch: inout Batch) {
         switch command {
-        case .insertItems(let s, let at, let items):
+        case .insertItems(let s, _, _), .deleteItems(let s, _), .updateItems(let s, _):
             touch(s, &batch)
-            sections[s].insertItems(items, at: at)
-            batch.changes.update(s) { $0.recordInsert(at: at, count: items.count) }
-        case .deleteItems(let s, let indices):
-            touch(s, &batch)
-            let ranges = Self.ranges(ofSorted: Array(Set(indices)).sorted())
-            sections[s].removeItems(ranges)
-            batch.changes.update(s) { $0.recordRemoval(ranges) }
-        case .updateItems(let s, let updates):
-            touch(s, &batch)
-            for update in updates {
-                let previous = sections[s].inputs[update.index]
-                var input = ItemInput(update.item)
-                // Until it is placed again, the item's old column stays with it, for the diff to compare against.
-                input.column = previous.column
-                sections[s].inputs[update.index] = input
-                sections[s].setID(update.item.id, at: update.index)
-                batch.changes.update(s) { $0.recordUpdate(at: update.index, previous: previous) }
+            if batch.changes.has(s) {
+                batch.changes.update(s) { change in performItems(command, in: s, &change) }
+            } else {
+                // A section new in this batch: placed whole, so nothing needs recording.
+                var unrecorded = SectionChange(section: sections[s], metrics: .unplaced)
+                performItems(command, in: s, &unrecorded)
             }
         case .moveItem(let from, let to):
             moveItem(from: from, to: to, &batch)
@@ -192,6 +187,31 @@ extension Layout {
             sections[s].geometry = geometry(for: sections[s].properties)
         case .configureLayout(let patch):
             configure(patch, &batch)
+        }
+    }
+
+    /// Performs an item command (insert, delete or update) on section `s` and records it in `change`.
+    mutating func performItems(_ command: LayoutCommand, in s: Int, _ change: inout SectionChange) {
+        switch command {
+        case .insertItems(_, let at, let items):
+            sections[s].insertItems(items, at: at)
+            change.recordInsert(at: at, count: items.count)
+        case .deleteItems(_, let indices):
+            let ranges = Self.ranges(ofSorted: Array(Set(indices)).sorted())
+            sections[s].removeItems(ranges)
+            change.recordRemoval(ranges)
+        case .updateItems(_, let updates):
+            for update in updates {
+                let previous = sections[s].inputs[update.index]
+                var input = ItemInput(update.item)
+                // Until it is placed again, the item's old column stays with it, for the diff to compare against.
+                input.column = previous.column
+                sections[s].inputs[update.index] = input
+                sections[s].setID(update.item.id, at: update.index)
+                change.recordUpdate(at: update.index, previous: previous)
+            }
+        default:
+            preconditionFailure("not an item command: \(command)")
         }
     }
 

@@ -36,49 +36,49 @@ extension Layout {
     /// - Complexity: O(sections + listed items); O(items) more for a moved section whose positions are not exact
     ///   (see `Exactness`), where only a check of each item can tell whether adding `dy` gives its new frame. The
     ///   item frames are built in a task group when there are many (a width change lists every item).
-    func diff(_ batch: Batch, changed: [Int: [Int32]], listingItems: Bool = true) async -> LayoutDiff {
-        var entries: [SectionDiff] = []
-        var listings: [ItemListing] = []
-        var total = 0
+    func diff(_ batch: Batch, changed: PlacedLists, listingItems: Bool = true) async -> LayoutDiff {
+        let diff = entries(batch, changed: changed)
+        guard listingItems && diff.total > 0 else { return LayoutDiff(sections: diff.entries) }
+        return await diff.finished(self)
+    }
+
+    /// The entries of `diff`, before their item frames are built.
+    private func entries(_ batch: Batch, changed: PlacedLists) -> DiffEntries {
+        var diff = DiffEntries()
         for s in metrics.indices {
             let origin = origins[s]
             let now = metrics[s]
             let old = batch.oldIndex[s]
             guard old >= 0 else {
-                entries.append(
+                diff.entries.append(
                     SectionDiff(
                         section: s, origin: origin, height: now.height, count: now.count, isNew: true,
                         header: now.header.map { .set(Self.absolute($0, origin)) } ?? .unchanged,
                         footer: now.footer.map { .set(Self.absolute($0, origin)) } ?? .unchanged))
-                listings.append(.all)
-                total += now.count
+                diff.list(.all, count: now.count)
                 continue
             }
             let oldOrigin = batch.oldOrigins[old]
             // A section nobody touched is as it was but for its origin: skip it cheaply when that stayed too.
             if !batch.changes.has(s) && oldOrigin == origin { continue }
             // Only a changed section was placed, so only its lookups can find anything (there are often a thousand).
-            let change = batch.changes[s]
-            let placed = change == nil ? [] : changed[s] ?? []
-            guard
-                let (entry, listed) = existingEntry(
-                    s, before: change?.oldMetrics ?? now, oldOrigin: oldOrigin, listed: placed)
-            else { continue }
-            entries.append(entry)
-            listings.append(.some(listed))
-            total += listed.count
+            let before = batch.changes.oldMetrics(s)
+            let placed = before == nil ? [] : changed[s] ?? []
+            addExistingEntry(s, before: before ?? now, oldOrigin: oldOrigin, listed: placed, to: &diff)
         }
-        if listingItems { await fillItems(&entries, listings, total: total) }
-        return LayoutDiff(sections: entries)
+        return diff
     }
 
-    /// The entry of section `s`, which existed before the change with `before`'s metrics at `oldOrigin`, and the
-    /// items it lists: `listed` (the re-placed ones, ascending) plus any whose shift is not exact; nil when nothing
-    /// of the section moved.
-    @inline(__always)
-    func existingEntry(
-        _ s: Int, before: SectionMetrics, oldOrigin: Double, listed: [Int32]
-    ) -> (entry: SectionDiff, listed: [Int32])? {
+    /// Adds the entry of section `s`, which existed before the change with `before`'s metrics at `oldOrigin`, and
+    /// lists `listed` (the re-placed items, ascending) plus any whose shift is not exact; adds nothing, and returns
+    /// false, when nothing of the section moved.
+    ///
+    /// It appends rather than returning the entry: a large optional returned by a function that is not inlined is
+    /// copied on the way out and again into the array.
+    @discardableResult
+    func addExistingEntry(
+        _ s: Int, before: SectionMetrics, oldOrigin: Double, listed: [Int32], to diff: inout DiffEntries
+    ) -> Bool {
         let origin = origins[s]
         let now = metrics[s]
         let dy = origin - oldOrigin
@@ -86,14 +86,32 @@ extension Layout {
         if dy != 0 && !(now.isExact && Exactness.isExact(origin) && Exactness.isExact(oldOrigin)) {
             listed = sections[s].addingInexactShifts(listed, from: oldOrigin, to: origin, dy: dy)
         }
-        let entry = SectionDiff(
-            section: s, origin: origin, height: now.height, count: now.count, dy: dy,
-            header: Self.change(before.header, now.header, oldOrigin, origin, dy),
-            footer: Self.change(before.footer, now.footer, oldOrigin, origin, dy))
+        let header = Self.change(before.header, now.header, oldOrigin, origin, dy)
+        let footer = Self.change(before.footer, now.footer, oldOrigin, origin, dy)
         let moved =
-            dy != 0 || now.height != before.height || now.count != before.count || entry.header != .unchanged
-            || entry.footer != .unchanged || !listed.isEmpty
-        return moved ? (entry, listed) : nil
+            dy != 0 || now.height != before.height || now.count != before.count || header != .unchanged
+            || footer != .unchanged || !listed.isEmpty
+        guard moved else { return false }
+        diff.entries.append(
+            SectionDiff(
+                section: s, origin: origin, height: now.height, count: now.count, dy: dy, header: header,
+                footer: footer))
+        diff.list(.some(listed), count: listed.count)
+        return true
+    }
+
+    /// The entries of a change to section `s` alone, which had `before`'s metrics and re-placed `listed`; the
+    /// origins are already new, and `oldOriginsBelow[k]` is the old origin of section `s + 1 + k`.
+    func entries(ofSection s: Int, before: SectionMetrics, listed: [Int32], oldOriginsBelow: [Double]) -> DiffEntries {
+        var diff = DiffEntries()
+        // Nothing moved (an update to the same frames): the sections below stay too.
+        guard addExistingEntry(s, before: before, oldOrigin: origins[s], listed: listed, to: &diff) else {
+            return diff
+        }
+        for k in (s + 1)..<sections.count where origins[k] != oldOriginsBelow[k - s - 1] {
+            addExistingEntry(k, before: metrics[k], oldOrigin: oldOriginsBelow[k - s - 1], listed: [], to: &diff)
+        }
+        return diff
     }
 
     static func absolute(_ local: Rect, _ origin: Double) -> Rect {
@@ -120,6 +138,57 @@ extension Layout {
     }
 }
 
+/// The entries of a diff being built, and the items each lists.
+struct DiffEntries {
+    var entries: [SectionDiff] = []
+    /// One per entry, or empty while no entry lists an item (an append lists its new items apart, and sections
+    /// that only moved list none): an array fewer for most changes.
+    private(set) var listings: [ItemListing] = []
+    /// The items listed in all.
+    private(set) var total = 0
+
+    /// Records the listing of the entry appended last, which lists `count` items.
+    mutating func list(_ listing: ItemListing, count: Int) {
+        guard count > 0 || !listings.isEmpty else { return }
+        let missing = entries.count - 1 - listings.count
+        if missing > 0 { listings.append(contentsOf: repeatElement(.some([]), count: missing)) }
+        listings.append(listing)
+        total += count
+    }
+
+    /// The diff, with the listed item frames of `layout` filled in.
+    consuming func finished(_ layout: Layout) async -> LayoutDiff {
+        if total > 0 { await layout.fillItems(&entries, listings, total: total) }
+        return LayoutDiff(sections: entries)
+    }
+}
+
+/// The re-placed items whose frame changed, by section, as placement hands them to the diff: one section's inline
+/// (most changes touch one, and a dictionary costs two allocations), the others' in a dictionary.
+struct PlacedLists {
+    private var first: (section: Int, items: [Int32])?
+    private var others: [Int: [Int32]] = [:]
+
+    init() {}
+
+    init(_ s: Int, _ items: [Int32]) {
+        first = (s, items)
+    }
+
+    subscript(s: Int) -> [Int32]? {
+        if let first, first.section == s { return first.items }
+        return others.isEmpty ? nil : others[s]
+    }
+
+    mutating func set(_ items: [Int32], for s: Int) {
+        if first == nil || first?.section == s {
+            first = (s, items)
+        } else {
+            others[s] = items
+        }
+    }
+}
+
 /// Which items of a listed section the diff carries.
 enum ItemListing: Sendable {
     case all
@@ -134,7 +203,9 @@ extension Layout {
             for k in entries.indices {
                 if case .some(let listed) = listings[k], listed.isEmpty { continue }
                 let s = entries[k].section
-                entries[k].items = sections[s].itemFrames(listings[k], origin: origins[s])
+                let origin = origins[s]
+                // Through the buffer: `sections[s]` would copy the section, retaining each of its arrays.
+                entries[k].items = sections.withUnsafeBufferPointer { $0[s].itemFrames(listings[k], origin: origin) }
             }
             return
         }

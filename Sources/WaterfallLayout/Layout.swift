@@ -27,6 +27,8 @@ public struct Layout: Sendable {
     var origins: [Double]
     /// `metrics[k]` describes section k as last placed.
     var metrics: [SectionMetrics]
+    /// Placement's buffers, kept for the next change (nil while a change has them).
+    var scratch: PlacementScratch?
 
     // MARK: Lifecycle
 
@@ -101,7 +103,7 @@ public struct Layout: Sendable {
     ///
     /// - Complexity: O(items), shared among child tasks when there are enough.
     public mutating func placeEverything() async {
-        var batch = Batch(sectionCount: sections.count, origins: origins)
+        var batch = Batch(sectionCount: sections.count, oldOrigins: origins)
         batch.oldIndex = .allNew(count: sections.count)
         _ = await place(&batch)
         updateOrigins()
@@ -117,13 +119,13 @@ public struct Layout: Sendable {
             if countsAsChange { seq += 1 }
             return diff
         }
-        let newItemCount: Int
         if let checked = quickCheck(commands) {
-            newItemCount = checked
-        } else {
-            newItemCount = try validate(commands, namingOps: namingOps)
+            let diff = await changeItems(commands[0], itemCount: checked, listingItems: listingItems)
+            if countsAsChange { seq += 1 }
+            return diff
         }
-        var batch = Batch(sectionCount: sections.count, origins: origins)
+        let newItemCount = try validate(commands, namingOps: namingOps)
+        var batch = Batch(sectionCount: sections.count, oldOrigins: origins)
         for command in commands { perform(command, &batch) }
         let changed = await place(&batch)
         itemCount = newItemCount
@@ -173,21 +175,25 @@ public struct Layout: Sendable {
     }
 
     /// Places new sections and re-places changed ones, in a task group when there is enough work to share.
-    private mutating func place(_ batch: inout Batch) async -> [Int: [Int32]] {
-        var jobs: [Int] = []
+    private mutating func place(_ batch: inout Batch) async -> PlacedLists {
+        var scratch = takeScratch()
+        var jobs = PlacementScratch.take(&scratch.jobs)
         var work = 0
         for s in sections.indices where batch.oldIndex[s] < 0 || batch.changes.has(s) {
             jobs.append(s)
             work += sections[s].count + 1
         }
-        var changed: [Int: [Int32]] = [:]
-        defer { recordPlacement(of: jobs) }
+        var changed = PlacedLists()
+        defer {
+            recordPlacement(of: jobs)
+            scratch.jobs = jobs
+            jobs = []
+            keepScratch(&scratch)
+        }
         let parallel = allowsParallelism && jobs.count > 1 && work >= 2 * parallelGrain
         let chunks = parallel ? Self.chunks(jobs, work: work, grain: parallelGrain, sections: sections) : []
         if chunks.count < 2 {
-            var scratch = EntryScratch()
-            defer { scratch.release() }
-            for s in jobs { changed[s] = Self.place(&sections[s], change: batch.changes[s], scratch: &scratch) }
+            for s in jobs { changed.set(Self.place(&sections[s], change: batch.changes[s], scratch: &scratch), for: s) }
             return changed
         }
         // Each section travels to its child in a slot it is taken out of, so the child holds the only reference and
@@ -202,8 +208,7 @@ public struct Layout: Sendable {
         let results = await withTaskGroup(of: [(Int, SectionState, [Int32])].self) { group in
             for chunk in slots {
                 group.addTask {
-                    var scratch = EntryScratch()
-                    defer { scratch.release() }
+                    var scratch = PlacementScratch()
                     return chunk.map { slot in
                         var section = slot.take()
                         let list = Self.place(&section, change: slot.change, scratch: &scratch)
@@ -217,7 +222,7 @@ public struct Layout: Sendable {
         }
         for (s, section, list) in results {
             sections[s] = section
-            changed[s] = list
+            changed.set(list, for: s)
         }
         return changed
     }
@@ -232,8 +237,20 @@ public struct Layout: Sendable {
         lastPlacedCount = placed
     }
 
+    /// The layout's placement buffers, taken out so that they are unique while a change uses them.
+    mutating func takeScratch() -> PlacementScratch {
+        scratch.take() ?? PlacementScratch()
+    }
+
+    /// Takes back the buffers after a change (leaving `used` empty), trimmed to what a small change needs.
+    mutating func keepScratch(_ used: inout PlacementScratch) {
+        used.trim()
+        scratch = used
+        used = PlacementScratch()
+    }
+
     private static func place(
-        _ section: inout SectionState, change: SectionChange?, scratch: inout EntryScratch
+        _ section: inout SectionState, change: SectionChange?, scratch: inout PlacementScratch
     ) -> [Int32] {
         guard let change else {
             section.placeAll(scratch: &scratch)
@@ -266,7 +283,7 @@ public struct Layout: Sendable {
     /// Recomputes every origin from the heights.
     ///
     /// - Complexity: O(sections): a few microseconds for thousands, and the diff lists each moved section anyway.
-    private mutating func updateOrigins() {
+    mutating func updateOrigins() {
         if origins.count != metrics.count + 1 { origins = Array(repeating: 0, count: metrics.count + 1) }
         // Only values that changed are written: the batch shares this array, and a write copies it.
         var next = 0.0

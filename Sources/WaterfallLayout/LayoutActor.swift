@@ -37,10 +37,11 @@ public actor LayoutActor {
         layout = Layout.empty
         do throws(LayoutError) {
             let diff = try await working.apply(commands, listingItems: listingItems(), namingOps: namingOps)
-            layout = working
-            return commit(diff, working)
+            // Swapped back, not copied: a copy would retain and release every array of the layout.
+            swap(&layout, &working)
+            return commit(diff, layout)
         } catch {
-            layout = working
+            swap(&layout, &working)
             throw error
         }
     }

@@ -13,7 +13,7 @@ extension PlacementKernel {
         _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
         cursor: inout ColumnCursor, ys: UnsafeMutablePointer<Double>, heights: UnsafeMutablePointer<Double>,
         columns: ColumnOutput, offset: Int = 0, lists: inout [ContiguousArray<Int32>], exact: Bool = false,
-        scratch: inout EntryScratch
+        scratch: inout PlacementScratch
     ) -> Int {
         var none: [ContiguousArray<Double>]? = nil
         return placeIndexed(
@@ -27,7 +27,7 @@ extension PlacementKernel {
         _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
         cursor: inout ColumnCursor, ys: UnsafeMutablePointer<Double>, heights: UnsafeMutablePointer<Double>,
         columns: ColumnOutput, offset: Int = 0, lists: inout [ContiguousArray<Int32>],
-        samples: inout [ContiguousArray<Double>]?, exact: Bool, scratch: inout EntryScratch
+        samples: inout [ContiguousArray<Double>]?, exact: Bool, scratch: inout PlacementScratch
     ) -> Int {
         // Indexed by item index, as the kernel's outputs are.
         let itemYs = UnsafePointer(ys - offset)

@@ -5,7 +5,7 @@ struct SectionChange: Sendable {
     /// New item indices to old ones.
     var map: IndexMap
     /// The input an updated item had before its first update, by old index.
-    var previousInputs: [Int: ItemInput] = [:]
+    var previousInputs = PreviousInputs()
     /// The first new index whose input or predecessor changed; `Int.max` when no item changed.
     var firstDirty = Int.max
     /// One past the last new index an edit touched: beyond it, items are the old ones in the old order.
@@ -17,7 +17,7 @@ struct SectionChange: Sendable {
 
     // MARK: Lifecycle
 
-    init(section: SectionState, metrics: SectionMetrics) {
+    init(section: borrowing SectionState, metrics: SectionMetrics) {
         map = IndexMap(identityOver: section.count)
         oldGeometry = section.geometry
         oldCount = section.count
@@ -29,6 +29,8 @@ struct SectionChange: Sendable {
     var itemsChanged: Bool { firstDirty != .max }
 
     mutating func recordInsert(at index: Int, count: Int, oldStart: Int = -1) {
+        // Nothing inserted: nothing to place again.
+        guard count > 0 else { return }
         map.insert(at: index, count: count, oldStart: oldStart)
         firstDirty = min(firstDirty, index)
         if lastDirty > index { lastDirty += count }
@@ -55,10 +57,33 @@ struct SectionChange: Sendable {
     }
 
     mutating func recordUpdate(at index: Int, previous: ItemInput) {
-        if let old = map.oldIndex(of: index), previousInputs[old] == nil {
-            previousInputs[old] = previous
-        }
+        if let old = map.oldIndex(of: index) { previousInputs.keepFirst(previous, at: old) }
         firstDirty = min(firstDirty, index)
         lastDirty = max(lastDirty, index + 1)
+    }
+}
+
+/// The input each updated item had before its first update, by old index: the first one inline (most changes
+/// update one item, and a dictionary would cost two allocations and a hash), the others in a dictionary.
+struct PreviousInputs: Sendable {
+    private var first: (index: Int, input: ItemInput)?
+    private var others: [Int: ItemInput] = [:]
+    /// The lowest and highest index held, so that most lookups end with a range check.
+    private var lowest = Int.max
+    private var highest = Int.min
+
+    var isEmpty: Bool { first == nil }
+
+    subscript(old: Int) -> ItemInput? {
+        guard old >= lowest && old <= highest, let first else { return nil }
+        return first.index == old ? first.input : others[old]
+    }
+
+    /// Records `input` for item `old`, unless one was recorded for it before.
+    mutating func keepFirst(_ input: ItemInput, at old: Int) {
+        guard self[old] == nil else { return }
+        if first == nil { first = (old, input) } else { others[old] = input }
+        lowest = min(lowest, old)
+        highest = max(highest, old)
     }
 }

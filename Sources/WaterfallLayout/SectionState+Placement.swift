@@ -2,7 +2,7 @@ extension SectionState {
     /// Places every item of a new section.
     ///
     /// - Complexity: O(n × columns) worst case; O(n) for the usual handful of columns.
-    mutating func placeAll(scratch: inout EntryScratch) {
+    mutating func placeAll(scratch: inout PlacementScratch) {
         let count = inputs.count
         let c = geometry.columnCount
         placedInLastPass = count
@@ -50,7 +50,7 @@ extension SectionState {
 
     /// Places every item again with the fast kernel (the geometry changed, so nothing can be kept) and compares
     /// each frame with its old one afterwards.
-    private mutating func placeAll(comparingWith change: SectionChange, scratch: inout EntryScratch) -> [Int32] {
+    private mutating func placeAll(comparingWith change: SectionChange, scratch: inout PlacementScratch) -> [Int32] {
         let oldYs = ys
         let oldHeights = heights
         // By new index: each item's input still holds its old column until `placeAll` places it.
@@ -64,7 +64,7 @@ extension SectionState {
                 changed.append(Int32(truncatingIfNeeded: index))
                 continue
             }
-            let input = change.previousInputs.isEmpty ? inputs[index] : change.previousInputs[old] ?? inputs[index]
+            let input = change.previousInputs[old] ?? inputs[index]
             let span = input.span(in: oldGeometry.columnCount)
             let before = oldGeometry.mirrored(
                 Rect(
@@ -95,7 +95,7 @@ extension SectionState {
     /// from there the old frames hold (shifted by that constant) and placement stops.
     ///
     /// - Complexity: O(re-placed items + columns × log n), plus O(tail) when the tail shifts or indices move.
-    mutating func place(after change: SectionChange, scratch: inout EntryScratch) -> [Int32] {
+    mutating func place(after change: SectionChange, scratch: inout PlacementScratch) -> [Int32] {
         let full = change.oldGeometry != geometry || columnItems.count != geometry.columnCount
         placedInLastPass = 0
         guard full || change.itemsChanged else { return [] }
@@ -108,7 +108,7 @@ extension SectionState {
             return (start..<count).map { Int32(truncatingIfNeeded: $0) }
         }
         let delta = count - change.oldCount
-        var run = RegionRun(section: self, start: start)
+        var run = RegionRun(section: self, start: start, scratch: &scratch)
         var converged: (newIndex: Int, shift: Double)?
         // Convergence is checked only past the last edit, where new item i is old item i - delta.
         var nextCheck = max(start, change.lastDirty) + 1
@@ -129,7 +129,9 @@ extension SectionState {
         let end = converged?.newIndex ?? count
         placedInLastPass = end - start
         var changed = run.changedItems(in: self, change: change)
-        let cuts = splice(run, from: start, to: end, oldEnd: end - delta)
+        var cuts = PlacementScratch.take(&scratch.cuts)
+        splice(run, from: start, to: end, oldEnd: end - delta, cuts: &cuts)
+        scratch.reclaim(run)
         if let shift = converged?.shift, shift != 0 {
             ys.withUnsafeMutableBufferPointer { ys in
                 for tail in end..<count { ys[tail] += shift }
@@ -138,6 +140,7 @@ extension SectionState {
             updateItemsBottom()
         }
         for column in cuts.indices { refreshSamples(column: column, fromEntry: cuts[column]) }
+        scratch.cuts = cuts
         return changed
     }
 
@@ -145,7 +148,7 @@ extension SectionState {
     /// arrays and index: nothing old moves, so there is nothing to compare, splice or renumber.
     ///
     /// - Complexity: O(appended items + columns × log n).
-    mutating func placeAppended(from start: Int, scratch: inout EntryScratch) {
+    mutating func placeAppended(from start: Int, scratch: inout PlacementScratch) {
         let count = inputs.count
         assert(ys.count == start && heights.count == start, "appending to a section whose placement is stale")
         var cursor = cursor(before: start)
@@ -181,8 +184,8 @@ extension SectionState {
     // MARK: Private
 
     /// Replaces the old placement of items `start ..< oldEnd` (old indices) by the run's, and renumbers the rest;
-    /// returns, for each column, the first entry of its index that changed.
-    private mutating func splice(_ run: RegionRun, from start: Int, to end: Int, oldEnd: Int) -> [Int] {
+    /// appends to `cuts` (given empty), for each column, the first entry of its index that changed.
+    private mutating func splice(_ run: RegionRun, from start: Int, to end: Int, oldEnd: Int, cuts: inout [Int]) {
         let delta = end - oldEnd
         var oldInexact = 0
         for old in start..<oldEnd where !Exactness.isExact(heights[old]) { oldInexact += 1 }
@@ -193,7 +196,6 @@ extension SectionState {
         inputs.withUnsafeMutableBufferPointer { inputs in
             for k in run.columns.indices { inputs[start + k].column = run.columns[k] }
         }
-        var cuts: [Int] = []
         for column in 0..<geometry.columnCount {
             let cutStart = firstEntry(in: column, atOrAfter: start)
             cuts.append(cutStart)
@@ -206,7 +208,6 @@ extension SectionState {
             }
         }
         updateItemsBottom()
-        return cuts
     }
 }
 
@@ -225,16 +226,22 @@ private struct RegionRun {
     /// Old items `start ..< oldScanned` have been counted into `oldInexact`.
     var oldScanned: Int
     var oldInexact = 0
+    /// The old placement's column tops at the last convergence check (kept for its storage).
+    var oldColumnY: [Double] = []
 
-    init(section: SectionState, start: Int) {
+    /// A run from item `start` on, in buffers taken from `scratch` (`PlacementScratch.reclaim` gives them back).
+    init(section: borrowing SectionState, start: Int, scratch: inout PlacementScratch) {
         self.start = start
-        cursor = section.cursor(before: start)
-        lists = Array(repeating: [], count: section.geometry.columnCount)
+        cursor = section.cursor(before: start, storage: PlacementScratch.take(&scratch.columnY))
+        ys = PlacementScratch.take(&scratch.ys)
+        heights = PlacementScratch.take(&scratch.heights)
+        columns = PlacementScratch.take(&scratch.columns)
+        lists = scratch.takeLists(columnCount: section.geometry.columnCount)
         oldScanned = start
     }
 
     /// Places items `range` (new indices, continuing the run).
-    mutating func place(_ range: Range<Int>, in section: SectionState, scratch: inout EntryScratch) {
+    mutating func place(_ range: Range<Int>, in section: SectionState, scratch: inout PlacementScratch) {
         let offset = ys.count
         ys.append(contentsOf: repeatElement(0, count: range.count))
         heights.append(contentsOf: repeatElement(0, count: range.count))
@@ -268,10 +275,6 @@ private struct RegionRun {
         var walker = IndexMap.Walker(change.map)
         var changed: [Int32] = []
         let c = section.geometry.columnCount
-        // Most items were not updated: a range check spares them the dictionary lookup.
-        let updated = change.previousInputs.keys
-        let lowest = updated.min() ?? Int.max
-        let highest = updated.max() ?? Int.min
         for k in 0..<ys.count {
             let index = start + k
             guard let old = walker.oldIndex(of: index) else {
@@ -281,7 +284,7 @@ private struct RegionRun {
             // The geometry is unchanged here (a changed one places everything with `placeAll(comparingWith:)`), so
             // equal column, y, height and span mean an equal frame.
             let input = section.inputs[index]
-            let oldInput = old < lowest || old > highest ? input : change.previousInputs[old] ?? input
+            let oldInput = change.previousInputs[old] ?? input
             let same =
                 section.ys[old] == ys[k] && section.heights[old] == heights[k] && input.column == columns[k]
                 && oldInput.span(in: c) == input.span(in: c)
@@ -299,7 +302,9 @@ private struct RegionRun {
         guard oldIndex > 0, oldIndex < section.ys.count else { return nil }
         // Past the last edit, old item `oldIndex - 1` is new item `index - 1`, with the same input and (not placed
         // again yet) the same column.
-        let old = section.cursor(before: oldIndex, previous: section.inputs[index - 1])
+        let old = section.cursor(
+            before: oldIndex, previous: section.inputs[index - 1], storage: PlacementScratch.take(&oldColumnY))
+        defer { oldColumnY = old.columnY }
         if section.geometry.placement == .next && old.next != cursor.next { return nil }
         let shift = cursor.columnY[0] - old.columnY[0]
         for column in cursor.columnY.indices where cursor.columnY[column] != old.columnY[column] + shift {
@@ -316,5 +321,16 @@ private struct RegionRun {
             old.columnY.allSatisfy(Exactness.isExact), cursor.columnY.allSatisfy(Exactness.isExact)
         else { return nil }
         return shift
+    }
+}
+
+extension PlacementScratch {
+    /// Takes back the buffers of a run that is done with.
+    fileprivate mutating func reclaim(_ run: RegionRun) {
+        ys = run.ys
+        heights = run.heights
+        columns = run.columns
+        lists = run.lists
+        columnY = run.cursor.columnY
     }
 }

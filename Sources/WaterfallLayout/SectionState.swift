@@ -105,11 +105,12 @@ struct SectionState: Sendable {
 
     /// The placement state just before item `index`, read back from the column index rather than replayed.
     ///
-    /// `previous` is the input of the item before `index` when `inputs` no longer matches the placement arrays.
+    /// `previous` is the input of the item before `index` when `inputs` no longer matches the placement arrays;
+    /// `storage` is an empty array to hold the column tops in, to spare an allocation.
     ///
     /// - Complexity: O(columns × log n).
-    func cursor(before index: Int, previous: ItemInput? = nil) -> ColumnCursor {
-        var cursor = ColumnCursor(columnCount: geometry.columnCount, top: geometry.itemsTop)
+    func cursor(before index: Int, previous: ItemInput? = nil, storage: consuming [Double] = []) -> ColumnCursor {
+        var cursor = ColumnCursor(columnCount: geometry.columnCount, top: geometry.itemsTop, storage: storage)
         guard index > 0, columnItems.count == geometry.columnCount else { return cursor }
         for column in 0..<geometry.columnCount {
             let entry = firstEntry(in: column, atOrAfter: index)

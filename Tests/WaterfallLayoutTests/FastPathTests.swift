@@ -1,0 +1,82 @@
+import Testing
+import WaterfallLayout
+import WaterfallTestSupport
+
+/// Appending after a section's last item (`Layout.appendItems`) and any other single item command
+/// (`Layout.changeItems`) take paths of their own; they must give what the general path gives, frames and diff
+/// alike.
+struct FastPathTests {
+    @Test(arguments: 0..<8)
+    func appendMatchesTheGeneralPath(seed: Int) async throws {
+        var random = RandomCommands(seed: UInt64(seed), maxItems: 40)
+        var layout = try await Layout.make(random.layout()).layout
+        // Every diff is filled in a task group, as large ones are.
+        layout.parallelGrain = 1
+        var appends = 0
+        for step in 0..<150 {
+            let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
+            if counts.isEmpty || random.chance(0.3) {
+                _ = try? await layout.apply([random.command(counts: counts)])
+                continue
+            }
+            let s = random.int(0...(counts.count - 1))
+            let items = random.items(random.int(1...3))
+            var general = layout
+            let fast = try await layout.apply([.insertItems(section: s, at: counts[s], items: items)])
+            // A second, empty, command sends the same append down the general path.
+            let slow = try await general.apply([
+                .insertItems(section: s, at: counts[s], items: items),
+                .insertItems(section: s, at: counts[s] + items.count, items: []),
+            ])
+            #expect(fast == slow, "seed \(seed), step \(step)")
+            #expect(ClientFrames(layout) == ClientFrames(general), "seed \(seed), step \(step)")
+            #expect(layout.seq == general.seq && layout.lastPlacedCount == general.lastPlacedCount)
+            appends += 1
+        }
+        #expect(appends > 50)
+    }
+
+    @Test(arguments: 0..<8)
+    func singleItemCommandsMatchTheGeneralPath(seed: Int) async throws {
+        var random = RandomCommands(seed: UInt64(100 + seed), maxItems: 40)
+        var layout = try await Layout.make(random.layout()).layout
+        layout.parallelGrain = 1
+        var fastChanges = 0
+        for step in 0..<200 {
+            let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
+            guard let s = counts.indices.filter({ counts[$0] > 0 }).randomElement(using: &random.rng) else {
+                _ = try? await layout.apply([random.command(counts: counts)])
+                continue
+            }
+            let index = random.int(0...(counts[s] - 1))
+            let command: LayoutCommand
+            switch random.int(0...2) {
+            case 0: command = .updateItems(section: s, updates: [ItemUpdate(index: index, item: random.item())])
+            case 1: command = .insertItems(section: s, at: index, items: random.items(random.int(1...3)))
+            default: command = .deleteItems(section: s, indices: [index])
+            }
+            var general = layout
+            let fast = try await layout.apply([command])
+            // A second, empty, command sends the same change down the general path.
+            let slow = try await general.apply([command, .insertItems(section: s, at: 0, items: [])])
+            #expect(fast == slow, "seed \(seed), step \(step): \(command)")
+            #expect(ClientFrames(layout) == ClientFrames(general), "seed \(seed), step \(step)")
+            #expect(layout.seq == general.seq && layout.lastPlacedCount == general.lastPlacedCount)
+            #expect(layout.itemCount == general.itemCount && layout.contentSize == general.contentSize)
+            fastChanges += 1
+            if random.chance(0.2) { _ = try? await layout.apply([random.command(counts: counts)]) }
+        }
+        #expect(fastChanges > 100)
+    }
+
+    @Test func invalidAppendIsRefusedAsBefore() async throws {
+        var layout = try await Layout.make(
+            LayoutSpec(width: 300, sections: [SectionSpec(items: [Item(height: 10)])])
+        ).layout
+        let before = ClientFrames(layout)
+        await #expect(throws: LayoutError.self) {
+            try await layout.apply([.insertItems(section: 0, at: 1, items: [Item(height: -1)])])
+        }
+        #expect(ClientFrames(layout) == before && layout.seq == 1)
+    }
+}
