@@ -59,17 +59,24 @@ public enum ReplyEncoding {
     }
 
     /// The mutation result: `seq`, `contentSize` and, unless left out, the pre-encoded `diff`.
-    public static func mutation(_ w: inout JSONWriter, seq: Int, contentSize: Size, diff: ArraySlice<UInt8>?) {
-        w.beginObject()
-        w.key("seq")
-        w.value(seq)
-        w.key("contentSize")
-        size(contentSize, &w)
-        if let diff {
+    public static func mutation(
+        _ w: inout JSONWriter, seq: Int, contentSize: Size, encodedDiff diff: ArraySlice<UInt8>?
+    ) {
+        mutation(&w, seq: seq, contentSize: contentSize) { w in
+            guard let diff else { return }
             w.key("diff")
             w.raw(diff)
         }
-        w.endObject()
+    }
+
+    /// The mutation result, with `diff` (unless nil) encoded in place: what a reply whose diff no event shares
+    /// writes, without a buffer of its own and a copy.
+    public static func mutation(_ w: inout JSONWriter, seq: Int, contentSize: Size, diff: LayoutDiff?) {
+        mutation(&w, seq: seq, contentSize: contentSize) { w in
+            guard let diff else { return }
+            w.key("diff")
+            self.diff(diff, &w)
+        }
     }
 
     /// A diff object: `{"sections":[…]}`.
@@ -142,6 +149,18 @@ public enum ReplyEncoding {
     }
 
     // MARK: Private
+
+    private static func mutation(
+        _ w: inout JSONWriter, seq: Int, contentSize: Size, diff: (inout JSONWriter) -> Void
+    ) {
+        w.beginObject()
+        w.key("seq")
+        w.value(seq)
+        w.key("contentSize")
+        size(contentSize, &w)
+        diff(&w)
+        w.endObject()
+    }
 
     private static func write(_ id: RequestID, _ w: inout JSONWriter) {
         switch id {

@@ -26,7 +26,8 @@ enum DiffSizeBenchmark {
         let encoded = Array(w.bytes)
         var line = JSONWriter(capacity: 4096)
         ReplyEncoding.result(&line, id: .int(123_456)) { w in
-            ReplyEncoding.mutation(&w, seq: 1_000, contentSize: Size(width: 1000, height: 1e8), diff: encoded[...])
+            ReplyEncoding.mutation(
+                &w, seq: 1_000, contentSize: Size(width: 1000, height: 1e8), encodedDiff: encoded[...])
         }
         let items = diff.sections.reduce(0) { $0 + $1.items.count }
         table.add(

@@ -55,13 +55,34 @@ import WaterfallJSON
         ReplyEncoding.diff(diff, &d)
         var w = JSONWriter()
         ReplyEncoding.result(&w, id: .int(3)) { w in
-            ReplyEncoding.mutation(&w, seq: 12, contentSize: Size(width: 375, height: 5210), diff: d.bytes)
+            ReplyEncoding.mutation(&w, seq: 12, contentSize: Size(width: 375, height: 5210), encodedDiff: d.bytes)
         }
         #expect(
             text(w)
                 == #"{"jsonrpc":"2.0","id":3,"result":{"seq":12,"contentSize":{"w":375,"h":5210},"diff":{"sections":["#
                 + #"{"section":0,"origin":0,"height":812,"count":31,"items":[{"i":30,"x":10,"y":700,"w":172.5,"h":102}]},"#
                 + #"{"section":1,"origin":812,"height":4398,"count":200,"dy":102}]}}}"# + "\n")
+        // Encoded in place (no event shares the bytes), the same line.
+        var inPlace = JSONWriter()
+        ReplyEncoding.result(&inPlace, id: .int(3)) { w in
+            ReplyEncoding.mutation(&w, seq: 12, contentSize: Size(width: 375, height: 5210), diff: diff)
+        }
+        #expect(text(inPlace) == text(w))
+    }
+
+    /// Doubles in their shortest round-trip form, written without a `String`.
+    @Test(arguments: [
+        (336.6666666666667, "336.6666666666667"), (1e-5, "1e-05"), (-0.0, "-0.0"), (1e16, "1e+16"),
+        (-2.2250738585072014e-308, "-2.2250738585072014e-308"), (0.1, "0.1"), (172.5, "172.5"),
+    ])
+    func writesDoublesInTheirShortestForm(value: Double, expected: String) {
+        var w = JSONWriter()
+        w.beginArray()
+        w.value(1)
+        w.value(value)
+        w.endArray()
+        #expect(text(w) == "[1,\(expected)]")
+        #expect(Double(expected) == value)
     }
 
     @Test func writesAMutationResultWithoutADiff() {

@@ -117,9 +117,9 @@ extension ClientSession {
                 Self.publishDropped(replaced)
             }
         }
-        let diff = wantsDiff ? Self.encode(made.diff) : nil
         ReplyEncoding.result(&out, id: request.id) { w in
-            ReplyEncoding.mutation(&w, seq: made.layout.seq, contentSize: made.layout.contentSize, diff: diff?[...])
+            ReplyEncoding.mutation(
+                &w, seq: made.layout.seq, contentSize: made.layout.contentSize, diff: wantsDiff ? made.diff : nil)
         }
     }
 
@@ -134,7 +134,8 @@ extension ClientSession {
         try reserve(growth, limits)
         let budget = service.budget
         let limit = limits.subscriberMaxPendingBytes
-        let result: (seq: Int, size: Size, diff: [UInt8]?)
+        // The diff comes back encoded when an event needed its bytes, else as a value that the reply encodes in place.
+        let result: (seq: Int, size: Size, encoded: [UInt8]?, diff: LayoutDiff?)
         do {
             let subscribers = entry.subscribers
             result = try await entry.layout.apply(
@@ -147,20 +148,24 @@ extension ClientSession {
                     return weight - count
                 }
                 budget.adjust(delta - growth)
-                let subscribed = subscribers.count > 0
-                let encoded = wantsDiff || subscribed ? Self.encode(diff) : nil
-                if let encoded, subscribed {
-                    let event = Self.changedEvent(name, seq: layout.seq, ops: ops, diff: encoded)
-                    subscribers.publish(event, overflow: Self.overflowEvent(name), limit: limit)
+                guard subscribers.count > 0 else {
+                    return (layout.seq, layout.contentSize, nil, wantsDiff ? diff : nil)
                 }
-                return (layout.seq, layout.contentSize, wantsDiff ? encoded : nil)
+                let encoded = Self.encode(diff)
+                let event = Self.changedEvent(name, seq: layout.seq, ops: ops, diff: encoded)
+                subscribers.publish(event, overflow: Self.overflowEvent(name), limit: limit)
+                return (layout.seq, layout.contentSize, wantsDiff ? encoded : nil, nil)
             }
         } catch {
             budget.adjust(-growth)
             throw ProtocolError(error)
         }
         ReplyEncoding.result(&out, id: id) { w in
-            ReplyEncoding.mutation(&w, seq: result.seq, contentSize: result.size, diff: result.diff?[...])
+            if let encoded = result.encoded {
+                ReplyEncoding.mutation(&w, seq: result.seq, contentSize: result.size, encodedDiff: encoded[...])
+            } else {
+                ReplyEncoding.mutation(&w, seq: result.seq, contentSize: result.size, diff: result.diff)
+            }
         }
     }
 
