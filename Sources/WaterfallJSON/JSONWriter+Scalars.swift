@@ -62,47 +62,7 @@ extension JSONWriter {
                 p[0] = UInt8(ascii: ",")
                 k = 1
             }
-            if value < 0 {
-                p[k] = UInt8(ascii: "-")
-                k += 1
-            }
-            var magnitude = value.magnitude
-            var digits = 1
-            var probe = magnitude
-            while probe >= 10 {
-                probe /= 10
-                digits += 1
-            }
-            var position = k + digits
-            repeat {
-                position -= 1
-                let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
-                p[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder)
-                magnitude = quotient
-            } while magnitude > 0
-            return k + digits
-        }
-    }
-
-    /// Writes a non-integral (or huge, or -0) double in Swift's shortest round-trip form, or `null` for NaN
-    /// and infinity. Swift's `description` is always valid JSON here ("172.5", "1e-05", "1e+16", "-0.0").
-    @usableFromInline
-    internal mutating func appendDouble(_ value: Double, comma: Bool) {
-        guard value.isFinite else {
-            assertionFailure("NaN or infinity cannot be written as JSON")
-            appendLiteral(0x6C6C_756E, length: 4, comma: comma)
-            return
-        }
-        // Swift's shortest form is at most 24 bytes ("-2.2250738585072014e-308").
-        write(maximumLength: 33) { p in
-            var k = 0
-            if comma {
-                p[0] = UInt8(ascii: ",")
-                k = 1
-            }
-            var text = DecimalText(p + k)
-            value.write(to: &text)
-            return k + text.count
+            return k + Self.writeInteger(value, to: p + k)
         }
     }
 
@@ -111,27 +71,92 @@ extension JSONWriter {
     internal mutating func appendQuoted(_ text: String, comma: Bool) {
         var text = text
         text.withUTF8 { utf8 in
-            // Worst case: every byte becomes a six-byte \u00XX escape.
-            write(maximumLength: utf8.count * 6 + 3) { p in
+            write(maximumLength: Self.quotedLength(utf8.count) + 1) { p in
                 var k = 0
                 if comma {
                     p[0] = UInt8(ascii: ",")
                     k = 1
                 }
-                p[k] = UInt8(ascii: "\"")
-                k += 1
-                for byte in utf8 {
-                    if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                        p[k] = byte
-                        k += 1
-                    } else {
-                        k += Self.writeEscape(byte, to: p + k)
-                    }
-                }
-                p[k] = UInt8(ascii: "\"")
-                return k + 1
+                return k + Self.writeQuoted(utf8, to: p + k)
             }
         }
+    }
+
+    // MARK: Writing at a pointer
+
+    /// The most bytes `writeInteger` and `writeNumber` write.
+    @usableFromInline static let maximumNumberLength = 24
+
+    /// The most bytes `writeQuoted` writes for `count` bytes of text: each may become a six-byte \u00XX escape.
+    @inlinable
+    static func quotedLength(_ count: Int) -> Int { count * 6 + 2 }
+
+    /// Writes the decimal digits of `value` at `p`; returns how many (at most 20).
+    @inlinable
+    static func writeInteger(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var k = 0
+        if value < 0 {
+            p[0] = UInt8(ascii: "-")
+            k = 1
+        }
+        var magnitude = value.magnitude
+        var digits = 1
+        var probe = magnitude
+        while probe >= 10 {
+            probe /= 10
+            digits += 1
+        }
+        var position = k + digits
+        repeat {
+            position -= 1
+            let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
+            p[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder)
+            magnitude = quotient
+        } while magnitude > 0
+        return k + digits
+    }
+
+    /// Writes `value` at `p` as `value(_: Double)` does: integral values below 2^53 as integers, others in the
+    /// shortest form that reads back the same; returns how many bytes (at most 24).
+    @inlinable
+    static func writeNumber(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        if value.magnitude < 9_007_199_254_740_992, value == value.rounded(.towardZero),
+            value != 0 || value.sign == .plus
+        {
+            return writeInteger(Int64(value), to: p)
+        }
+        return writeDouble(value, to: p)
+    }
+
+    /// Writes `value` at `p` in Swift's shortest round-trip form ("172.5", "1e-05", "1e+16", "-0.0", all valid
+    /// JSON), or `null` for NaN and infinity; returns how many bytes (at most 24).
+    @usableFromInline
+    static func writeDouble(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        guard value.isFinite else {
+            assertionFailure("NaN or infinity cannot be written as JSON")
+            for (k, byte) in "null".utf8.enumerated() { p[k] = byte }
+            return 4
+        }
+        var text = DecimalText(p)
+        value.write(to: &text)
+        return text.count
+    }
+
+    /// Writes `utf8` at `p` in quotes, escaping what RFC 8259 requires; returns how many bytes.
+    @usableFromInline
+    static func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        p[0] = UInt8(ascii: "\"")
+        var k = 1
+        for byte in utf8 {
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                p[k] = byte
+                k += 1
+            } else {
+                k += Self.writeEscape(byte, to: p + k)
+            }
+        }
+        p[k] = UInt8(ascii: "\"")
+        return k + 1
     }
 
     // MARK: Private
@@ -181,8 +206,8 @@ struct DecimalText: TextOutputStream {
 
     @usableFromInline
     mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        // The caller reserved 32 bytes after any comma; a Double's text needs 24 at most.
-        let length = min(buffer.count, 32 - count)
+        // The caller reserved room for the 24 bytes a Double's text needs at most.
+        let length = min(buffer.count, 24 - count)
         if let base = buffer.baseAddress { (start + count).update(from: base, count: length) }
         count += length
     }

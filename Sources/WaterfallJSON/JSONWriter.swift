@@ -155,12 +155,13 @@ public struct JSONWriter: Sendable {
     @inlinable
     public mutating func value(_ value: Double) {
         let comma = separate()
-        if value.magnitude < 9_007_199_254_740_992, value == value.rounded(.towardZero),
-            value != 0 || value.sign == .plus
-        {
-            appendInteger(Int64(value), comma: comma)
-        } else {
-            appendDouble(value, comma: comma)
+        write(maximumLength: Self.maximumNumberLength + 1) { p in
+            var k = 0
+            if comma {
+                p[0] = UInt8(ascii: ",")
+                k = 1
+            }
+            return k + Self.writeNumber(value, to: p + k)
         }
     }
 

@@ -2,15 +2,18 @@ import WaterfallJSON
 import WaterfallLayout
 
 /// Writes replies, results and events as single JSON lines, straight to bytes.
+///
+/// What every change writes (the envelope, the mutation result, diff entries, frames) goes out as `JSONFragment`s:
+/// one reservation per piece rather than one writer call per key and value.
 public enum ReplyEncoding {
     /// `{"jsonrpc":"2.0","id":…,"result":…}` and a newline; `body` writes the result value.
     public static func result(_ w: inout JSONWriter, id: RequestID, _ body: (inout JSONWriter) -> Void) {
         w.beginObject()
-        w.key("jsonrpc")
-        w.value("2.0")
-        w.key("id")
-        write(id, &w)
-        w.key("result")
+        w.keyFragment(maximumLength: 40 + idLength(id)) { f in
+            f.text(#""jsonrpc":"2.0","id":"#)
+            write(id, &f)
+            f.text(#","result":"#)
+        }
         body(&w)
         w.endObject()
         w.newline()
@@ -86,11 +89,16 @@ public enum ReplyEncoding {
         w.beginArray()
         for entry in diff.sections {
             w.beginObject()
-            sectionMembers(entry.section, entry.origin, entry.height, entry.count, &w)
-            if entry.dy != 0 { w.member("dy", entry.dy) }
-            if entry.isNew { w.member("new", true) }
-            change(entry.header, "header", &w)
-            change(entry.footer, "footer", &w)
+            w.fragment(maximumLength: 2 * rectLength + 90 + 5 * JSONFragment.numberLength) { f in
+                sectionMembers(entry.section, entry.origin, entry.height, entry.count, &f)
+                if entry.dy != 0 {
+                    f.text(#","dy":"#)
+                    f.number(entry.dy)
+                }
+                if entry.isNew { f.text(#","new":true"#) }
+                change(entry.header, #","header":"#, &f)
+                change(entry.footer, #","footer":"#, &f)
+            }
             if entry.isNew || !entry.items.isEmpty { items(entry.items, &w) }
             w.endObject()
         }
@@ -101,14 +109,16 @@ public enum ReplyEncoding {
     /// A section's frames, as `layout.get` returns them.
     public static func section(_ frames: SectionFrames, _ w: inout JSONWriter) {
         w.beginObject()
-        sectionMembers(frames.section, frames.origin, frames.height, frames.count, &w)
-        if let header = frames.header {
-            w.key("header")
-            rect(header, &w)
-        }
-        if let footer = frames.footer {
-            w.key("footer")
-            rect(footer, &w)
+        w.fragment(maximumLength: 2 * rectLength + 80 + 4 * JSONFragment.numberLength) { f in
+            sectionMembers(frames.section, frames.origin, frames.height, frames.count, &f)
+            if let header = frames.header {
+                f.text(#","header":"#)
+                rectText(header, &f)
+            }
+            if let footer = frames.footer {
+                f.text(#","footer":"#)
+                rectText(footer, &f)
+            }
         }
         items(frames.items, &w)
         w.endObject()
@@ -143,9 +153,7 @@ public enum ReplyEncoding {
     }
 
     public static func rect(_ rect: Rect, _ w: inout JSONWriter) {
-        w.beginObject()
-        frameMembers(rect, &w)
-        w.endObject()
+        w.fragment(maximumLength: rectLength) { rectText(rect, &$0) }
     }
 
     // MARK: Private
@@ -154,12 +162,33 @@ public enum ReplyEncoding {
         _ w: inout JSONWriter, seq: Int, contentSize: Size, diff: (inout JSONWriter) -> Void
     ) {
         w.beginObject()
-        w.key("seq")
-        w.value(seq)
-        w.key("contentSize")
-        size(contentSize, &w)
+        w.fragment(maximumLength: 40 + 3 * JSONFragment.numberLength) { f in
+            f.text(#""seq":"#)
+            f.integer(seq)
+            f.text(#","contentSize":{"w":"#)
+            f.number(contentSize.width)
+            f.text(#","h":"#)
+            f.number(contentSize.height)
+            f.text("}")
+        }
         diff(&w)
         w.endObject()
+    }
+
+    /// The room `rectText` needs at most.
+    private static let rectLength = 24 + 4 * JSONFragment.numberLength
+
+    private static func idLength(_ id: RequestID) -> Int {
+        if case .string(let text) = id { return JSONFragment.stringLength(text) }
+        return JSONFragment.numberLength
+    }
+
+    private static func write(_ id: RequestID, _ f: inout JSONFragment) {
+        switch id {
+        case .none: f.text("null")
+        case .int(let n): f.integer(Int(n))
+        case .string(let s): f.string(s)
+        }
     }
 
     private static func write(_ id: RequestID, _ w: inout JSONWriter) {
@@ -172,53 +201,71 @@ public enum ReplyEncoding {
 
     /// The members every section entry starts with, in diffs and in `layout.get`.
     private static func sectionMembers(
-        _ section: Int, _ origin: Double, _ height: Double, _ count: Int, _ w: inout JSONWriter
+        _ section: Int, _ origin: Double, _ height: Double, _ count: Int, _ f: inout JSONFragment
     ) {
-        w.member("section", section)
-        w.member("origin", origin)
-        w.member("height", height)
-        w.member("count", count)
+        f.text(#""section":"#)
+        f.integer(section)
+        f.text(#","origin":"#)
+        f.number(origin)
+        f.text(#","height":"#)
+        f.number(height)
+        f.text(#","count":"#)
+        f.integer(count)
     }
 
     private static func items(_ items: [ItemFrame], _ w: inout JSONWriter) {
         w.key("items")
         w.beginArray()
-        for item in items { self.item(item, &w) }
+        for item in items {
+            let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
+            w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in
+                f.text(#"{"i":"#)
+                f.integer(item.index)
+                f.text(",")
+                frameText(item.frame, &f)
+                if let id = item.id {
+                    f.text(#","id":"#)
+                    f.string(id)
+                }
+                f.text("}")
+            }
+        }
         w.endArray()
     }
 
-    private static func item(_ item: ItemFrame, _ w: inout JSONWriter) {
-        w.beginObject()
-        w.key("i")
-        w.value(item.index)
-        frameMembers(item.frame, &w)
-        if let id = item.id {
-            w.key("id")
-            w.value(id)
-        }
-        w.endObject()
+    /// `{"x":…,"y":…,"w":…,"h":…}`.
+    private static func rectText(_ rect: Rect, _ f: inout JSONFragment) {
+        f.text("{")
+        frameText(rect, &f)
+        f.text("}")
+    }
+
+    /// `"x":…,"y":…,"w":…,"h":…`.
+    private static func frameText(_ rect: Rect, _ f: inout JSONFragment) {
+        f.text(#""x":"#)
+        f.number(rect.x)
+        f.text(#","y":"#)
+        f.number(rect.y)
+        f.text(#","w":"#)
+        f.number(rect.width)
+        f.text(#","h":"#)
+        f.number(rect.height)
     }
 
     private static func frameMembers(_ rect: Rect, _ w: inout JSONWriter) {
-        w.key("x")
-        w.value(rect.x)
-        w.key("y")
-        w.value(rect.y)
-        w.key("w")
-        w.value(rect.width)
-        w.key("h")
-        w.value(rect.height)
+        w.fragment(maximumLength: 20 + 4 * JSONFragment.numberLength) { frameText(rect, &$0) }
     }
 
-    private static func change(_ change: FrameChange, _ key: StaticString, _ w: inout JSONWriter) {
+    /// A header's or footer's change after `key` (`,"header":`), if it changed.
+    private static func change(_ change: FrameChange, _ key: StaticString, _ f: inout JSONFragment) {
         switch change {
         case .unchanged: return
         case .removed:
-            w.key(key)
-            w.null()
+            f.text(key)
+            f.text("null")
         case .set(let frame):
-            w.key(key)
-            rect(frame, &w)
+            f.text(key)
+            rectText(frame, &f)
         }
     }
 }

@@ -114,6 +114,36 @@ import WaterfallJSON
 
     // MARK: Round trips
 
+    @Test func fragmentsTakeTheirCommasFromTheContainer() throws {
+        var w = JSONWriter(capacity: 16)
+        w.beginArray()
+        w.fragment(maximumLength: 40) { f in
+            f.text(#"{"i":"#)
+            f.integer(-42)
+            f.text(#","x":"#)
+            f.number(172.5)
+            f.text(#","s":"#)
+            f.string("a\"b\n\u{1}é")
+            f.text("}")
+        }
+        w.fragment(maximumLength: JSONFragment.numberLength) { $0.number(1e300) }
+        w.beginObject()
+        w.keyFragment(maximumLength: 20) { f in
+            f.text(#""n":1,"k":"#)
+        }
+        w.value(true)
+        w.fragment(maximumLength: 20) { $0.text(#""m":null"#) }
+        w.endObject()
+        w.endArray()
+        let text = String(decoding: w.bytes, as: UTF8.self)
+        #expect(text == #"[{"i":-42,"x":172.5,"s":"a\"b\n\u0001é"},1e+300,{"n":1,"k":true,"m":null}]"#)
+        var reader = JSONReader()
+        #expect(try reader.parse(Array(w.bytes)).root.value == .array([
+            .object([("i", .int(-42)), ("x", .double(172.5)), ("s", .string("a\"b\n\u{1}é"))]), .double(1e300),
+            .object([("n", .int(1)), ("k", .bool(true)), ("m", .null)]),
+        ]))
+    }
+
     @Test func randomValuesRoundTripThroughReaderAndFoundation() throws {
         let seed: UInt64 = 0x5EED_0001
         var generator = RandomJSON(rng: SplitMix64(seed: seed))

@@ -35,10 +35,20 @@ final class TestSession: Session {
     let closeCount = Atomic<Int>(0)
     private let handler: TestHandler
     private let handling = Atomic<Bool>(false)
+    private let preparing = Atomic<Bool>(false)
 
     init(handler: TestHandler, output: any OutputSink) {
         self.handler = handler
         self.output = output
+    }
+
+    func prepare(_ lines: [InputLine]) -> SessionWork {
+        // The transport prepares one read at a time, and never after the session closed.
+        if preparing.exchange(true, ordering: .relaxed) || closeCount.load(ordering: .relaxed) > 0 {
+            handler.violations.add(1)
+        }
+        defer { preparing.store(false, ordering: .relaxed) }
+        return { await self.handle(lines) }
     }
 
     func handle(_ lines: [InputLine]) async -> [UInt8] {

@@ -3,7 +3,8 @@ import WaterfallLayout
 import WaterfallProtocol
 
 extension ClientSession {
-    /// Runs one method and writes its result reply (errors are thrown, and written by the caller).
+    /// Runs one method that `PreparedRequest` left to read when it runs, and writes its result reply (errors are
+    /// thrown, and written by the caller).
     func run(_ method: Method, _ request: Request, _ out: inout JSONWriter) async throws(ProtocolError) {
         var p = try Params(request.params, path: "params")
         switch method {
@@ -55,27 +56,15 @@ extension ClientSession {
             try p.finish()
             let body = await stats()
             ReplyEncoding.result(&out, id: request.id) { $0.raw(body[...]) }
-        case .batch:
-            let name = try Self.layoutName(&p)
-            let wantsDiff = try p.optionalBool("diff") ?? true
-            let opsNode = p.node("ops")
-            let nodes = try p.array("ops")
-            let limit = service.limits.maxBatchOps
-            guard nodes.underestimatedCount <= limit else {
-                throw ProtocolError(
-                    .limit, "params.ops: \(nodes.underestimatedCount) ops, over the limit of \(limit)")
-            }
-            let commands = try CommandDecoding.batch(nodes, "params.ops")
-            try p.finish()
-            try await mutate(name, commands, ops: .batch(opsNode?.rawBytes ?? []), wantsDiff, request.id, &out)
-        default:
-            let name = try Self.layoutName(&p)
-            let wantsDiff = try p.optionalBool("diff") ?? true
-            let command = try CommandDecoding.command(method, &p)
-            try p.finish()
-            let ops = AppliedOps.single(method: method.rawValue, params: request.params?.rawBytes ?? [])
-            try await mutate(name, [command], ops: ops, wantsDiff, request.id, &out)
+        case .batch, .layoutConfigure, .sectionsInsert, .sectionsDelete, .sectionsMove, .sectionsConfigure,
+            .itemsInsert, .itemsDelete, .itemsUpdate, .itemsMove:
+            throw ProtocolError(.internalError, "method: \(method.rawValue) was not decoded before it ran")
         }
+    }
+
+    /// Applies a decoded change to its layout, publishes the event, and writes the mutation result.
+    func mutate(_ change: PreparedRequest.LayoutChange, _ out: inout JSONWriter) async throws(ProtocolError) {
+        try await mutate(change.layout, change.commands, ops: change.ops, change.wantsDiff, change.id, &out)
     }
 
     // MARK: Private

@@ -1,18 +1,22 @@
+import Synchronization
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 
 /// One connection's requests: parses each line, runs its method, and writes the replies of one read together.
 ///
-/// An actor so that its scratch buffers and subscriptions need no lock; the transport never calls `handle`
-/// concurrently, so no request ever waits on another of the same connection here.
+/// An actor so that its subscriptions need no lock; the transport never runs two reads' work at once, so no request
+/// ever waits on another of the same connection here. `prepare` is not isolated: it runs on the connection's thread,
+/// one read after the other, with a parser of its own.
 actor ClientSession: Session {
     let service: LayoutService
     let output: any OutputSink
     let peer: PeerCredentials
-    var reader = JSONReader()
     /// Layouts this connection subscribed to (a superset after an overflow: the entry's list is the truth).
     var subscriptions: Set<String> = []
+    /// The parser of `prepare`, which keeps its buffers from one line to the next (locked once per read, by one
+    /// thread at a time).
+    private let reader = Mutex(JSONReader())
 
     init(service: LayoutService, output: any OutputSink, peer: PeerCredentials) {
         self.service = service
@@ -22,20 +26,12 @@ actor ClientSession: Session {
 
     // MARK: Session
 
-    func handle(_ lines: [InputLine]) async -> [UInt8] {
-        var out = JSONWriter(capacity: 256 * lines.count)
-        for line in lines {
-            switch line {
-            case .tooLarge:
-                service.errors.add(1, ordering: .relaxed)
-                let limit = service.limits.maxLineBytes
-                ReplyEncoding.error(
-                    &out, id: .none, ProtocolError(.tooLarge, "line: longer than the limit of \(limit) bytes"))
-            case .line(let bytes):
-                await handle(bytes, &out)
-            }
+    nonisolated func prepare(_ lines: [InputLine]) -> SessionWork {
+        let maxBatchOps = service.limits.maxBatchOps
+        let requests = reader.withLock { reader in
+            lines.map { PreparedRequest($0, reader: &reader, maxBatchOps: maxBatchOps) }
         }
-        return out.takeBytes()
+        return { await self.handle(requests) }
     }
 
     func close() async {
@@ -45,35 +41,67 @@ actor ClientSession: Session {
         subscriptions.removeAll()
     }
 
+    // MARK: Internal
+
+    /// Parses, runs and answers `lines` (tests and benchmarks; the transport calls `prepare`).
+    func handle(_ lines: [InputLine]) async -> [UInt8] {
+        await prepare(lines)()
+    }
+
     // MARK: Private
 
-    private func handle(_ line: ArraySlice<UInt8>, _ out: inout JSONWriter) async {
-        service.requests.add(1, ordering: .relaxed)
-        var id = RequestID.none
-        var isNotification = false
+    private func handle(_ requests: [PreparedRequest]) async -> [UInt8] {
+        var out = JSONWriter(capacity: 256 * requests.count)
+        for request in requests {
+            // A line over the limit is no request: it counts as an error only.
+            if case .tooLarge = request {} else { service.requests.add(1, ordering: .relaxed) }
+            switch request {
+            case .tooLarge:
+                let limit = service.limits.maxLineBytes
+                let error = ProtocolError(.tooLarge, "line: longer than the limit of \(limit) bytes")
+                fail(error, id: RequestID.none, &out)
+            case .failed(let id, let error, let isNotification):
+                fail(error, id: isNotification ? nil : id, &out)
+            case .change(let change):
+                await answer(change, &out)
+            case .call(let method, let request):
+                await answer(method, request, &out)
+            }
+        }
+        return out.takeBytes()
+    }
+
+    private func answer(_ change: PreparedRequest.LayoutChange, _ out: inout JSONWriter) async {
         do throws(ProtocolError) {
-            let document: JSONDocument
-            do {
-                document = try reader.parse(line)
-            } catch {
-                throw ProtocolError(.parseError, "line: \(error)")
-            }
-            let request = try Request(document, partialID: &id)
-            isNotification = request.isNotification
-            guard let method = request.knownMethod else {
-                throw ProtocolError(.unknownMethod, "method: no method named \"\(request.method)\"")
-            }
-            if isNotification {
+            if change.isNotification {
                 // It runs and gets no reply (JSON-RPC): write its result where nobody reads it.
+                var discarded = JSONWriter(capacity: 64)
+                try await mutate(change, &discarded)
+            } else {
+                try await mutate(change, &out)
+            }
+        } catch {
+            fail(error, id: change.isNotification ? nil : change.id, &out)
+        }
+    }
+
+    private func answer(_ method: Method, _ request: Request, _ out: inout JSONWriter) async {
+        do throws(ProtocolError) {
+            if request.isNotification {
                 var discarded = JSONWriter(capacity: 64)
                 try await run(method, request, &discarded)
             } else {
                 try await run(method, request, &out)
             }
         } catch {
-            service.errors.add(1, ordering: .relaxed)
-            if error.code == .internalError { service.logger.error("internal error: \(error.message)") }
-            if !isNotification { ReplyEncoding.error(&out, id: id, error) }
+            fail(error, id: request.isNotification ? nil : request.id, &out)
         }
+    }
+
+    /// Counts a failed request and writes its error reply, unless it is a notification (`id` nil).
+    private func fail(_ error: ProtocolError, id: RequestID?, _ out: inout JSONWriter) {
+        service.errors.add(1, ordering: .relaxed)
+        if error.code == .internalError { service.logger.error("internal error: \(error.message)") }
+        if let id { ReplyEncoding.error(&out, id: id, error) }
     }
 }

@@ -5,8 +5,11 @@ import WaterfallProtocol
 
 /// One accepted client: reads and frames its requests, hands them to its session, writes the replies in order.
 ///
-/// Reading and writing run on dispatch sources on the connection's own serial queue; `handle` runs in a task.
-/// While a task handles a batch the read source is suspended, which is what keeps replies in request order.
+/// Reading and writing run on dispatch sources on the connection's own serial queue, and so does the session's
+/// `prepare` (parsing, decoding); the work it returns runs in a task. One read's work runs at a time, in order,
+/// which keeps replies in request order; while it runs, the next read is taken and prepared, and then waits with
+/// reading suspended. So a pipelining client has its next requests decoded on this thread while the last ones run,
+/// and the daemon never holds more than one read ahead.
 /// `@unchecked` only because Dispatch does not mark its sources Sendable; libdispatch documents them as
 /// thread-safe, and every other field is immutable or inside the mutex.
 final class Connection: OutputSink, @unchecked Sendable {
@@ -101,7 +104,7 @@ final class Connection: OutputSink, @unchecked Sendable {
     private enum Phase {
         /// Reading and writing.
         case open
-        /// No more reading; closes when the batch in progress is answered and all output is written.
+        /// No more reading; closes when the reads taken are answered and all output is written.
         case draining
         /// Sources cancelled; the fd closes when both cancel handlers have run.
         case closed
@@ -114,9 +117,11 @@ final class Connection: OutputSink, @unchecked Sendable {
         var session: (any Session)?
         var readSuspended = true
         var writeArmed = false
-        /// A task is running `handle`; reading stays suspended until it returns.
-        var handling = false
-        /// Reading stopped because unsent output reached `outputPauseBytes`.
+        /// A task is running a read's work; its reply is not queued yet.
+        var running = false
+        /// The next read's work, prepared while the one before runs; reading stays suspended while it waits.
+        var pending: SessionWork?
+        /// Reading and pending work stopped because unsent output reached `outputPauseBytes`.
         var paused = false
         var lastProgress: UInt64 = 0
         var sessionCloseStarted = false
@@ -138,7 +143,10 @@ final class Connection: OutputSink, @unchecked Sendable {
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     private func readable() {
-        guard state.withLock({ $0.phase != .closed && !$0.readSuspended }) else { return }
+        let readingSession = state.withLock { state in
+            state.phase != .closed && !state.readSuspended ? state.session : nil
+        }
+        guard let session = readingSession else { return }
         var lines: [InputLine] = []
         var endOfInput = false
         var failure: Int32?
@@ -171,47 +179,55 @@ final class Connection: OutputSink, @unchecked Sendable {
         if let failure {
             abort(reason: "read failed: \(String(cString: strerror(failure)))")
         } else if !lines.isEmpty {
-            dispatch(lines, endOfInput: endOfInput)
+            let tooLarge = lines.count { if case .tooLarge = $0 { true } else { false } }
+            context.counters.linesRead.add(lines.count)
+            context.counters.linesTooLarge.add(tooLarge)
+            // Here, on this connection's thread, while the work of the read before may still be running.
+            enqueue(session.prepare(lines), endOfInput: endOfInput)
         } else if endOfInput {
             let closing = state.withLock { state in drain(&state, reason: "peer closed") }
             closeSession(closing)
         }
     }
 
-    /// Hands one read's lines to the session in a task, with reading suspended until the reply is queued.
-    private func dispatch(_ lines: [InputLine], endOfInput: Bool) {
-        let tooLarge = lines.count { if case .tooLarge = $0 { true } else { false } }
-        context.counters.linesRead.add(lines.count)
-        context.counters.linesTooLarge.add(tooLarge)
-        let session = state.withLock { state -> (any Session)? in
-            guard state.phase != .closed else { return nil }
-            state.handling = true
-            suspendRead(&state)
-            if endOfInput { state.phase = .draining }
-            return state.session
-        }
-        guard let session else { return }
-        Task {
-            let reply = await session.handle(lines)
-            send(reply)
-            handleDidFinish()
+    /// Runs a read's work now, or after the one running; reading waits while work does.
+    private func enqueue(_ work: @escaping SessionWork, endOfInput: Bool) {
+        state.withLock { state in
+            guard state.phase != .closed else { return }
+            if endOfInput {
+                state.phase = .draining
+                suspendRead(&state)
+            }
+            if state.running || state.paused {
+                state.pending = work
+                suspendRead(&state)
+            } else {
+                start(work, &state)
+            }
         }
     }
 
-    private func handleDidFinish() {
+    private func start(_ work: @escaping SessionWork, _ state: inout State) {
+        state.running = true
+        Task {
+            let reply = await work()
+            send(reply)
+            workDidFinish()
+        }
+    }
+
+    private func workDidFinish() {
         let limits = context.limits
         let closing = state.withLock { state -> (any Session)? in
-            state.handling = false
+            state.running = false
             switch state.phase {
-            case .open:
-                if state.output.count < limits.outputPauseBytes {
-                    resumeRead(&state)
-                } else {
+            case .open, .draining:
+                if state.output.count >= limits.outputPauseBytes {
+                    // `writable` goes on once the client has read enough.
                     state.paused = true
+                    return nil
                 }
-                return nil
-            case .draining:
-                return state.output.isEmpty ? finish(&state, reason: "done") : nil
+                return proceed(&state)
             case .closed:
                 guard !state.sessionCloseStarted else { return nil }
                 state.sessionCloseStarted = true
@@ -219,6 +235,18 @@ final class Connection: OutputSink, @unchecked Sendable {
             }
         }
         closeSession(closing)
+    }
+
+    /// With no work running and output not paused: starts the pending work and reads on, or finishes a drained
+    /// connection.
+    private func proceed(_ state: inout State) -> (any Session)? {
+        if let next = state.pending.take() { start(next, &state) }
+        if state.phase == .open {
+            resumeRead(&state)
+        } else if !state.running && state.output.isEmpty {
+            return finish(&state, reason: "done")
+        }
+        return nil
     }
 
     private func writable() {
@@ -234,11 +262,11 @@ final class Connection: OutputSink, @unchecked Sendable {
                 writeSource.suspend()
                 state.writeArmed = false
             }
-            if state.paused, state.phase == .open, state.output.count < limits.outputResumeBytes {
+            if state.paused, state.output.count < limits.outputResumeBytes {
                 state.paused = false
-                resumeRead(&state)
+                if !state.running { return proceed(&state) }
             }
-            if state.phase == .draining, state.output.isEmpty, !state.handling {
+            if state.phase == .draining, state.output.isEmpty, !state.running, state.pending == nil {
                 return finish(&state, reason: "done")
             }
             return nil
@@ -266,7 +294,7 @@ final class Connection: OutputSink, @unchecked Sendable {
         guard state.phase == .open else { return nil }
         state.phase = .draining
         suspendRead(&state)
-        guard !state.handling, state.output.isEmpty else { return nil }
+        guard !state.running, state.pending == nil, state.output.isEmpty else { return nil }
         return finish(&state, reason: reason)
     }
 
@@ -275,6 +303,7 @@ final class Connection: OutputSink, @unchecked Sendable {
         guard state.phase != .closed else { return nil }
         state.phase = .closed
         state.output.removeAll()
+        state.pending = nil
         state.framer.reset()
         readSource.cancel()
         writeSource.cancel()
@@ -288,7 +317,7 @@ final class Connection: OutputSink, @unchecked Sendable {
             writeSource.resume()
         }
         context.logger.debug("connection \(id) (\(peer)) closed: \(reason)")
-        guard !state.handling, !state.sessionCloseStarted else { return nil }
+        guard !state.running, !state.sessionCloseStarted else { return nil }
         state.sessionCloseStarted = true
         return state.session
     }

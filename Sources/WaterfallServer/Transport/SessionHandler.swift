@@ -37,15 +37,21 @@ public protocol SessionHandler: Sendable {
     func configDidReload(_ config: Config)
 }
 
+/// The work that answers one read's lines: it returns the bytes of all their replies, in order.
+public typealias SessionWork = @Sendable () async -> [UInt8]
+
 /// One connection's request state.
 public protocol Session: AnyObject, Sendable {
-    /// Handles the complete lines of one read, in order, and returns the bytes of all their replies.
+    /// Does for the complete lines of one read what needs nothing but the lines (parsing and decoding them), and
+    /// returns the work that answers them.
     ///
-    /// The transport sends the result with one write and does not call `handle` again until this returns,
-    /// so replies are in request order. Notifications sent meanwhile through the `OutputSink` may come before
-    /// these replies, never inside them.
-    func handle(_ lines: [InputLine]) async -> [UInt8]
+    /// Called on the connection's own thread, one read after the other, while the work of the read before may
+    /// still be running in a task: reading and decoding the next requests overlap with running the last ones.
+    /// The transport runs each work after the one before has returned and sends its result with one write, so
+    /// replies are in request order. Notifications sent meanwhile through the `OutputSink` may come before these
+    /// replies, never inside them.
+    func prepare(_ lines: [InputLine]) -> SessionWork
     /// The connection ended (peer closed, error or shutdown): drop subscriptions. Called exactly once, after
-    /// the last `handle` has returned.
+    /// the last work has returned.
     func close() async
 }
