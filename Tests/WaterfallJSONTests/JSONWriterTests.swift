@@ -138,10 +138,12 @@ import WaterfallJSON
         let text = String(decoding: w.bytes, as: UTF8.self)
         #expect(text == #"[{"i":-42,"x":172.5,"s":"a\"b\n\u0001é"},1e+300,{"n":1,"k":true,"m":null}]"#)
         var reader = JSONReader()
-        #expect(try reader.parse(Array(w.bytes)).root.value == .array([
-            .object([("i", .int(-42)), ("x", .double(172.5)), ("s", .string("a\"b\n\u{1}é"))]), .double(1e300),
-            .object([("n", .int(1)), ("k", .bool(true)), ("m", .null)]),
-        ]))
+        #expect(
+            try reader.parse(Array(w.bytes)).root.value
+                == .array([
+                    .object([("i", .int(-42)), ("x", .double(172.5)), ("s", .string("a\"b\n\u{1}é"))]), .double(1e300),
+                    .object([("n", .int(1)), ("k", .bool(true)), ("m", .null)]),
+                ]))
     }
 
     @Test func randomValuesRoundTripThroughReaderAndFoundation() throws {
