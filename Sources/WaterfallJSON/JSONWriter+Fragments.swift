@@ -21,7 +21,7 @@ public struct JSONFragment {
     public static func stringLength(_ text: String) -> Int { JSONWriter.quotedLength(text.utf8.count) }
 
     /// Copies `text`: punctuation and keys that need no escaping, such as `,"x":`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func text(_ text: StaticString) {
         let length = text.utf8CodeUnitCount
         // Short constants: a loop beats a call to memmove.
@@ -30,13 +30,13 @@ public struct JSONFragment {
     }
 
     /// Writes an integer in decimal.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func integer(_ value: Int) {
         count += JSONWriter.writeInteger(Int64(value), to: start + count)
     }
 
     /// Writes a number as `JSONWriter.value(_: Double)` does.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func number(_ value: Double) {
         count += JSONWriter.writeNumber(value, to: start + count)
     }

@@ -10,6 +10,10 @@ public struct ItemPath: Sendable, Hashable {
 }
 
 /// One change to a layout; a list of them is applied atomically.
+///
+/// The two configure cases are `indirect`: their patches, inline, made every command 290 bytes, and each copy of
+/// the common ones (a request's path copies a command five or six times) a `memcpy` of that size. Boxed, a command
+/// is 33 bytes, and only a configure command allocates.
 public enum LayoutCommand: Sendable, Hashable {
     case insertItems(section: Int, at: Int, items: [Item])
     /// Indices are those before the delete.
@@ -21,8 +25,8 @@ public enum LayoutCommand: Sendable, Hashable {
     /// Indices are those before the delete.
     case deleteSections([Int])
     case moveSection(from: Int, to: Int)
-    case configureSection(Int, SectionPatch)
-    case configureLayout(LayoutPatch)
+    indirect case configureSection(Int, SectionPatch)
+    indirect case configureLayout(LayoutPatch)
 }
 
 extension LayoutCommand {

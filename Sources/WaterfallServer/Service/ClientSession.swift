@@ -50,9 +50,20 @@ actor ClientSession: Session {
 
     // MARK: Private
 
+    /// Replies are sent on in chunks of about this many bytes, each written in a buffer under glibc's mmap threshold
+    /// (64 KiB, see `MemoryTuning`): a buffer above it is mapped fresh for each read, and its page faults cost a
+    /// pipelining client ~0.15 µs per request. Replies of one read stay in order; events may come between chunks,
+    /// as between any two replies (PROTOCOL.md).
+    private static let replyChunkBytes = 48 * 1024
+
     private func handle(_ requests: [PreparedRequest]) async -> [UInt8] {
-        var out = JSONWriter(capacity: 256 * requests.count)
+        let capacity = Self.replyChunkBytes + 8 * 1024
+        var out = JSONWriter(capacity: min(capacity, 256 * requests.count))
         for request in requests {
+            if out.byteCount >= Self.replyChunkBytes {
+                output.send(out.takeBytes())
+                out = JSONWriter(capacity: capacity)
+            }
             // A line over the limit is no request: it counts as an error only.
             if case .tooLarge = request {} else { service.requests.add(1, ordering: .relaxed) }
             switch request {
