@@ -120,9 +120,9 @@ extension JSONWriter {
     /// shortest form that reads back the same; returns how many bytes (at most 24).
     @inlinable
     static func writeNumber(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        if value.magnitude < 9_007_199_254_740_992, value == value.rounded(.towardZero),
-            value != 0 || value.sign == .plus
-        {
+        // Truncated through `Int64` (exact below 2^53), not `rounded(.towardZero)`: a call to libm's `trunc` on the
+        // x86-64 baseline.
+        if value.magnitude < 9_007_199_254_740_992, Double(Int64(value)) == value, value != 0 || value.sign == .plus {
             return writeInteger(Int64(value), to: p)
         }
         return writeDouble(value, to: p)

@@ -1,8 +1,8 @@
 /// The placement loop over raw buffers: the engine's hot path.
 ///
-/// Separate from `ColumnCursor` so the common case (shortest column, no tolerance, single-column items) runs as a
-/// plain scan over a buffer with nothing else in the loop, or, from 16 columns on, as a min-heap so that an item
-/// does not scan every column (FIELD-NOTES: the heap wins from about 12–16 columns). Each item is read once: the
+/// Separate from `ColumnCursor` so the common case (shortest column, no tolerance, single-column items) runs with
+/// nothing else in the loop: in registers for two, three and five columns, as a plain scan over a buffer, or, from
+/// 16 columns on, as a min-heap so that an item does not scan every column (FIELD-NOTES: the heap wins from about 12–16 columns). Each item is read once: the
 /// fast loops stop at the first item spanning several columns (placed by the general rule) rather than checking
 /// the whole range first, and the query index is written in the same pass (`ColumnEntrySink`).
 enum PlacementKernel {
@@ -61,6 +61,10 @@ enum PlacementKernel {
             return placeRun(inputs, range, sizing: sizing, picker: &picker, output: output, inexact: &inexact)
         case 3:
             var picker = ThreeColumns(columnY)
+            defer { picker.store(into: columnY) }
+            return placeRun(inputs, range, sizing: sizing, picker: &picker, output: output, inexact: &inexact)
+        case 5:
+            var picker = FiveColumns(columnY)
             defer { picker.store(into: columnY) }
             return placeRun(inputs, range, sizing: sizing, picker: &picker, output: output, inexact: &inexact)
         case 16...:

@@ -147,9 +147,14 @@ struct SectionGeometry: Sendable, Hashable {
 enum Exactness {
     static let limit = 0x1p36
 
+    /// Whether `value` is a multiple of 2⁻¹⁶ below 2³⁶ in magnitude (false for NaN and infinities).
+    ///
+    /// Truncated through `Int64` (exact here: the scaled value is below 2⁵²) rather than `rounded(.towardZero)`,
+    /// which on the x86-64 baseline is a call to libm's `trunc`: the kernel checks every item.
     @inline(__always)
     static func isExact(_ value: Double) -> Bool {
+        guard value.magnitude < limit else { return false }
         let scaled = value * 0x1p16
-        return abs(value) < limit && scaled.rounded(.towardZero) == scaled
+        return Double(Int64(scaled)) == scaled
     }
 }

@@ -247,6 +247,23 @@ import WaterfallLayout
         #expect(layout.frames(ofSection: 0).height == 21)
     }
 
+    /// Two, three and five columns are placed in registers by a branchless pick: ties still go to the leftmost
+    /// shortest column, wherever the tie is.
+    @Test(arguments: [2, 3, 5])
+    func columnsInRegistersTieToTheLeftmost(columns: Int) async throws {
+        // Columns of 10 (spacing 0). Equal items fill the columns left to right, row by row; then a short item
+        // goes to the first column, and the tie it leaves between the others goes to the leftmost again.
+        let heights = Array(repeating: 5.0, count: 2 * columns) + [1, 5, 5]
+        let properties = SectionProperties(columns: columns, columnSpacing: 0, rowSpacing: 0)
+        let layout = try await build(spec(width: Double(10 * columns), properties, heights: heights))
+        var expected = (0..<(2 * columns)).map { k in rect(Double(k % columns) * 10, Double(k / columns) * 5, 10, 5) }
+        expected.append(rect(0, 10, 10, 1))  // all tie at 10: column 0 → 11
+        // Columns 1... tie at 10 (column 0 is at 11): the next goes to column 1, then column 2 (or 0 for two).
+        expected.append(rect(10, 10, 10, 5))
+        expected.append(columns == 2 ? rect(0, 11, 10, 5) : rect(20, 10, 10, 5))
+        #expect(layout.itemFrames(0) == expected)
+    }
+
     /// Steps 1, 2, 5 and 6: header and footer blocks with their insets; the next section starts at the bottom.
     @Test func headerAndFooterBlocks() async throws {
         let first = SectionProperties(
