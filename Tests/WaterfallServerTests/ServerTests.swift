@@ -85,6 +85,25 @@ import Testing
         await fixture.stop()
     }
 
+    /// While a read's work runs, the next read is taken and prepared, and no more: it waits, with reading
+    /// suspended, and the replies come in request order.
+    @Test func readsOneReadAheadOfTheWorkThatRuns() async throws {
+        let fixture = try TestServer.start()
+        let client = try TestClient(path: fixture.path)
+        try await client.write("sleep 400\n")
+        #expect(await eventually { fixture.handler.handleStarted.value == 1 })
+        try await client.write("a\n")
+        #expect(await eventually { fixture.handler.prepared.value == 2 })
+        try await client.write("b\n")
+        try await client.write("c\n")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(fixture.handler.prepared.value == 2, "a second read ahead was taken")
+        #expect(fixture.handler.handleStarted.value == 1, "the next work started before the one running returned")
+        #expect(try await client.readLines(4) == ["sleep 400", "a", "b", "c"])
+        #expect(fixture.handler.violations.value == 0)
+        await fixture.stop()
+    }
+
     @Test func pausesThenClosesAClientThatStopsReading() async throws {
         let fixture = try TestServer.start {
             $0.outputPauseBytes = 64 * 1024

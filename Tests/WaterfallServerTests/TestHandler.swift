@@ -14,6 +14,8 @@ final class TestHandler: SessionHandler {
     /// Sessions that saw `handle` called while another `handle` was still running, or after `close`.
     let violations = Atomic<Int>(0)
     let handleStarted = Atomic<Int>(0)
+    /// Reads handed to `prepare`, across sessions.
+    let prepared = Atomic<Int>(0)
     let sessions = Mutex<[TestSession]>([])
     let reloads = Mutex<[Config]>([])
 
@@ -48,6 +50,7 @@ final class TestSession: Session {
             handler.violations.add(1)
         }
         defer { preparing.store(false, ordering: .relaxed) }
+        handler.prepared.add(1)
         return { await self.handle(lines) }
     }
 
