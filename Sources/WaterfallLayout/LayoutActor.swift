@@ -16,34 +16,18 @@ public actor LayoutActor {
 
     // MARK: Public
 
-    /// Applies `commands` atomically and returns the diff and the layout as it now is.
-    public func apply(_ commands: [LayoutCommand]) async throws(LayoutError) -> (diff: LayoutDiff, layout: Layout) {
-        try await apply(commands) { ($0, $1) }
-    }
-
-    /// Applies `commands` atomically, then runs `commit` on the diff and the new layout before any other request
-    /// to this layout runs, so that what `commit` publishes (events) goes out in the order of the changes.
-    ///
-    /// `listingItems` is asked inside the actor, after any change before: false leaves the item frames out of
-    /// the diff; `namingOps` is as in `Layout.apply(_:listingItems:namingOps:)`.
-    public func apply<T: Sendable>(
-        _ commands: [LayoutCommand], listingItems: @Sendable () -> Bool = { true }, namingOps: Bool? = nil,
-        commit: @Sendable (LayoutDiff, Layout) -> T
-    ) async throws(LayoutError) -> T {
+    /// Runs `body` on the layout, to change it (`Layout.apply`), with no other request to this layout in between:
+    /// what `body` publishes (events) goes out in the order of the changes. A caller may make several changes in
+    /// one visit (a pipelining client's consecutive requests), each with its own result.
+    public func withLayout<T: Sendable>(_ body: @Sendable (inout Layout) async -> T) async -> T {
         await enter()
         defer { leave() }
-        var working = layout
-        // Release our reference so the working copy is unique and mutates in place.
-        layout = Layout.empty
-        do throws(LayoutError) {
-            let diff = try await working.apply(commands, listingItems: listingItems(), namingOps: namingOps)
-            // Swapped back, not copied: a copy would retain and release every array of the layout.
-            swap(&layout, &working)
-            return commit(diff, layout)
-        } catch {
-            swap(&layout, &working)
-            throw error
-        }
+        var working = Layout.empty
+        // Swapped out and back rather than copied, so that the working copy is unique and mutates in place.
+        swap(&layout, &working)
+        let result = await body(&working)
+        swap(&layout, &working)
+        return result
     }
 
     /// Runs `body` on the current layout, after any mutation in flight (and before any that comes after).

@@ -42,6 +42,37 @@ import WaterfallJSON
         await fixture.stop()
     }
 
+    /// Consecutive changes to one layout are made in one visit to it, yet each is answered as if alone: its own
+    /// seq, its own error, and a change to another layout or a failing one in between changes nothing for the rest.
+    @Test func pipelinedChangesAreAnsweredOneByOne() async throws {
+        let fixture = try ServiceServer.start()
+        let client = try fixture.connect()
+        try await client.result("layout.create", MethodTests.feed)
+        func update(_ id: Int, layout: String = "feed", index: Int, height: Int) -> String {
+            #"{"id":\#(id),"method":"items.update","params":{"layout":"\#(layout)","section":0,"#
+                + #""items":[{"i":\#(index),"h":\#(height)}],"diff":false}}"#
+        }
+        let lines = [
+            update(1, index: 0, height: 10), update(2, index: 7, height: 10), update(3, index: 1, height: 20),
+            #"{"jsonrpc":"2.0","method":"items.update","params":{"layout":"feed","section":0,"items":[{"i":2,"h":5}]}}"#,
+            update(4, layout: "nope", index: 0, height: 1), update(5, index: 2, height: 30),
+            #"{"id":6,"method":"ping"}"#, update(7, index: 0, height: 40),
+        ]
+        try await client.raw.write(lines.joined(separator: "\n") + "\n")
+        var replies: [String] = []
+        for _ in 0..<7 { replies.append(try await client.readLine()) }
+        #expect(replies[0].hasPrefix(#"{"jsonrpc":"2.0","id":1,"result":{"seq":2,"#))
+        #expect(
+            replies[1].contains(#""id":2,"error""#) && replies[1].contains("params.items[0]: 7 is not an item index"))
+        #expect(replies[2].hasPrefix(#"{"jsonrpc":"2.0","id":3,"result":{"seq":3,"#))
+        // The notification made seq 4 and got no reply.
+        #expect(replies[3].contains(#""id":4,"error""#) && replies[3].contains("'nope' does not exist"))
+        #expect(replies[4].hasPrefix(#"{"jsonrpc":"2.0","id":5,"result":{"seq":5,"#))
+        #expect(replies[5] == #"{"jsonrpc":"2.0","id":6,"result":{"pong":true}}"#)
+        #expect(replies[6].hasPrefix(#"{"jsonrpc":"2.0","id":7,"result":{"seq":6,"#))
+        await fixture.stop()
+    }
+
     @Test func answersTenThousandPipelinedRequestsInOrder() async throws {
         let fixture = try ServiceServer.start()
         let client = try fixture.connect()

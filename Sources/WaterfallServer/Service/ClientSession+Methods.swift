@@ -62,11 +62,6 @@ extension ClientSession {
         }
     }
 
-    /// Applies a decoded change to its layout, publishes the event, and writes the mutation result.
-    func mutate(_ change: PreparedRequest.LayoutChange, _ out: inout JSONWriter) async throws(ProtocolError) {
-        try await mutate(change.layout, change.commands, ops: change.ops, change.wantsDiff, change.id, &out)
-    }
-
     // MARK: Private
 
     private func create(_ p: inout Params, _ request: Request, _ out: inout JSONWriter) async throws(ProtocolError) {
@@ -112,58 +107,8 @@ extension ClientSession {
         }
     }
 
-    /// Applies `commands` to layout `name`, publishes the event, and writes the mutation result.
-    private func mutate(
-        _ name: String, _ commands: [LayoutCommand], ops: AppliedOps, _ wantsDiff: Bool, _ id: RequestID,
-        _ out: inout JSONWriter
-    ) async throws(ProtocolError) {
-        guard let entry = service.store.entry(name) else { throw Self.missing(name) }
-        let limits = service.limits
-        let growth = commands.reduce(0) { $0 + $1.addedWeight }
-        try reserve(growth, limits)
-        let budget = service.budget
-        let limit = limits.subscriberMaxPendingBytes
-        // The diff comes back encoded when an event needed its bytes, else as a value that the reply encodes in place.
-        let result: (seq: Int, size: Size, encoded: [UInt8]?, diff: LayoutDiff?)
-        do {
-            let subscribers = entry.subscribers
-            result = try await entry.layout.apply(
-                // A batch names the failing op in errors even when it holds one.
-                commands, listingItems: { wantsDiff || subscribers.count > 0 }, namingOps: ops.isBatch
-            ) { diff, layout in
-                let weight = layout.weight
-                let delta = entry.weight.withLock { count in
-                    defer { count = weight }
-                    return weight - count
-                }
-                budget.adjust(delta - growth)
-                guard subscribers.count > 0 else {
-                    return (layout.seq, layout.contentSize, nil, wantsDiff ? diff : nil)
-                }
-                let encoded = Self.encode(diff)
-                let event = Self.changedEvent(name, seq: layout.seq, ops: ops, diff: encoded)
-                subscribers.publish(event, overflow: Self.overflowEvent(name), limit: limit)
-                return (layout.seq, layout.contentSize, wantsDiff ? encoded : nil, nil)
-            }
-        } catch {
-            budget.adjust(-growth)
-            throw ProtocolError(error)
-        }
-        ReplyEncoding.result(&out, id: id) { w in
-            if let encoded = result.encoded {
-                ReplyEncoding.mutation(&w, seq: result.seq, contentSize: result.size, encodedDiff: encoded[...])
-            } else {
-                ReplyEncoding.mutation(&w, seq: result.seq, contentSize: result.size, diff: result.diff)
-            }
-        }
-    }
-
     private func reserve(_ count: Int, _ limits: RequestLimits) throws(ProtocolError) {
-        guard count > 0 else { return }
-        guard service.budget.reserve(count, limit: limits.maxTotalItems) else {
-            throw ProtocolError(
-                .limit, "params: \(count) more items would pass the daemon's limit of \(limits.maxTotalItems)")
-        }
+        try Self.reserve(count, limits, in: service.budget)
     }
 
     private func list(_ request: Request, _ out: inout JSONWriter) async throws(ProtocolError) {

@@ -59,11 +59,14 @@ actor ClientSession: Session {
     private func handle(_ requests: [PreparedRequest]) async -> [UInt8] {
         let capacity = Self.replyChunkBytes + 8 * 1024
         var out = JSONWriter(capacity: min(capacity, 256 * requests.count))
-        for request in requests {
+        var next = requests.startIndex
+        while next < requests.endIndex {
             if out.byteCount >= Self.replyChunkBytes {
                 output.send(out.takeBytes())
                 out = JSONWriter(capacity: capacity)
             }
+            let request = requests[next]
+            next += 1
             // A line over the limit is no request: it counts as an error only.
             if case .tooLarge = request {} else { service.requests.add(1, ordering: .relaxed) }
             switch request {
@@ -74,26 +77,21 @@ actor ClientSession: Session {
             case .failed(let id, let error, let isNotification):
                 fail(error, id: isNotification ? nil : id, &out)
             case .change(let change):
-                await answer(change, &out)
+                // With the changes to the same layout that follow it, in one visit to the layout.
+                var changes = [change]
+                while next < requests.endIndex, changes.count < Self.maxChangesPerVisit,
+                    case .change(let following) = requests[next], following.layout == change.layout
+                {
+                    changes.append(following)
+                    next += 1
+                    service.requests.add(1, ordering: .relaxed)
+                }
+                await answer(changes[...], &out)
             case .call(let method, let request):
                 await answer(method, request, &out)
             }
         }
         return out.takeBytes()
-    }
-
-    private func answer(_ change: PreparedRequest.LayoutChange, _ out: inout JSONWriter) async {
-        do throws(ProtocolError) {
-            if change.isNotification {
-                // It runs and gets no reply (JSON-RPC): write its result where nobody reads it.
-                var discarded = JSONWriter(capacity: 64)
-                try await mutate(change, &discarded)
-            } else {
-                try await mutate(change, &out)
-            }
-        } catch {
-            fail(error, id: change.isNotification ? nil : change.id, &out)
-        }
     }
 
     private func answer(_ method: Method, _ request: Request, _ out: inout JSONWriter) async {
@@ -110,7 +108,7 @@ actor ClientSession: Session {
     }
 
     /// Counts a failed request and writes its error reply, unless it is a notification (`id` nil).
-    private func fail(_ error: ProtocolError, id: RequestID?, _ out: inout JSONWriter) {
+    func fail(_ error: ProtocolError, id: RequestID?, _ out: inout JSONWriter) {
         service.errors.add(1, ordering: .relaxed)
         if error.code == .internalError { service.logger.error("internal error: \(error.message)") }
         if let id { ReplyEncoding.error(&out, id: id, error) }

@@ -24,7 +24,8 @@ final class Connection: OutputSink, @unchecked Sendable {
         let queue = DispatchQueue(label: "waterfalld.connection.\(id)")
         self.readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         self.writeSource = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-        self.state = Mutex(State(framer: LineFramer(maxLineBytes: context.limits.maxLineBytes)))
+        self.state = Mutex(State())
+        self.framer = Mutex(LineFramer(maxLineBytes: context.limits.maxLineBytes))
     }
 
     // MARK: Internal
@@ -111,7 +112,6 @@ final class Connection: OutputSink, @unchecked Sendable {
     }
 
     private struct State {
-        var framer: LineFramer
         var phase = Phase.open
         var output = OutputQueue()
         var session: (any Session)?
@@ -139,6 +139,9 @@ final class Connection: OutputSink, @unchecked Sendable {
     private let readSource: any DispatchSourceRead
     private let writeSource: any DispatchSourceWrite
     private let state: Mutex<State>
+    /// Apart from `state`: framing a read takes a while, and replies are sent under `state` from the task that
+    /// runs the work meanwhile (a send that waited for it slept in the kernel).
+    private let framer: Mutex<LineFramer>
 
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
@@ -158,9 +161,9 @@ final class Connection: OutputSink, @unchecked Sendable {
                     total += count
                     let chunk = Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                     let maxLineBytes = context.limits.maxLineBytes
-                    lines += state.withLock { state in
-                        state.framer.maxLineBytes = maxLineBytes
-                        return state.framer.append(chunk)
+                    lines += framer.withLock { framer in
+                        framer.maxLineBytes = maxLineBytes
+                        return framer.append(chunk)
                     }
                     // No early stop on a short read: data and end-of-file can arrive in one event, and libdispatch
                     // does not report the end-of-file again, so only reading on until EAGAIN sees it.
@@ -304,7 +307,7 @@ final class Connection: OutputSink, @unchecked Sendable {
         state.phase = .closed
         state.output.removeAll()
         state.pending = nil
-        state.framer.reset()
+        framer.withLock { $0.reset() }
         readSource.cancel()
         writeSource.cancel()
         // A suspended or never-activated source neither runs its cancel handler nor may be released.
