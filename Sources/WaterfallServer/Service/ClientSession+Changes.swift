@@ -7,25 +7,28 @@ extension ClientSession {
     /// client most hops, few enough that other clients of the layout wait at most that many changes.
     static let maxChangesPerVisit = 64
 
-    /// Answers `changes`, consecutive requests to one layout, in one visit to the layout's actor: each is applied,
-    /// published and answered as if alone (its own seq, diff, event and error), but the actor is entered, and the
-    /// layout looked up, once.
-    func answer(_ changes: ArraySlice<PreparedRequest.LayoutChange>, _ out: inout JSONWriter) async {
-        guard let name = changes.first?.layout else { return }
+    /// Answers `requests`, consecutive changes to layout `name`, in one visit to the layout's actor: each is
+    /// applied, published and answered as if alone (its own seq, diff, event and error), but the actor is entered,
+    /// and the layout looked up, once.
+    func answer(changesTo name: String, _ requests: ArraySlice<PreparedRequest>, _ out: inout JSONWriter) async {
         let outcomes: [Result<ChangeOutcome, ProtocolError>]
         if let entry = service.store.entry(name) {
             let service = self.service
-            let list = Array(changes)
             outcomes = await entry.layout.withLayout { layout in
                 var outcomes: [Result<ChangeOutcome, ProtocolError>] = []
-                outcomes.reserveCapacity(list.count)
-                for change in list { outcomes.append(await Self.apply(change, to: &layout, entry, service)) }
+                outcomes.reserveCapacity(requests.count)
+                for request in requests {
+                    guard case .change(let change) = request else { continue }
+                    outcomes.append(await Self.apply(change, to: &layout, entry, service))
+                }
                 return outcomes
             }
         } else {
-            outcomes = Array(repeating: .failure(Self.missing(name)), count: changes.count)
+            outcomes = Array(repeating: .failure(Self.missing(name)), count: requests.count)
         }
-        for (change, outcome) in zip(changes, outcomes) {
+        for (request, outcome) in zip(requests, outcomes) {
+            guard case .change(let change) = request else { continue }
+            sendChunkIfFull(&out)
             switch outcome {
             case .success(let outcome):
                 // A notification runs and gets no reply (JSON-RPC).

@@ -55,16 +55,21 @@ actor ClientSession: Session {
     /// pipelining client ~0.15 µs per request. Replies of one read stay in order; events may come between chunks,
     /// as between any two replies (PROTOCOL.md).
     private static let replyChunkBytes = 48 * 1024
+    /// A reply buffer's room: a chunk and the reply that passes it, unless that one is large.
+    private static let replyBufferBytes = 56 * 1024
+
+    /// Sends the replies written so far on once they make a chunk, and starts a new buffer.
+    func sendChunkIfFull(_ out: inout JSONWriter) {
+        guard out.byteCount >= Self.replyChunkBytes else { return }
+        output.send(out.takeBytes())
+        out = JSONWriter(capacity: Self.replyBufferBytes)
+    }
 
     private func handle(_ requests: [PreparedRequest]) async -> [UInt8] {
-        let capacity = Self.replyChunkBytes + 8 * 1024
-        var out = JSONWriter(capacity: min(capacity, 256 * requests.count))
+        var out = JSONWriter(capacity: min(Self.replyBufferBytes, 256 * requests.count))
         var next = requests.startIndex
         while next < requests.endIndex {
-            if out.byteCount >= Self.replyChunkBytes {
-                output.send(out.takeBytes())
-                out = JSONWriter(capacity: capacity)
-            }
+            sendChunkIfFull(&out)
             let request = requests[next]
             next += 1
             // A line over the limit is no request: it counts as an error only.
@@ -78,15 +83,14 @@ actor ClientSession: Session {
                 fail(error, id: isNotification ? nil : id, &out)
             case .change(let change):
                 // With the changes to the same layout that follow it, in one visit to the layout.
-                var changes = [change]
-                while next < requests.endIndex, changes.count < Self.maxChangesPerVisit,
+                let first = next - 1
+                while next < requests.endIndex, next - first < Self.maxChangesPerVisit,
                     case .change(let following) = requests[next], following.layout == change.layout
                 {
-                    changes.append(following)
                     next += 1
                     service.requests.add(1, ordering: .relaxed)
                 }
-                await answer(changes[...], &out)
+                await answer(changesTo: change.layout, requests[first..<next], &out)
             case .call(let method, let request):
                 await answer(method, request, &out)
             }
