@@ -122,6 +122,25 @@ import Testing
         await fixture.stop()
     }
 
+    /// A client that reads late gets every reply, in order: the work held back while output was paused (and the
+    /// read taken ahead of it) runs once the client has caught up.
+    @Test func resumesAPausedClientOnceItReads() async throws {
+        let fixture = try TestServer.start {
+            $0.outputPauseBytes = 64 * 1024
+            $0.outputCloseBytes = 64 * 1024 * 1024
+        }
+        let client = try TestClient(path: fixture.path)
+        for k in 0..<20 { try await client.write("big 100000\nline \(k)\n") }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(fixture.handler.handleStarted.value < 20, "reading should have paused")
+        let replies = try await client.readLines(40)
+        let expected = (0..<20).flatMap { [String(repeating: "x", count: 100_000), "line \($0)"] }
+        #expect(replies == expected)
+        #expect(fixture.handler.violations.value == 0)
+        #expect(fixture.server.stats.connectionsClosedSlow == 0)
+        await fixture.stop()
+    }
+
     @Test func closesAClientWhoseOutputPassesTheCloseLimit() async throws {
         let fixture = try TestServer.start {
             $0.outputPauseBytes = 16 * 1024
