@@ -43,9 +43,18 @@ actor ClientSession: Session {
 
     // MARK: Internal
 
-    /// Parses, runs and answers `lines` (tests and benchmarks; the transport calls `prepare`).
-    func handle(_ lines: [InputLine]) async -> [UInt8] {
-        await prepare(lines)()
+    /// Sends the replies written so far on once they make a chunk, and starts a new buffer.
+    func sendChunkIfFull(_ out: inout JSONWriter) {
+        guard out.byteCount >= Self.replyChunkBytes else { return }
+        output.send(out.takeBytes())
+        out = JSONWriter(capacity: Self.replyBufferBytes)
+    }
+
+    /// Counts a failed request and writes its error reply, unless it is a notification (`id` nil).
+    func fail(_ error: ProtocolError, id: RequestID?, _ out: inout JSONWriter) {
+        service.errors.add(1, ordering: .relaxed)
+        if error.code == .internalError { service.logger.error("internal error: \(error.message)") }
+        if let id { ReplyEncoding.error(&out, id: id, error) }
     }
 
     // MARK: Private
@@ -57,13 +66,6 @@ actor ClientSession: Session {
     private static let replyChunkBytes = 48 * 1024
     /// A reply buffer's room: a chunk and the reply that passes it, unless that one is large.
     private static let replyBufferBytes = 56 * 1024
-
-    /// Sends the replies written so far on once they make a chunk, and starts a new buffer.
-    func sendChunkIfFull(_ out: inout JSONWriter) {
-        guard out.byteCount >= Self.replyChunkBytes else { return }
-        output.send(out.takeBytes())
-        out = JSONWriter(capacity: Self.replyBufferBytes)
-    }
 
     private func handle(_ requests: [PreparedRequest]) async -> [UInt8] {
         var out = JSONWriter(capacity: min(Self.replyBufferBytes, 256 * requests.count))
@@ -109,12 +111,5 @@ actor ClientSession: Session {
         } catch {
             fail(error, id: request.isNotification ? nil : request.id, &out)
         }
-    }
-
-    /// Counts a failed request and writes its error reply, unless it is a notification (`id` nil).
-    func fail(_ error: ProtocolError, id: RequestID?, _ out: inout JSONWriter) {
-        service.errors.add(1, ordering: .relaxed)
-        if error.code == .internalError { service.logger.error("internal error: \(error.message)") }
-        if let id { ReplyEncoding.error(&out, id: id, error) }
     }
 }
