@@ -100,65 +100,74 @@ extension JSONView {
 extension JSONView {
     /// The elements of an array, in order.
     public struct Elements: Sequence, IteratorProtocol {
-        @usableFromInline let nodes: UnsafePointer<TapeNode>
-        @usableFromInline let bytes: UnsafePointer<UInt8>
-        @usableFromInline var index: Int
-        @usableFromInline var remaining: Int
+        @usableFromInline var children: Children
 
         @inlinable
         init(_ array: JSONView) {
-            let node = array.node
-            nodes = array.nodes
-            bytes = array.bytes
-            index = array.index + 1
-            remaining = node.kind == .array ? Int(node.count) : 0
+            children = Children(array, kind: .array)
         }
 
         /// The number of elements not yet visited.
         @inlinable
-        public var underestimatedCount: Int { remaining }
+        public var underestimatedCount: Int { children.remaining }
 
         /// The next element, or nil after the last.
         @inlinable
         public mutating func next() -> JSONView? {
-            guard remaining > 0 else { return nil }
-            remaining -= 1
-            let element = JSONView(nodes: nodes, bytes: bytes, index: index)
-            index = Int(nodes[index].next)
-            return element
+            children.next(valueOffset: 0).map { children.view(at: $0) }
         }
     }
 
     /// The members of an object, as (key, value) in input order; keys are string views.
     public struct Members: Sequence, IteratorProtocol {
+        @usableFromInline var children: Children
+
+        @inlinable
+        init(_ object: JSONView) {
+            children = Children(object, kind: .object)
+        }
+
+        /// The number of members not yet visited.
+        @inlinable
+        public var underestimatedCount: Int { children.remaining }
+
+        /// The next member, or nil after the last.
+        @inlinable
+        public mutating func next() -> (key: JSONView, value: JSONView)? {
+            children.next(valueOffset: 1).map { (children.view(at: $0), children.view(at: $0 + 1)) }
+        }
+    }
+
+    /// A walk over the children of an array or object on the tape: elements, or members as key then value.
+    @usableFromInline
+    struct Children {
         @usableFromInline let nodes: UnsafePointer<TapeNode>
         @usableFromInline let bytes: UnsafePointer<UInt8>
         @usableFromInline var index: Int
         @usableFromInline var remaining: Int
 
+        /// The children of `parent`, none unless it is of `kind`.
         @inlinable
-        init(_ object: JSONView) {
-            let node = object.node
-            nodes = object.nodes
-            bytes = object.bytes
-            index = object.index + 1
-            remaining = node.kind == .object ? Int(node.count) : 0
+        init(_ parent: JSONView, kind: JSONKind) {
+            nodes = parent.nodes
+            bytes = parent.bytes
+            index = parent.index + 1
+            remaining = parent.node.kind == kind ? Int(parent.node.count) : 0
         }
 
-        /// The number of members not yet visited.
+        /// The tape index of the next child (a member's key), moving past it and its value (`valueOffset` nodes
+        /// on: 0 for an element, 1 for a member); nil after the last.
         @inlinable
-        public var underestimatedCount: Int { remaining }
-
-        /// The next member, or nil after the last.
-        @inlinable
-        public mutating func next() -> (key: JSONView, value: JSONView)? {
+        mutating func next(valueOffset: Int) -> Int? {
             guard remaining > 0 else { return nil }
             remaining -= 1
-            let key = JSONView(nodes: nodes, bytes: bytes, index: index)
-            let value = JSONView(nodes: nodes, bytes: bytes, index: index + 1)
-            index = Int(nodes[index + 1].next)
-            return (key, value)
+            let child = index
+            index = Int(nodes[child + valueOffset].next)
+            return child
         }
+
+        @inlinable
+        func view(at index: Int) -> JSONView { JSONView(nodes: nodes, bytes: bytes, index: index) }
     }
 
     /// The elements of an array in order; empty for other kinds.

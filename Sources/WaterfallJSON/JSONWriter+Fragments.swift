@@ -53,8 +53,12 @@ extension JSONWriter {
     /// may go before them: `body` writes their whole text, in at most `maximumLength` bytes.
     @inlinable
     public mutating func fragment(maximumLength: Int, _ body: (inout JSONFragment) -> Void) {
-        let comma = separate()
-        writeFragment(maximumLength: maximumLength, comma: comma, body)
+        write(afterComma: separate(), maximumLength: maximumLength) { p in
+            var fragment = JSONFragment(p)
+            body(&fragment)
+            precondition(fragment.count <= maximumLength, "a fragment wrote past the room it asked for")
+            return fragment.count
+        }
     }
 
     /// `fragment` whose text ends with a key (`"diff":`): the value that comes next gets no comma.
@@ -62,20 +66,5 @@ extension JSONWriter {
     public mutating func keyFragment(maximumLength: Int, _ body: (inout JSONFragment) -> Void) {
         fragment(maximumLength: maximumLength, body)
         isAfterKey = true
-    }
-
-    @inlinable
-    internal mutating func writeFragment(maximumLength: Int, comma: Bool, _ body: (inout JSONFragment) -> Void) {
-        write(maximumLength: maximumLength + 1) { p in
-            var k = 0
-            if comma {
-                p[0] = UInt8(ascii: ",")
-                k = 1
-            }
-            var fragment = JSONFragment(p + k)
-            body(&fragment)
-            precondition(fragment.count <= maximumLength, "a fragment wrote past the room it asked for")
-            return k + fragment.count
-        }
     }
 }

@@ -56,14 +56,7 @@ extension JSONWriter {
     /// Writes the decimal digits of `value`, straight into the buffer.
     @inlinable
     internal mutating func appendInteger(_ value: Int64, comma: Bool) {
-        write(maximumLength: 21) { p in
-            var k = 0
-            if comma {
-                p[0] = UInt8(ascii: ",")
-                k = 1
-            }
-            return k + Self.writeInteger(value, to: p + k)
-        }
+        write(afterComma: comma, maximumLength: 20) { Self.writeInteger(value, to: $0) }
     }
 
     /// Writes `text` in quotes, escaping what RFC 8259 requires: `"`, `\` and bytes below 0x20.
@@ -71,14 +64,7 @@ extension JSONWriter {
     internal mutating func appendQuoted(_ text: String, comma: Bool) {
         var text = text
         text.withUTF8 { utf8 in
-            write(maximumLength: Self.quotedLength(utf8.count) + 1) { p in
-                var k = 0
-                if comma {
-                    p[0] = UInt8(ascii: ",")
-                    k = 1
-                }
-                return k + Self.writeQuoted(utf8, to: p + k)
-            }
+            write(afterComma: comma, maximumLength: Self.quotedLength(utf8.count)) { Self.writeQuoted(utf8, to: $0) }
         }
     }
 

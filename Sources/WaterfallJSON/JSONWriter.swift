@@ -154,28 +154,15 @@ public struct JSONWriter: Sendable {
     /// builds and write `null`.
     @inlinable
     public mutating func value(_ value: Double) {
-        let comma = separate()
-        write(maximumLength: Self.maximumNumberLength + 1) { p in
-            var k = 0
-            if comma {
-                p[0] = UInt8(ascii: ",")
-                k = 1
-            }
-            return k + Self.writeNumber(value, to: p + k)
-        }
+        write(afterComma: separate(), maximumLength: Self.maximumNumberLength) { Self.writeNumber(value, to: $0) }
     }
 
     /// Copies `bytes` after a comma if `comma`: the tail of `raw` and of doubles' text.
     @usableFromInline
     internal mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>, comma: Bool) {
-        write(maximumLength: bytes.count + 1) { p in
-            var k = 0
-            if comma {
-                p[0] = UInt8(ascii: ",")
-                k = 1
-            }
-            if let base = bytes.baseAddress { (p + k).update(from: base, count: bytes.count) }
-            return k + bytes.count
+        write(afterComma: comma, maximumLength: bytes.count) { p in
+            if let base = bytes.baseAddress { p.update(from: base, count: bytes.count) }
+            return bytes.count
         }
     }
 
@@ -225,6 +212,18 @@ public struct JSONWriter: Sendable {
         count = start + written
     }
 
+    /// `write` after a comma if `comma`: `body` writes at most `maximumLength` bytes after it.
+    @inlinable
+    internal mutating func write(
+        afterComma comma: Bool, maximumLength: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int
+    ) {
+        write(maximumLength: maximumLength + 1) { p in
+            guard comma else { return body(p) }
+            p[0] = UInt8(ascii: ",")
+            return 1 + body(p + 1)
+        }
+    }
+
     /// Whether the next value or key needs a comma before it; records that its container is no longer empty.
     @inlinable
     internal mutating func separate() -> Bool {
@@ -241,13 +240,7 @@ public struct JSONWriter: Sendable {
     /// Writes an opening bracket with the comma it may need.
     @inlinable
     internal mutating func punctuate(_ bracket: UInt8) {
-        let comma = separate()
-        write(maximumLength: 2) { p in
-            if comma {
-                p[0] = UInt8(ascii: ",")
-                p[1] = bracket
-                return 2
-            }
+        write(afterComma: separate(), maximumLength: 1) { p in
             p[0] = bracket
             return 1
         }
@@ -256,14 +249,9 @@ public struct JSONWriter: Sendable {
     /// Writes the low `length` bytes of `word`, little-endian first (the literals true, false, null).
     @inlinable
     internal mutating func appendLiteral(_ word: UInt64, length: Int, comma: Bool) {
-        write(maximumLength: length + 1) { p in
-            var k = 0
-            if comma {
-                p[0] = UInt8(ascii: ",")
-                k = 1
-            }
-            for shift in 0..<length { p[k + shift] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(shift))) }
-            return k + length
+        write(afterComma: comma, maximumLength: length) { p in
+            for shift in 0..<length { p[shift] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(shift))) }
+            return length
         }
     }
 
@@ -303,21 +291,13 @@ public struct JSONWriter: Sendable {
                 $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
             }
         )
-        let comma = separate()
-        write(maximumLength: count + 4) { p in
-            var k = 0
-            if comma {
-                p[0] = UInt8(ascii: ",")
-                k = 1
-            }
-            p[k] = UInt8(ascii: "\"")
-            k += 1
+        write(afterComma: separate(), maximumLength: count + 3) { p in
+            p[0] = UInt8(ascii: "\"")
             // Keys are a few bytes: a loop beats a call to memmove.
-            for offset in 0..<count { p[k + offset] = text[offset] }
-            k += count
-            p[k] = UInt8(ascii: "\"")
-            p[k + 1] = UInt8(ascii: ":")
-            return k + 2
+            for offset in 0..<count { p[1 + offset] = text[offset] }
+            p[count + 1] = UInt8(ascii: "\"")
+            p[count + 2] = UInt8(ascii: ":")
+            return count + 3
         }
         isAfterKey = true
     }

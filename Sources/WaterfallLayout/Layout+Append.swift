@@ -1,15 +1,5 @@
 extension Layout {
-    /// The section and items of `commands` when it is one valid append after the last item of an existing section,
-    /// the feed's usual change, which `appendItems` makes without the batch machinery; nil for anything else
-    /// (including an invalid append, which the general path then reports).
-    func appendOnly(_ commands: [LayoutCommand]) -> (section: Int, items: [Item])? {
-        guard case .insertItems(let s, let at, let items) = commands.first, !items.isEmpty,
-            quickCheck(commands) != nil, at == metrics[s].count
-        else { return nil }
-        return (s, items)
-    }
-
-    /// Appends `items` after the last item of section `s` and returns the diff.
+    /// Appends `items` (which `quickCheck` passed) after the last item of section `s` and returns the diff.
     ///
     /// What `apply` would do, minus the bookkeeping that only other changes need: nothing before the new items
     /// moves, so there is no index map to keep and nothing to compare or splice, and the sections below only

@@ -45,10 +45,7 @@ struct SectionIdentity {
 
     mutating func move(from: Int, to: Int) {
         materialize()
-        if var all = map.take() {
-            all.insert(all.remove(at: from), at: to)
-            map = all
-        }
+        map?.move(from: from, to: to)
     }
 
     private mutating func materialize() {
@@ -125,10 +122,7 @@ struct SectionChanges {
 
     mutating func move(from: Int, to: Int) {
         materialize()
-        if var all = slots.take() {
-            all.insert(all.remove(at: from), at: to)
-            slots = all
-        }
+        slots?.move(from: from, to: to)
     }
 
     /// Gives every section its slot, moving the inline change into the list.
@@ -174,8 +168,8 @@ extension Layout {
             batch.oldIndex.remove(sortedIndices: sorted)
             batch.changes.remove(sortedIndices: sorted)
         case .moveSection(let from, let to):
-            sections.insert(sections.remove(at: from), at: to)
-            metrics.insert(metrics.remove(at: from), at: to)
+            sections.move(from: from, to: to)
+            metrics.move(from: from, to: to)
             batch.oldIndex.move(from: from, to: to)
             batch.changes.move(from: from, to: to)
         case .configureSection(let s, let patch):
@@ -303,6 +297,11 @@ extension SectionState {
 }
 
 extension Array {
+    /// Moves the element at `from` to `to`, an index among the others.
+    mutating func move(from: Int, to: Int) {
+        insert(remove(at: from), at: to)
+    }
+
     /// Removes the elements at `indices` (ascending, distinct) in one pass.
     ///
     /// - Complexity: O(n), where removing them one by one would be O(n × indices).

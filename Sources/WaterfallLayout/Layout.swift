@@ -114,13 +114,15 @@ public struct Layout: Sendable {
     private mutating func apply(
         _ commands: [LayoutCommand], countsAsChange: Bool, listingItems: Bool = true, namingOps: Bool = false
     ) async throws(LayoutError) -> LayoutDiff {
-        if let append = appendOnly(commands) {
-            let diff = await appendItems(append.items, toSection: append.section, listingItems: listingItems)
-            if countsAsChange { seq += 1 }
-            return diff
-        }
+        // One item command that plainly passes every check, the usual request, skips the batch machinery; an
+        // append after a section's last item, a feed's usual change, skips most of the rest.
         if let checked = quickCheck(commands) {
-            let diff = await changeItems(commands[0], itemCount: checked, listingItems: listingItems)
+            let diff: LayoutDiff
+            if case .insertItems(let s, let at, let items) = commands[0], !items.isEmpty, at == metrics[s].count {
+                diff = await appendItems(items, toSection: s, listingItems: listingItems)
+            } else {
+                diff = await changeItems(commands[0], itemCount: checked, listingItems: listingItems)
+            }
             if countsAsChange { seq += 1 }
             return diff
         }

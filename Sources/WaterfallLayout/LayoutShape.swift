@@ -104,13 +104,10 @@ struct LayoutShape {
         case .moveSection(let from, let to):
             try checkSection(from, "from")
             try checkPosition(to, upTo: counts.count - 1, "to", what: "a section position")
-            counts.insert(counts.remove(at: from), at: to)
-            columnCounts.insert(columnCounts.remove(at: from), at: to)
+            counts.move(from: from, to: to)
+            columnCounts.move(from: from, to: to)
             materializeProperties()
-            if var all = ownProperties.take() {
-                all.insert(all.remove(at: from), at: to)
-                ownProperties = all
-            }
+            ownProperties?.move(from: from, to: to)
         case .configureSection(let section, let patch):
             try checkSection(section, "section")
             let updated = try (ownProperties?[section] ?? sections[section].properties).applying(patch, limits: limits)

@@ -54,36 +54,31 @@ enum PlacementKernel {
         columnY: UnsafeMutableBufferPointer<Double>, output: KernelOutput<Entries>, inexact: inout Int
     ) -> Int {
         let sizing = HeightSizing(geometry)
+        @inline(__always)
+        func run(_ picker: some ShortestColumnPicker) -> Int {
+            placeRun(inputs, range, sizing: sizing, picker: picker, columnY: columnY, output: output, inexact: &inexact)
+        }
         switch columnY.count {
-        case 2:
-            var picker = TwoColumns(columnY)
-            defer { picker.store(into: columnY) }
-            return placeRun(inputs, range, sizing: sizing, picker: &picker, output: output, inexact: &inexact)
-        case 3:
-            var picker = ThreeColumns(columnY)
-            defer { picker.store(into: columnY) }
-            return placeRun(inputs, range, sizing: sizing, picker: &picker, output: output, inexact: &inexact)
-        case 5:
-            var picker = FiveColumns(columnY)
-            defer { picker.store(into: columnY) }
-            return placeRun(inputs, range, sizing: sizing, picker: &picker, output: output, inexact: &inexact)
-        case 16...:
-            var picker = ColumnHeap(columnY)
-            return placeRun(inputs, range, sizing: sizing, picker: &picker, output: output, inexact: &inexact)
-        default:
-            var picker = ColumnScan(columnY)
-            return placeRun(inputs, range, sizing: sizing, picker: &picker, output: output, inexact: &inexact)
+        case 2: return run(TwoColumns(columnY))
+        case 3: return run(ThreeColumns(columnY))
+        case 5: return run(FiveColumns(columnY))
+        case 16...: return run(ColumnHeap(columnY))
+        default: return run(ColumnScan(columnY))
         }
     }
 
-    /// The loop itself, specialized for each picker.
+    /// The loop itself, specialized for each picker; the picker's column heights go back to `columnY` after it.
     @inline(__always)
     private static func placeRun<Picker: ShortestColumnPicker, Entries: ColumnEntrySink>(
-        _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, sizing: HeightSizing, picker: inout Picker,
-        output: KernelOutput<Entries>, inexact: inout Int
+        _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, sizing: HeightSizing, picker: Picker,
+        columnY: UnsafeMutableBufferPointer<Double>, output: KernelOutput<Entries>, inexact: inout Int
     ) -> Int {
+        var picker = picker
         var count = 0
-        defer { inexact &+= count }
+        defer {
+            inexact &+= count
+            picker.store(into: columnY)
+        }
         for index in range {
             let input = inputs[index]
             if !picker.isSingleColumn(input) { return index }

@@ -6,6 +6,13 @@ protocol ShortestColumnPicker {
     /// Picks the shortest column, ties to the leftmost, moves its bottom down to `y + height + spacing` (evaluated
     /// left to right, as LAYOUT.md does), and returns the column and `y`.
     mutating func place(height: Double, spacing: Double) -> (column: Int, y: Double)
+    /// Writes the column heights back to the cursor's buffer, for a picker that holds them in registers.
+    func store(into columnY: UnsafeMutableBufferPointer<Double>)
+}
+
+extension ShortestColumnPicker {
+    /// Pickers that work on the buffer itself have nothing to write back.
+    func store(into columnY: UnsafeMutableBufferPointer<Double>) {}
 }
 
 /// Two columns, the most common feed, with both heights in registers and no branch on the pick: the loop is then

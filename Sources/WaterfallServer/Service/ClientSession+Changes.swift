@@ -76,14 +76,16 @@ extension ClientSession {
         let budget = service.budget
         let growth = change.commands.reduce(0) { $0 + $1.addedWeight }
         let subscribers = entry.subscribers
+        // Asked once, here: a subscription starts through the layout's actor, so never during this visit (one that
+        // ends meanwhile only makes the event go to nobody).
+        let subscribed = subscribers.count > 0
         let diff: LayoutDiff
         do throws(ProtocolError) {
             try reserve(growth, limits, in: budget)
             do {
-                // Asked here, after any change before: a subscription starts between two changes.
-                let listing = change.wantsDiff || subscribers.count > 0
                 // A batch names the failing op in errors even when it holds one.
-                diff = try await layout.apply(change.commands, listingItems: listing, namingOps: change.ops.isBatch)
+                diff = try await layout.apply(
+                    change.commands, listingItems: change.wantsDiff || subscribed, namingOps: change.ops.isBatch)
             } catch {
                 budget.adjust(-growth)
                 throw ProtocolError(error)
@@ -97,7 +99,7 @@ extension ClientSession {
             return weight - count
         }
         budget.adjust(delta - growth)
-        guard subscribers.count > 0 else {
+        guard subscribed else {
             return .success(
                 ChangeOutcome(seq: layout.seq, size: layout.contentSize, diff: change.wantsDiff ? diff : nil))
         }

@@ -64,31 +64,31 @@ enum PreparedRequest: Sendable {
         case .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .query, .subscribe, .unsubscribe,
             .stats:
             return nil
-        case .batch:
-            var p = try Params(request.params, path: "params")
-            let name = try ClientSession.layoutName(&p)
-            let wantsDiff = try p.optionalBool("diff") ?? true
+        case .batch, .layoutConfigure, .sectionsInsert, .sectionsDelete, .sectionsMove, .sectionsConfigure,
+            .itemsInsert, .itemsDelete, .itemsUpdate, .itemsMove:
+            break
+        }
+        var p = try Params(request.params, path: "params")
+        let name = try ClientSession.layoutName(&p)
+        let wantsDiff = try p.optionalBool("diff") ?? true
+        let commands: [LayoutCommand]
+        let ops: AppliedOps
+        if method == .batch {
             let opsNode = p.node("ops")
             let nodes = try p.array("ops")
             guard nodes.underestimatedCount <= maxBatchOps else {
                 throw ProtocolError(
                     .limit, "params.ops: \(nodes.underestimatedCount) ops, over the limit of \(maxBatchOps)")
             }
-            let commands = try CommandDecoding.batch(nodes, "params.ops")
-            try p.finish()
-            return LayoutChange(
-                id: request.id, isNotification: request.isNotification, layout: name, commands: commands,
-                ops: .batch(opsNode?.rawBytes ?? []), wantsDiff: wantsDiff)
-        case .layoutConfigure, .sectionsInsert, .sectionsDelete, .sectionsMove, .sectionsConfigure, .itemsInsert,
-            .itemsDelete, .itemsUpdate, .itemsMove:
-            var p = try Params(request.params, path: "params")
-            let name = try ClientSession.layoutName(&p)
-            let wantsDiff = try p.optionalBool("diff") ?? true
-            let command = try CommandDecoding.command(method, &p)
-            try p.finish()
-            return LayoutChange(
-                id: request.id, isNotification: request.isNotification, layout: name, commands: [command],
-                ops: .single(method: method.rawValue, params: request.params?.rawBytes ?? []), wantsDiff: wantsDiff)
+            commands = try CommandDecoding.batch(nodes, "params.ops")
+            ops = .batch(opsNode?.rawBytes ?? [])
+        } else {
+            commands = [try CommandDecoding.command(method, &p)]
+            ops = .single(method: method.rawValue, params: request.params?.rawBytes ?? [])
         }
+        try p.finish()
+        return LayoutChange(
+            id: request.id, isNotification: request.isNotification, layout: name, commands: commands, ops: ops,
+            wantsDiff: wantsDiff)
     }
 }
