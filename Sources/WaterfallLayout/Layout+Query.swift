@@ -67,7 +67,7 @@ extension Layout {
     // MARK: Private
 
     /// The first section whose bottom is at or below `y`.
-    private func firstSection(endingAtOrBelow y: Double) -> Int {
+    func firstSection(endingAtOrBelow y: Double) -> Int {
         var low = 0
         var high = sections.count
         while low < high {
@@ -101,12 +101,26 @@ extension SectionState {
         if let header = localHeaderFrame.map({ Layout.absolute($0, origin) }), header.isVisible(in: rect) {
             result.append(Element(kind: .header, section: s, index: nil, frame: header, id: nil))
         }
+        for item in visibleItems(origin: origin, in: rect, budget: budget) {
+            let frame = Layout.absolute(localFrame(at: Int(item)), origin)
+            result.append(Element(kind: .item, section: s, index: Int(item), frame: frame, id: id(at: Int(item))))
+        }
+        if let footer = localFooterFrame.map({ Layout.absolute($0, origin) }), footer.isVisible(in: rect) {
+            result.append(Element(kind: .footer, section: s, index: nil, frame: footer, id: nil))
+        }
+    }
+
+    /// The items visible in `rect`, ascending, given the section's origin; it stops collecting once it has more
+    /// than `budget`.
+    ///
+    /// - Complexity: O(columns × log n + k), with 4 bytes per item found.
+    func visibleItems(origin: Double, in rect: Rect, budget: Int = .max) -> [Int32] {
         // Bounds in local coordinates, widened by a hair so that rounding never hides an item; the exact test
         // below decides.
         let slack = 1e-9 * (abs(rect.y) + abs(rect.maxY) + abs(origin) + 1)
         let low = rect.y - origin - slack
         let high = rect.maxY - origin + slack
-        var found: [Int] = []
+        var found: [Int32] = []
         found.reserveCapacity(64)
         ys.withUnsafeBufferPointer { ys in
             heights.withUnsafeBufferPointer { heights in
@@ -135,7 +149,7 @@ extension SectionState {
                                 let item = Int(list[entry])
                                 if ys[item] > high || found.count > budget { break }
                                 // A spanning item sits in several columns: take it from its first only.
-                                if Int(inputs[item].column) == column { found.append(item) }
+                                if Int(inputs[item].column) == column { found.append(list[entry]) }
                             }
                         }
                     }
@@ -143,14 +157,8 @@ extension SectionState {
             }
         }
         found.sort()
-        for item in found {
-            let frame = Layout.absolute(localFrame(at: item), origin)
-            if frame.isVisible(in: rect) {
-                result.append(Element(kind: .item, section: s, index: item, frame: frame, id: id(at: item)))
-            }
-        }
-        if let footer = localFooterFrame.map({ Layout.absolute($0, origin) }), footer.isVisible(in: rect) {
-            result.append(Element(kind: .footer, section: s, index: nil, frame: footer, id: nil))
-        }
+        // The search above is widened by a hair: the exact test decides.
+        found.removeAll { !Layout.absolute(localFrame(at: Int($0)), origin).isVisible(in: rect) }
+        return found
     }
 }

@@ -29,14 +29,14 @@ actor ClientSession: Session {
     nonisolated func prepare(_ lines: [InputLine]) -> SessionWork {
         let maxBatchOps = service.limits.maxBatchOps
         let requests = reader.withLock { reader in
-            lines.map { PreparedRequest($0, reader: &reader, maxBatchOps: maxBatchOps) }
+            lines.map { DecodedRequest($0, reader: &reader, maxBatchOps: maxBatchOps) }
         }
         return { await self.handle(requests) }
     }
 
     func close() async {
         for name in subscriptions {
-            service.store.entry(name)?.subscribers.remove(ObjectIdentifier(self))
+            service.registry.entry(name)?.subscribers.remove(ObjectIdentifier(self))
         }
         subscriptions.removeAll()
     }
@@ -67,7 +67,7 @@ actor ClientSession: Session {
     /// A reply buffer's room: a chunk and the reply that passes it, unless that one is large.
     private static let replyBufferBytes = 56 * 1024
 
-    private func handle(_ requests: [PreparedRequest]) async -> [UInt8] {
+    private func handle(_ requests: [DecodedRequest]) async -> [UInt8] {
         var out = JSONWriter(capacity: min(Self.replyBufferBytes, 256 * requests.count))
         var next = requests.startIndex
         while next < requests.endIndex {
@@ -86,30 +86,26 @@ actor ClientSession: Session {
             case .change(let change):
                 // With the changes to the same layout that follow it, in one visit to the layout.
                 let first = next - 1
-                while next < requests.endIndex, next - first < Self.maxChangesPerVisit,
+                while next < requests.endIndex, next - first < LayoutRegistry.maxChangesPerVisit,
                     case .change(let following) = requests[next], following.layout == change.layout
                 {
                     next += 1
                     service.requests.add(1, ordering: .relaxed)
                 }
                 await answer(changesTo: change.layout, requests[first..<next], &out)
-            case .call(let method, let request):
-                await answer(method, request, &out)
+            case .call(let id, let isNotification, let call):
+                do throws(ProtocolError) {
+                    if isNotification {
+                        var discarded = JSONWriter(capacity: 64)
+                        try await run(call, id: id, &discarded)
+                    } else {
+                        try await run(call, id: id, &out)
+                    }
+                } catch {
+                    fail(error, id: isNotification ? nil : id, &out)
+                }
             }
         }
         return out.takeBytes()
-    }
-
-    private func answer(_ method: Method, _ request: Request, _ out: inout JSONWriter) async {
-        do throws(ProtocolError) {
-            if request.isNotification {
-                var discarded = JSONWriter(capacity: 64)
-                try await run(method, request, &discarded)
-            } else {
-                try await run(method, request, &out)
-            }
-        } catch {
-            fail(error, id: request.isNotification ? nil : request.id, &out)
-        }
     }
 }

@@ -2,11 +2,10 @@ import Synchronization
 import WaterfallLayout
 import WaterfallProtocol
 
-/// The request side of the daemon: the layout store, the daemon-wide counters and limits, and a `ClientSession`
+/// The request side of the daemon: the layout registry, the daemon-wide counters and limits, and a `ClientSession`
 /// per connection.
 public final class LayoutService: SessionHandler {
-    let store = LayoutStore()
-    let budget = ItemBudget()
+    let registry: LayoutRegistry
     let logger: Logger
     let transport: TransportCounters
     let started = MonotonicClock.now
@@ -17,7 +16,13 @@ public final class LayoutService: SessionHandler {
 
     // MARK: Lifecycle
 
-    public init(config: Config, logger: Logger, transport: TransportCounters) {
+    public convenience init(config: Config, logger: Logger, transport: TransportCounters) {
+        self.init(config: config, logger: logger, transport: transport, log: MemoryOnlyLog())
+    }
+
+    /// A service whose registry reports its changes to `log`.
+    init(config: Config, logger: Logger, transport: TransportCounters, log: any MutationLog) {
+        registry = LayoutRegistry(log: log)
         current = Mutex(config)
         currentLimits = Mutex(RequestLimits(config))
         self.logger = logger
@@ -34,15 +39,55 @@ public final class LayoutService: SessionHandler {
         current.withLock { $0 = config }
         currentLimits.withLock { $0 = RequestLimits(config) }
         let limits = Self.layoutLimits(config)
-        let store = self.store
-        Task {
-            for entry in store.all() { await entry.layout.setLimits(limits) }
-        }
+        let registry = self.registry
+        Task { await registry.setLimits(limits) }
     }
 
     // MARK: Internal
 
     var config: Config { current.withLock { $0 } }
+
+    /// The daemon-wide item budget.
+    var budget: ItemBudget { registry.budget }
+
+    /// What `version` reports.
+    var versionReport: VersionReport {
+        let config = self.config
+        return VersionReport(
+            server: BuildInfo.name, version: BuildInfo.version,
+            limits: [
+                ("maxLineBytes", config.maxLineBytes), ("maxConnections", config.maxConnections),
+                ("maxLayouts", config.maxLayouts), ("maxItemsPerLayout", config.maxItemsPerLayout),
+                ("maxSectionsPerLayout", config.maxSectionsPerLayout), ("maxTotalItems", config.maxTotalItems),
+                ("maxColumns", config.maxColumns), ("maxBatchOps", config.maxBatchOps),
+                ("maxReplyItems", config.maxReplyItems),
+            ])
+    }
+
+    /// What `stats` reports now.
+    func statsReport() async -> StatsReport {
+        let totals = await registry.totals()
+        let transport = self.transport.snapshot()
+        var report = StatsReport()
+        report.uptimeSeconds = MonotonicClock.now - started
+        report.requests = requests.load(ordering: .relaxed)
+        report.errors = errors.load(ordering: .relaxed)
+        report.layouts = totals.layouts
+        report.sections = totals.sections
+        report.items = totals.items
+        report.subscriptions = totals.subscriptions
+        report.connectionsOpen = transport.connectionsOpen
+        report.connectionsAccepted = transport.connectionsAccepted
+        report.connectionsForbidden = transport.connectionsForbidden
+        report.connectionsOverLimit = transport.connectionsOverLimit
+        report.connectionsClosedSlow = transport.connectionsClosedSlow
+        report.bytesRead = transport.bytesRead
+        report.bytesWritten = transport.bytesWritten
+        report.linesRead = transport.linesRead
+        report.linesTooLarge = transport.linesTooLarge
+        report.residentBytes = ResidentMemory.bytes
+        return report
+    }
 
     /// The limits requests check, as plain numbers: cheaper to read per request than the whole `Config`.
     var limits: RequestLimits { currentLimits.withLock { $0 } }

@@ -41,91 +41,79 @@ final class Connection: OutputSink, @unchecked Sendable {
         writeSource.setEventHandler { [self] in writable() }
         readSource.setCancelHandler { [self] in sourceDidCancel() }
         writeSource.setCancelHandler { [self] in sourceDidCancel() }
-        state.withLock { state in
+        transition { state in
             state.session = session
-            state.readSuspended = false
-            readSource.activate()
+            return state.machine.started()
         }
     }
 
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
         let limits = context.limits
-        var closing: (any Session)?
-        let accepted = state.withLock { state -> Bool in
-            guard state.phase != .closed else { return false }
-            guard !bytes.isEmpty else { return true }
+        var accepted = true
+        transition { state in
+            guard state.machine.phase != .closed else {
+                accepted = false
+                return Actions()
+            }
+            guard !bytes.isEmpty else { return Actions() }
             if state.output.isEmpty { state.lastProgress = Self.now() }
             // Only output queued before this send counts against the limit: one large reply (a `layout.get` of a
             // million items) to a client that reads is fine; a client that stopped reading is closed at its next
             // reply or event.
             let backlog = state.output.count
             state.output.append(bytes)
-            if !state.writeArmed, case .failed(let error) = flush(&state) {
-                closing = finish(&state, reason: "write failed: \(String(cString: strerror(error)))")
-                return false
+            var actions = Actions()
+            if !state.machine.isWriteArmed {
+                actions = state.machine.flushed(flush(&state), unsent: state.output.count, limits: limits.output)
+                if actions.close != nil {
+                    accepted = false
+                    return actions
+                }
             }
             if backlog > limits.outputCloseBytes && state.output.count > limits.outputCloseBytes {
                 context.counters.connectionsClosedSlow.add(1)
-                closing = finish(&state, reason: "\(state.output.count) bytes of unsent output, over outputCloseBytes")
-                return false
+                accepted = false
+                return state.machine.close(
+                    reason: "\(state.output.count) bytes of unsent output, over outputCloseBytes")
             }
-            return true
+            return actions
         }
-        closeSession(closing)
         return accepted
     }
 
     /// Stops reading and closes once the reply in progress and all queued output are written.
     func close() {
-        let closing = state.withLock { state in drain(&state, reason: "closed by the server") }
-        closeSession(closing)
+        transition { state in state.machine.drain(reason: "closed by the server", unsent: state.output.count) }
     }
 
     /// Closes at once, dropping unsent output (shutdown past its deadline).
     func abort(reason: String) {
-        let closing = state.withLock { state in finish(&state, reason: reason) }
-        closeSession(closing)
+        transition { state in state.machine.close(reason: reason) }
     }
 
     /// Closes the connection if its pending output has made no progress for `outputStallSeconds`.
     func closeIfStalled(now: UInt64, stallSeconds: Double) {
-        let closing = state.withLock { state -> (any Session)? in
-            guard state.phase != .closed, !state.output.isEmpty,
+        transition { state in
+            guard state.machine.phase != .closed, !state.output.isEmpty,
                 Double(now &- state.lastProgress) / 1e9 > stallSeconds
-            else { return nil }
+            else { return Actions() }
             context.counters.connectionsClosedSlow.add(1)
-            return finish(&state, reason: "no output progress for \(stallSeconds) s")
+            return state.machine.close(reason: "no output progress for \(stallSeconds) s")
         }
-        closeSession(closing)
     }
 
     // MARK: Private
 
-    private enum Phase {
-        /// Reading and writing.
-        case open
-        /// No more reading; closes when the reads taken are answered and all output is written.
-        case draining
-        /// Sources cancelled; the fd closes when both cancel handlers have run.
-        case closed
-    }
+    private typealias Actions = ConnectionState<SessionWork>.Actions
 
     private struct State {
-        var phase = Phase.open
+        var machine = ConnectionState<SessionWork>()
         var output = OutputQueue()
         var session: (any Session)?
-        var readSuspended = true
-        var writeArmed = false
-        /// A task is running a read's work; its reply is not queued yet.
-        var running = false
-        /// The next read's work, prepared while the one before runs; reading stays suspended while it waits.
-        var pending: SessionWork?
-        /// Reading and pending work stopped because unsent output reached `outputPauseBytes`.
-        var paused = false
         var lastProgress: UInt64 = 0
-        var sessionCloseStarted = false
-        var cancelledSources = 0
+        /// The read source starts inactive: its first resume is an `activate()`.
+        var readActivated = false
     }
 
     /// Under 64 KiB with the array's header, so that the per-read copy comes from the heap: `MemoryTuning` has
@@ -145,9 +133,69 @@ final class Connection: OutputSink, @unchecked Sendable {
 
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
+    /// Runs one transition of the state machine under the lock and does what it says: the sources' calls under the
+    /// lock (so they stay in the order of the transitions), the session's close after it.
+    private func transition(_ body: (inout State) -> Actions) {
+        let session = state.withLock { state -> (any Session)? in
+            let actions = body(&state)
+            perform(actions, &state)
+            return actions.closeSession ? state.session : nil
+        }
+        if let session {
+            Task {
+                await session.close()
+                context.unregister(self)
+            }
+        }
+    }
+
+    private func perform(_ actions: Actions, _ state: inout State) {
+        if actions.resumeReading {
+            if state.readActivated {
+                readSource.resume()
+            } else {
+                state.readActivated = true
+                readSource.activate()
+            }
+        }
+        if actions.suspendReading { readSource.suspend() }
+        if actions.armWriting { writeSource.resume() }
+        if actions.disarmWriting { writeSource.suspend() }
+        if let work = actions.start {
+            Task {
+                let reply = await work()
+                send(reply)
+                workDidFinish()
+            }
+        }
+        if let close = actions.close {
+            state.output.removeAll()
+            framer.withLock { $0.reset() }
+            readSource.cancel()
+            writeSource.cancel()
+            // A suspended or never-activated source neither runs its cancel handler nor may be released.
+            if close.resumeRead {
+                if state.readActivated {
+                    readSource.resume()
+                } else {
+                    state.readActivated = true
+                    readSource.activate()
+                }
+            }
+            if close.resumeWrite { writeSource.resume() }
+            context.logger.debug("connection \(id) (\(peer)) closed: \(close.reason)")
+        }
+        if actions.closeDescriptor {
+            // Dropping the handlers breaks the connection → source → handler → connection cycle.
+            readSource.setEventHandler(handler: nil)
+            writeSource.setEventHandler(handler: nil)
+            Glibc.close(fd)
+        }
+    }
+
     private func readable() {
         let readingSession = state.withLock { state in
-            state.phase != .closed && !state.readSuspended ? state.session : nil
+            state.machine.phase != .closed && state.machine.isReading ? state.session : nil
         }
         guard let session = readingSession else { return }
         var lines: [InputLine] = []
@@ -181,180 +229,49 @@ final class Connection: OutputSink, @unchecked Sendable {
         context.counters.bytesRead.add(total)
         if let failure {
             abort(reason: "read failed: \(String(cString: strerror(failure)))")
-        } else if !lines.isEmpty {
+            return
+        }
+        var work: SessionWork?
+        if !lines.isEmpty {
             let tooLarge = lines.count { if case .tooLarge = $0 { true } else { false } }
             context.counters.linesRead.add(lines.count)
             context.counters.linesTooLarge.add(tooLarge)
             // Here, on this connection's thread, while the work of the read before may still be running.
-            enqueue(session.prepare(lines), endOfInput: endOfInput)
-        } else if endOfInput {
-            let closing = state.withLock { state in drain(&state, reason: "peer closed") }
-            closeSession(closing)
+            work = session.prepare(lines)
         }
-    }
-
-    /// Runs a read's work now, or after the one running; reading waits while work does.
-    private func enqueue(_ work: @escaping SessionWork, endOfInput: Bool) {
-        state.withLock { state in
-            guard state.phase != .closed else { return }
-            if endOfInput {
-                state.phase = .draining
-                suspendRead(&state)
-            }
-            if state.running || state.paused {
-                state.pending = work
-                suspendRead(&state)
-            } else {
-                start(work, &state)
-            }
-        }
-    }
-
-    private func start(_ work: @escaping SessionWork, _ state: inout State) {
-        state.running = true
-        Task {
-            let reply = await work()
-            send(reply)
-            workDidFinish()
-        }
+        guard work != nil || endOfInput else { return }
+        transition { state in state.machine.read(work, endOfInput: endOfInput, unsent: state.output.count) }
     }
 
     private func workDidFinish() {
-        let limits = context.limits
-        let closing = state.withLock { state -> (any Session)? in
-            state.running = false
-            switch state.phase {
-            case .open, .draining:
-                if state.output.count >= limits.outputPauseBytes {
-                    // `writable` goes on once the client has read enough.
-                    state.paused = true
-                    return nil
-                }
-                return proceed(&state)
-            case .closed:
-                guard !state.sessionCloseStarted else { return nil }
-                state.sessionCloseStarted = true
-                return state.session
-            }
-        }
-        closeSession(closing)
-    }
-
-    /// With no work running and output not paused: starts the pending work and reads on, or finishes a drained
-    /// connection.
-    private func proceed(_ state: inout State) -> (any Session)? {
-        if let next = state.pending.take() { start(next, &state) }
-        if state.phase == .open {
-            resumeRead(&state)
-        } else if !state.running && state.output.isEmpty {
-            return finish(&state, reason: "done")
-        }
-        return nil
+        let limits = context.limits.output
+        transition { state in state.machine.workFinished(unsent: state.output.count, limits: limits) }
     }
 
     private func writable() {
-        let limits = context.limits
-        let closing = state.withLock { state -> (any Session)? in
-            guard state.phase != .closed, state.writeArmed else { return nil }
-            switch flush(&state) {
-            case .failed(let error):
-                return finish(&state, reason: "write failed: \(String(cString: strerror(error)))")
-            case .wouldBlock:
-                break
-            case .drained:
-                writeSource.suspend()
-                state.writeArmed = false
-            }
-            if state.paused, state.output.count < limits.outputResumeBytes {
-                state.paused = false
-                if !state.running { return proceed(&state) }
-            }
-            if state.phase == .draining, state.output.isEmpty, !state.running, state.pending == nil {
-                return finish(&state, reason: "done")
-            }
-            return nil
+        let limits = context.limits.output
+        transition { state in
+            guard state.machine.phase != .closed, state.machine.isWriteArmed else { return Actions() }
+            return state.machine.flushed(flush(&state), unsent: state.output.count, limits: limits)
         }
-        closeSession(closing)
     }
 
-    /// Writes what the socket takes and arms the write source if some is left.
-    private func flush(_ state: inout State) -> OutputQueue.FlushResult {
+    /// Writes what the socket takes.
+    private func flush(_ state: inout State) -> ConnectionState<SessionWork>.Flush {
         var written = 0
         let result = state.output.flush(to: fd, written: &written)
         if written > 0 {
             context.counters.bytesWritten.add(written)
             state.lastProgress = Self.now()
         }
-        if result == .wouldBlock && !state.writeArmed {
-            state.writeArmed = true
-            writeSource.resume()
-        }
-        return result
-    }
-
-    /// Stops reading; finishes now if nothing is in flight, else when the last reply is written.
-    private func drain(_ state: inout State, reason: String) -> (any Session)? {
-        guard state.phase == .open else { return nil }
-        state.phase = .draining
-        suspendRead(&state)
-        guard !state.running, state.pending == nil, state.output.isEmpty else { return nil }
-        return finish(&state, reason: reason)
-    }
-
-    /// Cancels both sources (their cancel handlers close the fd) and returns the session if it may close now.
-    private func finish(_ state: inout State, reason: String) -> (any Session)? {
-        guard state.phase != .closed else { return nil }
-        state.phase = .closed
-        state.output.removeAll()
-        state.pending = nil
-        framer.withLock { $0.reset() }
-        readSource.cancel()
-        writeSource.cancel()
-        // A suspended or never-activated source neither runs its cancel handler nor may be released.
-        if state.readSuspended {
-            state.readSuspended = false
-            readSource.resume()
-        }
-        if !state.writeArmed {
-            state.writeArmed = true
-            writeSource.resume()
-        }
-        context.logger.debug("connection \(id) (\(peer)) closed: \(reason)")
-        guard !state.running, !state.sessionCloseStarted else { return nil }
-        state.sessionCloseStarted = true
-        return state.session
-    }
-
-    private func suspendRead(_ state: inout State) {
-        guard !state.readSuspended else { return }
-        state.readSuspended = true
-        readSource.suspend()
-    }
-
-    private func resumeRead(_ state: inout State) {
-        guard state.readSuspended, state.phase == .open else { return }
-        state.readSuspended = false
-        readSource.resume()
-    }
-
-    /// Closes the session outside the lock, then forgets the connection; runs once per connection.
-    private func closeSession(_ session: (any Session)?) {
-        guard let session else { return }
-        Task {
-            await session.close()
-            context.unregister(self)
+        switch result {
+        case .drained: return .drained
+        case .wouldBlock: return .wouldBlock
+        case .failed(let error): return .failed("write failed: \(String(cString: strerror(error)))")
         }
     }
 
     private func sourceDidCancel() {
-        let bothDone = state.withLock { state in
-            state.cancelledSources += 1
-            return state.cancelledSources == 2
-        }
-        guard bothDone else { return }
-        // Dropping the handlers breaks the connection → source → handler → connection cycle.
-        readSource.setEventHandler(handler: nil)
-        writeSource.setEventHandler(handler: nil)
-        Glibc.close(fd)
+        transition { state in state.machine.sourceCancelled() }
     }
 }

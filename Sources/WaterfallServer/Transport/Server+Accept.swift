@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import WaterfallProtocol
 
 extension Server {
     // MARK: Internal
@@ -46,16 +47,13 @@ extension Server {
         guard allowed else {
             counters.connectionsForbidden.add(1)
             logger.warning("refused \(peer): not allowed to connect")
-            refuse(fd, code: -32007, kind: "forbidden", message: "uid \(peer.uid) is not allowed to connect")
+            refuse(fd, ProtocolError(.forbidden, "uid \(peer.uid) is not allowed to connect"))
             return
         }
         guard context.openCount < limits.maxConnections else {
             counters.connectionsOverLimit.add(1)
             logger.warning("refused \(peer): \(limits.maxConnections) connections are open (maxConnections)")
-            refuse(
-                fd, code: -32005, kind: "limit",
-                message: "too many connections (maxConnections is \(limits.maxConnections))"
-            )
+            refuse(fd, ProtocolError(.limit, "too many connections (maxConnections is \(limits.maxConnections))"))
             return
         }
         let connection = Connection(fd: fd, peer: peer, context: context)
@@ -65,11 +63,8 @@ extension Server {
     }
 
     /// Sends one error line and closes; the line fits the empty socket buffer, so one non-blocking send does.
-    private func refuse(_ fd: Int32, code: Int, kind: String, message: String) {
-        let line =
-            #"{"jsonrpc":"2.0","id":null,"error":{"code":\#(code),"message":"\#(message)","#
-            + #""data":{"kind":"\#(kind)"}}}"# + "\n"
-        let bytes = Array(line.utf8)
+    private func refuse(_ fd: Int32, _ error: ProtocolError) {
+        let bytes = ReplyEncoding.refusal(error)
         let sent = bytes.withUnsafeBytes {
             Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }

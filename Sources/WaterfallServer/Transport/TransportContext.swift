@@ -18,6 +18,11 @@ struct TransportLimits: Sendable, Equatable {
 
     /// Reading resumes once pending output falls below this, so a paused client is not flipped on every write.
     var outputResumeBytes: Int { outputPauseBytes / 2 }
+
+    /// The output thresholds a connection's state machine applies.
+    var output: ConnectionState<SessionWork>.Limits {
+        ConnectionState.Limits(pauseBytes: outputPauseBytes, resumeBytes: outputResumeBytes)
+    }
 }
 
 /// What every connection of one server shares: counters, logger, current limits and the set of open connections.

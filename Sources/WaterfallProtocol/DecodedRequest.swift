@@ -1,0 +1,151 @@
+import WaterfallJSON
+import WaterfallLayout
+
+/// One request line, read as far as it can be before it runs: parsed, its envelope checked and its params decoded.
+///
+/// The server decodes a read's lines on the connection's thread while the requests before still run, so that a
+/// pipelining client's parsing and decoding overlap with the work of its changes.
+public enum DecodedRequest: Sendable {
+    /// A line over `maxLineBytes`.
+    case tooLarge
+    /// A line that failed before running (parse error, bad envelope, unknown method, bad params).
+    case failed(RequestID, ProtocolError, isNotification: Bool)
+    /// A change to one layout; its id is inside (a run of them is answered together).
+    case change(LayoutChange)
+    /// Any other method.
+    case call(RequestID, isNotification: Bool, MethodCall)
+
+    // MARK: Lifecycle
+
+    /// Reads `line`; `reader` is the connection's parser, `maxBatchOps` the limit on a batch.
+    public init(_ line: InputLine, reader: inout JSONReader, maxBatchOps: Int) {
+        guard case .line(let bytes) = line else {
+            self = .tooLarge
+            return
+        }
+        var id = RequestID.none
+        var isNotification = false
+        do throws(ProtocolError) {
+            let document: JSONDocument
+            do {
+                document = try reader.parse(bytes)
+            } catch {
+                throw ProtocolError(.parseError, "line: \(error)")
+            }
+            let request = try Request(document, partialID: &id)
+            isNotification = request.isNotification
+            guard let method = request.knownMethod else {
+                throw ProtocolError(.unknownMethod, "method: no method named \"\(request.method)\"")
+            }
+            self = try Self.decode(method, request, maxBatchOps: maxBatchOps)
+        } catch {
+            self = .failed(id, error, isNotification: isNotification)
+        }
+    }
+
+    // MARK: Public
+
+    /// Reads and checks a layout name: 1–128 bytes of `[A-Za-z0-9._:-]`.
+    public static func layoutName(_ p: inout Params) throws(ProtocolError) -> String {
+        let name = try p.string("layout")
+        let bytes = name.utf8
+        let valid =
+            !bytes.isEmpty && bytes.count <= 128
+            && bytes.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
+                    UInt8(ascii: "-"):
+                    return true
+                default:
+                    return false
+                }
+            }
+        guard valid else {
+            let shown = bytes.count > 40 ? String(name.prefix(40)) + "…" : name
+            throw .badParams("params.layout", "'\(shown)' is not 1–128 characters of A-Z a-z 0-9 . _ : -")
+        }
+        return name
+    }
+
+    // MARK: Private
+
+    /// The typed request of `method`, its params read and checked in full.
+    private static func decode(
+        _ method: Method, _ request: Request, maxBatchOps: Int
+    ) throws(ProtocolError) -> DecodedRequest {
+        var p = try Params(request.params, path: "params")
+        let call: MethodCall
+        switch method {
+        case .batch, .layoutConfigure, .sectionsInsert, .sectionsDelete, .sectionsMove, .sectionsConfigure,
+            .itemsInsert, .itemsDelete, .itemsUpdate, .itemsMove:
+            return .change(try change(method, request, &p, maxBatchOps: maxBatchOps))
+        case .ping:
+            call = .ping
+        case .version:
+            call = .version
+        case .layoutList:
+            call = .layoutList
+        case .stats:
+            call = .stats
+        case .layoutCreate:
+            let name = try layoutName(&p)
+            let replace = try p.optionalBool("replace") ?? false
+            let wantsDiff = try p.optionalBool("diff") ?? true
+            let spec = try CommandDecoding.layoutSpec(&p)
+            call = .layoutCreate(LayoutCreation(layout: name, replace: replace, wantsDiff: wantsDiff, spec: spec))
+        case .layoutDrop:
+            call = .layoutDrop(layout: try layoutName(&p))
+        case .layoutGet:
+            let name = try layoutName(&p)
+            let wanted =
+                p.contains("sections") ? try CommandDecoding.indices(p.array("sections"), "params.sections") : nil
+            call = .layoutGet(LayoutListing(layout: name, sections: wanted))
+        case .query:
+            let name = try layoutName(&p)
+            guard let rectNode = p.node("rect") else { throw .badParams("params.rect", "missing") }
+            var r = try Params(rectNode, path: "params.rect")
+            let rect = Rect(
+                x: try r.double("x"), y: try r.double("y"), width: try r.double("w"), height: try r.double("h"))
+            try r.finish()
+            try p.finish()
+            guard rect.width >= 0, rect.height >= 0 else {
+                throw .badParams("params.rect", "w and h must be ≥ 0, not \(rect.width) × \(rect.height)")
+            }
+            call = .query(LayoutQuery(layout: name, rect: rect))
+        case .subscribe:
+            call = .subscribe(layout: try layoutName(&p))
+        case .unsubscribe:
+            call = .unsubscribe(layout: try layoutName(&p))
+        }
+        try p.finish()
+        return .call(request.id, isNotification: request.isNotification, call)
+    }
+
+    /// The decoded change of a request of a changing method.
+    private static func change(
+        _ method: Method, _ request: Request, _ p: inout Params, maxBatchOps: Int
+    ) throws(ProtocolError) -> LayoutChange {
+        let name = try layoutName(&p)
+        let wantsDiff = try p.optionalBool("diff") ?? true
+        let commands: [LayoutCommand]
+        let ops: AppliedOps
+        if method == .batch {
+            let opsNode = p.node("ops")
+            let nodes = try p.array("ops")
+            guard nodes.underestimatedCount <= maxBatchOps else {
+                throw ProtocolError(
+                    .limit, "params.ops: \(nodes.underestimatedCount) ops, over the limit of \(maxBatchOps)")
+            }
+            commands = try CommandDecoding.batch(nodes, "params.ops")
+            ops = .batch(opsNode?.rawBytes ?? [])
+        } else {
+            commands = [try CommandDecoding.command(method, &p)]
+            ops = .single(method: method.rawValue, params: request.params?.rawBytes ?? [])
+        }
+        try p.finish()
+        return LayoutChange(
+            id: request.id, isNotification: request.isNotification, layout: name, commands: commands, ops: ops,
+            wantsDiff: wantsDiff)
+    }
+}

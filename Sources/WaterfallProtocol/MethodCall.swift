@@ -1,0 +1,92 @@
+import WaterfallLayout
+
+/// One request's method with its params decoded and checked: what the server runs, one case per method.
+///
+/// The changes to an existing layout (the batchable methods and `batch`) share one case, `change`: they run the same
+/// way, as commands applied to one layout, and a run of them to the same layout is made in one visit.
+public enum MethodCall: Sendable {
+    case ping
+    case version
+    case layoutCreate(LayoutCreation)
+    case layoutDrop(layout: String)
+    case layoutList
+    case layoutGet(LayoutListing)
+    case query(LayoutQuery)
+    case subscribe(layout: String)
+    case unsubscribe(layout: String)
+    case stats
+    /// `batch`, `layout.configure`, `sections.*` and `items.*`.
+    case change(LayoutChange)
+}
+
+/// The params of `layout.create`.
+public struct LayoutCreation: Sendable {
+    public var layout: String
+    public var replace: Bool
+    public var wantsDiff: Bool
+    public var spec: LayoutSpec
+
+    public init(layout: String, replace: Bool, wantsDiff: Bool, spec: LayoutSpec) {
+        self.layout = layout
+        self.replace = replace
+        self.wantsDiff = wantsDiff
+        self.spec = spec
+    }
+}
+
+/// The params of `layout.get`: the sections to list (nil: all of them, in order).
+public struct LayoutListing: Sendable {
+    public var layout: String
+    public var sections: [Int]?
+
+    public init(layout: String, sections: [Int]?) {
+        self.layout = layout
+        self.sections = sections
+    }
+}
+
+/// The params of `query`: a rect whose `w` and `h` are ≥ 0.
+public struct LayoutQuery: Sendable {
+    public var layout: String
+    public var rect: Rect
+
+    public init(layout: String, rect: Rect) {
+        self.layout = layout
+        self.rect = rect
+    }
+}
+
+/// A decoded change to one layout: a single request or a batch, as engine commands.
+public struct LayoutChange: Sendable {
+    public var id: RequestID
+    public var isNotification: Bool
+    public var layout: String
+    public var commands: [LayoutCommand]
+    /// The requests as the `layout.changed` event repeats them.
+    public var ops: AppliedOps
+    public var wantsDiff: Bool
+
+    public init(
+        id: RequestID, isNotification: Bool, layout: String, commands: [LayoutCommand], ops: AppliedOps,
+        wantsDiff: Bool
+    ) {
+        self.id = id
+        self.isNotification = isNotification
+        self.layout = layout
+        self.commands = commands
+        self.ops = ops
+        self.wantsDiff = wantsDiff
+    }
+}
+
+/// The requests a change applied, as its `layout.changed` event repeats them.
+public enum AppliedOps: Sendable {
+    /// One request: its method and its params, verbatim.
+    case single(method: String, params: ArraySlice<UInt8>)
+    /// A batch: its `ops` array, verbatim.
+    case batch(ArraySlice<UInt8>)
+
+    public var isBatch: Bool {
+        if case .batch = self { true } else { false }
+    }
+}

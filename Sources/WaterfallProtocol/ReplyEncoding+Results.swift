@@ -1,0 +1,158 @@
+import WaterfallJSON
+import WaterfallLayout
+
+/// What `version` reports: the daemon, its protocol, and the limits a client may need to know.
+public struct VersionReport: Sendable {
+    public var server: String
+    public var version: String
+    /// The limits, by config key, in the order written.
+    public var limits: [(key: StaticString, value: Int)]
+
+    public init(server: String, version: String, limits: [(key: StaticString, value: Int)]) {
+        self.server = server
+        self.version = version
+        self.limits = limits
+    }
+}
+
+/// What `stats` reports.
+public struct StatsReport: Sendable {
+    public var uptimeSeconds: Double = 0
+    public var requests = 0
+    public var errors = 0
+    public var layouts = 0
+    public var sections = 0
+    public var items = 0
+    public var subscriptions = 0
+    public var connectionsOpen = 0
+    public var connectionsAccepted = 0
+    public var connectionsForbidden = 0
+    public var connectionsOverLimit = 0
+    public var connectionsClosedSlow = 0
+    public var bytesRead = 0
+    public var bytesWritten = 0
+    public var linesRead = 0
+    public var linesTooLarge = 0
+    public var residentBytes = 0
+
+    public init() {}
+}
+
+/// One row of `layout.list`.
+public struct LayoutSummary: Sendable, Equatable {
+    public var layout: String
+    public var sections: Int
+    public var items: Int
+    public var seq: Int
+
+    public init(layout: String, sections: Int, items: Int, seq: Int) {
+        self.layout = layout
+        self.sections = sections
+        self.items = items
+        self.seq = seq
+    }
+}
+
+extension ReplyEncoding {
+    /// The protocol version `version` reports.
+    public static let protocolVersion = 1
+
+    /// `{"pong": true}`.
+    public static func pong(_ w: inout JSONWriter, id: RequestID) {
+        result(&w, id: id) { w in
+            w.beginObject()
+            w.member("pong", true)
+            w.endObject()
+        }
+    }
+
+    /// A result that is an empty object (`layout.drop`, `subscribe`, `unsubscribe`).
+    public static func emptyResult(_ w: inout JSONWriter, id: RequestID) {
+        result(&w, id: id, empty)
+    }
+
+    /// The `version` result.
+    public static func version(_ w: inout JSONWriter, id: RequestID, _ report: VersionReport) {
+        result(&w, id: id) { w in
+            w.beginObject()
+            w.member("server", report.server)
+            w.member("version", report.version)
+            w.member("protocol", protocolVersion)
+            w.key("limits")
+            w.beginObject()
+            for (key, value) in report.limits { w.member(key, value) }
+            w.endObject()
+            w.endObject()
+        }
+    }
+
+    /// The `stats` result.
+    public static func stats(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
+        result(&w, id: id) { w in
+            w.beginObject()
+            w.member("uptimeSeconds", s.uptimeSeconds.rounded())
+            w.member("requests", s.requests)
+            w.member("errors", s.errors)
+            w.member("layouts", s.layouts)
+            w.member("sections", s.sections)
+            w.member("items", s.items)
+            w.member("subscriptions", s.subscriptions)
+            w.key("connections")
+            w.beginObject()
+            w.member("open", s.connectionsOpen)
+            w.member("accepted", s.connectionsAccepted)
+            w.member("forbidden", s.connectionsForbidden)
+            w.member("overLimit", s.connectionsOverLimit)
+            w.member("closedSlow", s.connectionsClosedSlow)
+            w.endObject()
+            w.member("bytesRead", s.bytesRead)
+            w.member("bytesWritten", s.bytesWritten)
+            w.member("linesRead", s.linesRead)
+            w.member("linesTooLarge", s.linesTooLarge)
+            w.key("memory")
+            w.beginObject()
+            w.member("residentBytes", s.residentBytes)
+            w.endObject()
+            w.endObject()
+        }
+    }
+
+    /// The `layout.list` result.
+    public static func layoutList(_ w: inout JSONWriter, id: RequestID, _ rows: [LayoutSummary]) {
+        result(&w, id: id) { w in
+            w.beginObject()
+            w.key("layouts")
+            w.beginArray()
+            for row in rows {
+                w.beginObject()
+                w.member("layout", row.layout)
+                w.member("sections", row.sections)
+                w.member("items", row.items)
+                w.member("seq", row.seq)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
+    /// The one line a refused connection gets before it is closed (`forbidden`, `limit`), with `"id": null`.
+    public static func refusal(_ error: ProtocolError) -> [UInt8] {
+        var w = JSONWriter(capacity: 160 + error.message.utf8.count)
+        self.error(&w, id: .none, error)
+        return w.takeBytes()
+    }
+
+    /// The result of a mutation as a reply, its diff either pre-encoded (shared with an event) or encoded in place.
+    public static func mutationResult(
+        _ w: inout JSONWriter, id: RequestID, seq: Int, contentSize: Size, encodedDiff: [UInt8]?, diff: LayoutDiff?
+    ) {
+        result(&w, id: id) { w in
+            if let encodedDiff {
+                mutation(&w, seq: seq, contentSize: contentSize, encodedDiff: encodedDiff[...])
+            } else {
+                mutation(&w, seq: seq, contentSize: contentSize, diff: diff)
+            }
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import WaterfallJSON
+import WaterfallLayout
+
+/// A `layout.get` or `query` reply, written a piece at a time from an immutable copy of the layout.
+///
+/// `Layout` is a value with copy-on-write storage: the copy this holds costs nothing until the layout's next change,
+/// and then only the arrays that change are copied. So a reply of any size costs the chunk being written and what
+/// the socket has not taken yet, never the whole reply (48 MB for a million items), and the layout's actor is free
+/// while the reply is written.
+public struct SnapshotReply: Sendable {
+    // MARK: Lifecycle
+
+    /// The `layout.get` reply listing `sections` (nil: all), after checking that each exists.
+    public init(id: RequestID, layout: Layout, sections: [Int]?) throws(ProtocolError) {
+        let listed = sections ?? Array(0..<layout.sectionCount)
+        for (k, s) in listed.enumerated() where s < 0 || s >= layout.sectionCount {
+            throw ProtocolError(
+                .notFound, "params.sections[\(k)]: \(s) is not a section (there are \(layout.sectionCount))")
+        }
+        self.id = id
+        self.layout = layout
+        self.listing = .sections(listed)
+    }
+
+    /// The `query` reply listing the elements in `rect`.
+    public init(id: RequestID, layout: Layout, query rect: Rect) {
+        self.id = id
+        self.layout = layout
+        self.listing = .elements(rect, layout.sections(crossing: rect))
+    }
+
+    // MARK: Public
+
+    /// Items written per step: a step's frames are a small array (256 × 56 bytes), and a chunk is a few steps.
+    public static let itemsPerStep = 256
+
+    /// Whether the whole reply, up to its newline, has been written.
+    public var isComplete: Bool { stage == .done }
+
+    /// Writes on until `w` holds at least `byteCount` bytes or the reply is complete; true when it is complete.
+    ///
+    /// `w` must be the same writer, or one whose chunks were taken with `takeChunk(capacity:)`, from one call to the
+    /// next: it holds the reply's open containers.
+    @discardableResult
+    public mutating func write(_ w: inout JSONWriter, untilByteCount byteCount: Int) -> Bool {
+        while stage != .done && w.byteCount < byteCount {
+            step(&w)
+        }
+        return stage == .done
+    }
+
+    // MARK: Private
+
+    private enum Listing: Sendable {
+        case sections([Int])
+        case elements(Rect, Range<Int>)
+    }
+
+    private enum Stage: Equatable {
+        case start
+        /// At position `position` of the listing; `item` is the next item to write, -1 before the section opens.
+        case listing(position: Int, item: Int)
+        case end
+        case done
+    }
+
+    private let id: RequestID
+    private let layout: Layout
+    private let listing: Listing
+    private var stage = Stage.start
+    /// The visible items of the section being listed by a query.
+    private var visible: [Int32] = []
+
+    private mutating func step(_ w: inout JSONWriter) {
+        switch stage {
+        case .start:
+            writeHead(&w)
+            stage = .listing(position: 0, item: -1)
+        case .listing(let position, let item):
+            switch listing {
+            case .sections(let sections):
+                guard position < sections.count else {
+                    stage = .end
+                    return
+                }
+                stage = writeSection(sections[position], position: position, from: item, &w)
+            case .elements(let rect, let crossed):
+                guard position < crossed.count else {
+                    stage = .end
+                    return
+                }
+                stage = writeElements(crossed.lowerBound + position, rect, position: position, from: item, &w)
+            }
+        case .end:
+            w.endArray()
+            w.endObject()
+            w.endObject()
+            w.newline()
+            stage = .done
+        case .done:
+            return
+        }
+    }
+
+    /// `{"jsonrpc":"2.0","id":…,"result":{"seq":…,"contentSize":{…},"sections"|"elements":[`.
+    private func writeHead(_ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("jsonrpc")
+        w.value("2.0")
+        w.key("id")
+        switch id {
+        case .none: w.null()
+        case .int(let n): w.value(n)
+        case .string(let s): w.value(s)
+        }
+        w.key("result")
+        w.beginObject()
+        w.member("seq", layout.seq)
+        w.key("contentSize")
+        ReplyEncoding.size(layout.contentSize, &w)
+        switch listing {
+        case .sections: w.key("sections")
+        case .elements: w.key("elements")
+        }
+        w.beginArray()
+    }
+
+    /// One step of section `s` of a `layout.get`: its opening, or its next items, or its end.
+    private func writeSection(_ s: Int, position: Int, from item: Int, _ w: inout JSONWriter) -> Stage {
+        let count = layout.itemCount(inSection: s)
+        if item < 0 {
+            let frames = layout.frames(ofSection: s, items: 0..<0)
+            w.beginObject()
+            w.fragment(maximumLength: 2 * Self.rectLength + 80 + 4 * JSONFragment.numberLength) { f in
+                f.text(#""section":"#)
+                f.integer(frames.section)
+                f.text(#","origin":"#)
+                f.number(frames.origin)
+                f.text(#","height":"#)
+                f.number(frames.height)
+                f.text(#","count":"#)
+                f.integer(frames.count)
+                if let header = frames.header {
+                    f.text(#","header":"#)
+                    Self.rectText(header, &f)
+                }
+                if let footer = frames.footer {
+                    f.text(#","footer":"#)
+                    Self.rectText(footer, &f)
+                }
+            }
+            w.key("items")
+            w.beginArray()
+            return .listing(position: position, item: 0)
+        }
+        guard item < count else {
+            w.endArray()
+            w.endObject()
+            return .listing(position: position + 1, item: -1)
+        }
+        let end = min(count, item + Self.itemsPerStep)
+        for frame in layout.frames(ofSection: s, items: item..<end).items { Self.itemText(frame, &w) }
+        return .listing(position: position, item: end)
+    }
+
+    /// One step of section `s` of a query: its header and visible items found, or its next items, or its footer.
+    private mutating func writeElements(
+        _ s: Int, _ rect: Rect, position: Int, from item: Int, _ w: inout JSONWriter
+    ) -> Stage {
+        if item < 0 {
+            if let header = layout.frames(ofSection: s, items: 0..<0).header, header.isVisible(in: rect) {
+                ReplyEncoding.element(Element(kind: .header, section: s, index: nil, frame: header, id: nil), &w)
+            }
+            visible = layout.visibleItems(inSection: s, in: rect)
+            return .listing(position: position, item: 0)
+        }
+        guard item < visible.count else {
+            if let footer = layout.frames(ofSection: s, items: 0..<0).footer, footer.isVisible(in: rect) {
+                ReplyEncoding.element(Element(kind: .footer, section: s, index: nil, frame: footer, id: nil), &w)
+            }
+            visible = []
+            return .listing(position: position + 1, item: -1)
+        }
+        let end = min(visible.count, item + Self.itemsPerStep)
+        for frame in layout.itemFrames(inSection: s, at: visible[item..<end]) {
+            ReplyEncoding.element(
+                Element(kind: .item, section: s, index: frame.index, frame: frame.frame, id: frame.id), &w)
+        }
+        return .listing(position: position, item: end)
+    }
+
+    /// The room `rectText` needs at most.
+    private static let rectLength = 24 + 4 * JSONFragment.numberLength
+
+    /// `{"i":…,"x":…,"y":…,"w":…,"h":…}` with `"id"` when the item has one.
+    private static func itemText(_ item: ItemFrame, _ w: inout JSONWriter) {
+        let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
+        w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in
+            f.text(#"{"i":"#)
+            f.integer(item.index)
+            f.text(",")
+            frameText(item.frame, &f)
+            if let id = item.id {
+                f.text(#","id":"#)
+                f.string(id)
+            }
+            f.text("}")
+        }
+    }
+
+    private static func rectText(_ rect: Rect, _ f: inout JSONFragment) {
+        f.text("{")
+        frameText(rect, &f)
+        f.text("}")
+    }
+
+    private static func frameText(_ rect: Rect, _ f: inout JSONFragment) {
+        f.text(#""x":"#)
+        f.number(rect.x)
+        f.text(#","y":"#)
+        f.number(rect.y)
+        f.text(#","w":"#)
+        f.number(rect.width)
+        f.text(#","h":"#)
+        f.number(rect.height)
+    }
+}

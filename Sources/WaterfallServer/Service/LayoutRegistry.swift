@@ -1,0 +1,163 @@
+import Synchronization
+import WaterfallLayout
+import WaterfallProtocol
+
+/// The daemon's named layouts and everything about their life: creating, replacing and dropping them, applying runs
+/// of changes, the daemon-wide item budget, subscriptions and the events they get, and reporting every change to the
+/// `MutationLog` (the seam for durability).
+///
+/// The names are under a lock, not in an actor: every request looks its layout up here, and a lookup is a few tens
+/// of nanoseconds under a lock where an actor would cost a hop (and a queue, under load) on the way to the layout's
+/// own actor, which is where the work and the ordering are.
+final class LayoutRegistry: Sendable {
+    // MARK: Lifecycle
+
+    init(log: any MutationLog = MemoryOnlyLog()) {
+        self.log = log
+    }
+
+    // MARK: Internal
+
+    let budget = ItemBudget()
+    let log: any MutationLog
+
+    /// The layout named `name`, if any.
+    func entry(_ name: String) -> LayoutEntry? { entries.withLock { $0[name] } }
+
+    /// All entries, by name.
+    func all() -> [LayoutEntry] { entries.withLock { Array($0.values) }.sorted { $0.name < $1.name } }
+
+    /// The layout named `name`, or the `not_found` error.
+    func existing(_ name: String) throws(ProtocolError) -> LayoutEntry {
+        guard let entry = entry(name) else { throw Self.missing(name) }
+        return entry
+    }
+
+    static func missing(_ name: String) -> ProtocolError {
+        ProtocolError(.notFound, "params.layout: layout '\(name)' does not exist")
+    }
+
+    /// Builds and adds the layout `creation` describes, replacing one of the same name only if it says so (whose
+    /// subscribers then get `layout.dropped`); never past `maxLayouts` or the item budget.
+    func create(_ creation: LayoutCreation, limits: RequestLimits) async throws(ProtocolError) -> (Layout, LayoutDiff) {
+        let name = creation.layout
+        if !creation.replace, entry(name) != nil { throw Self.exists(name) }
+        // Reserved for its items and sections, settled with its columns once it is built.
+        let estimate = LayoutCommand.insertSections(at: 0, sections: creation.spec.sections).addedWeight
+        try Self.reserve(estimate, limits, in: budget)
+        let made: (layout: Layout, diff: LayoutDiff)
+        do {
+            made = try await Layout.make(creation.spec, limits: limits.layout)
+        } catch {
+            budget.adjust(-estimate)
+            throw ProtocolError(error)
+        }
+        let weight = made.layout.weight
+        budget.adjust(weight - estimate)
+        let entry = LayoutEntry(name: name, layout: LayoutActor(made.layout))
+        entry.weight.withLock { $0 = weight }
+        let outcome = entries.withLock { entries -> Result<LayoutEntry?, ProtocolError> in
+            let old = entries[name]
+            if old != nil, !creation.replace { return .failure(Self.exists(name)) }
+            if old == nil, entries.count >= limits.maxLayouts {
+                return .failure(
+                    ProtocolError(.limit, "params.layout: the daemon holds \(limits.maxLayouts) layouts, its limit"))
+            }
+            entries[name] = entry
+            log.record(.created(layout: name, seq: made.layout.seq, spec: creation.spec))
+            return .success(old)
+        }
+        switch outcome {
+        case .failure(let error):
+            budget.adjust(-weight)
+            throw error
+        case .success(let replaced):
+            if let replaced { retire(replaced) }
+        }
+        return made
+    }
+
+    /// Removes the layout named `name`; its subscribers get `layout.dropped`.
+    func drop(_ name: String) throws(ProtocolError) {
+        let removed = entries.withLock { entries -> LayoutEntry? in
+            guard let entry = entries.removeValue(forKey: name) else { return nil }
+            log.record(.dropped(layout: name))
+            return entry
+        }
+        guard let removed else { throw Self.missing(name) }
+        retire(removed)
+    }
+
+    /// An immutable copy of the layout named `name`, taken between two changes (free until the next change).
+    func snapshot(_ name: String) async throws(ProtocolError) -> Layout {
+        try await existing(name).layout.read { $0 }
+    }
+
+    /// Subscribes `sink` (the connection of session `id`) to the layout named `name`; a no-op if it already is.
+    func subscribe(_ name: String, _ id: ObjectIdentifier, _ sink: any OutputSink) async throws(ProtocolError) {
+        let entry = try existing(name)
+        // Through the layout's actor, so that a subscription starts between two changes, never inside one: each
+        // change decides there whether it needs its item frames for an event.
+        let subscribers = entry.subscribers
+        _ = await entry.layout.read { _ in subscribers.add(id, sink) }
+    }
+
+    /// Ends the subscription of session `id` to the layout named `name`; a no-op if there is none.
+    func unsubscribe(_ name: String, _ id: ObjectIdentifier) throws(ProtocolError) {
+        try existing(name).subscribers.remove(id)
+    }
+
+    /// One row per layout, by name, for `layout.list`.
+    func summaries() async -> [LayoutSummary] {
+        var rows: [LayoutSummary] = []
+        for entry in all() {
+            let row = await entry.layout.read { ($0.sectionCount, $0.itemCount, $0.seq) }
+            rows.append(LayoutSummary(layout: entry.name, sections: row.0, items: row.1, seq: row.2))
+        }
+        return rows
+    }
+
+    /// Layouts, sections, items and subscriptions in all, for `stats`.
+    func totals() async -> (layouts: Int, sections: Int, items: Int, subscriptions: Int) {
+        let entries = all()
+        var sections = 0
+        var items = 0
+        var subscriptions = 0
+        for entry in entries {
+            let counts = await entry.layout.read { ($0.sectionCount, $0.itemCount) }
+            sections += counts.0
+            items += counts.1
+            subscriptions += entry.subscribers.count
+        }
+        return (entries.count, sections, items, subscriptions)
+    }
+
+    /// Gives every layout new limits (after a reload).
+    func setLimits(_ limits: LayoutLimits) async {
+        for entry in all() { await entry.layout.setLimits(limits) }
+    }
+
+    /// Reserves `count` more items in the daemon's budget, or throws the `limit` error.
+    static func reserve(_ count: Int, _ limits: RequestLimits, in budget: ItemBudget) throws(ProtocolError) {
+        guard count > 0 else { return }
+        guard budget.reserve(count, limit: limits.maxTotalItems) else {
+            throw ProtocolError(
+                .limit, "params: \(count) more items would pass the daemon's limit of \(limits.maxTotalItems)")
+        }
+    }
+
+    // MARK: Private
+
+    private let entries = Mutex<[String: LayoutEntry]>([:])
+
+    private static func exists(_ name: String) -> ProtocolError {
+        ProtocolError(.exists, "params.layout: '\(name)' exists (say \"replace\": true to replace it)")
+    }
+
+    /// Gives a removed layout's weight back and tells its subscribers, forgetting them.
+    private func retire(_ entry: LayoutEntry) {
+        budget.adjust(-entry.weight.withLock { $0 })
+        let line = ReplyEncoding.droppedEvent(entry.name)
+        for sink in entry.subscribers.removeAll() { sink.send(line) }
+    }
+}

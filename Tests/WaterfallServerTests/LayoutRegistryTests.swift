@@ -1,0 +1,74 @@
+import Synchronization
+import Testing
+import WaterfallLayout
+import WaterfallProtocol
+
+@testable import WaterfallServer
+
+/// The registry owns layouts' life and budget, and reports every change to its `MutationLog`, in order, before the
+/// change's reply can be sent.
+@Suite struct LayoutRegistryTests {
+    /// Keeps what it is told, for the test to read.
+    final class RecordingLog: MutationLog {
+        let records = Mutex<[String]>([])
+
+        func record(_ record: MutationRecord) {
+            let line: String
+            switch record {
+            case .created(let layout, let seq, let spec): line = "created \(layout) seq \(seq) \(spec.sections.count)"
+            case .applied(let layout, let seq, let commands): line = "applied \(layout) seq \(seq) \(commands.count)"
+            case .dropped(let layout): line = "dropped \(layout)"
+            }
+            records.withLock { $0.append(line) }
+        }
+    }
+
+    let limits = RequestLimits(Config())
+
+    func creation(_ name: String, replace: Bool = false, items: Int = 2) -> LayoutCreation {
+        let section = SectionSpec(items: Array(repeating: Item(height: 10), count: items))
+        return LayoutCreation(
+            layout: name, replace: replace, wantsDiff: false, spec: LayoutSpec(width: 100, sections: [section]))
+    }
+
+    func change(_ name: String, _ command: LayoutCommand) -> DecodedRequest {
+        .change(
+            LayoutChange(
+                id: .int(1), isNotification: false, layout: name, commands: [command],
+                ops: .single(method: "items.insert", params: []), wantsDiff: false))
+    }
+
+    @Test func everyChangeIsLoggedInOrderAndAFailedOneIsNot() async throws {
+        let log = RecordingLog()
+        let registry = LayoutRegistry(log: log)
+        _ = try await registry.create(creation("feed"), limits: limits)
+        let outcomes = await registry.apply(
+            [
+                change("feed", .insertItems(section: 0, at: 2, items: [Item(height: 5)])),
+                change("feed", .deleteItems(section: 0, indices: [7])),
+                change("feed", .deleteItems(section: 0, indices: [0])),
+            ], to: "feed", limits: limits)
+        #expect(outcomes.map { (try? $0.get())?.seq } == [2, nil, 3])
+        _ = try await registry.create(creation("feed", replace: true, items: 4), limits: limits)
+        try registry.drop("feed")
+        #expect(
+            log.records.withLock { $0 } == [
+                "created feed seq 1 1", "applied feed seq 2 1", "applied feed seq 3 1", "created feed seq 1 1",
+                "dropped feed",
+            ])
+    }
+
+    @Test func theBudgetFollowsCreateReplaceAndDrop() async throws {
+        let registry = LayoutRegistry()
+        // 2 items + 1 section + 2 columns (the default).
+        _ = try await registry.create(creation("a"), limits: limits)
+        #expect(registry.budget.current == 5)
+        _ = try await registry.create(creation("a", replace: true, items: 5), limits: limits)
+        #expect(registry.budget.current == 8)
+        await #expect(throws: ProtocolError.self) { try await registry.create(creation("a"), limits: limits) }
+        #expect(registry.budget.current == 8)
+        try registry.drop("a")
+        #expect(registry.budget.current == 0)
+        #expect(throws: ProtocolError.self) { try registry.drop("a") }
+    }
+}
