@@ -49,6 +49,11 @@ public final class Server: Sendable {
             }
         }
         state.withLock { $0.signalWatcher = watcher }
+        // No socket before a signal can stop the daemon cleanly (a second at most; it takes a few µs).
+        for _ in 0..<1000 where !watcher.isReady {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        if !watcher.isReady { logger.warning("signal handlers are not installed after 1 s; starting anyway") }
         try start()
         await waitUntilStopped()
     }
@@ -65,7 +70,9 @@ public final class Server: Sendable {
             // Created inside the lock: a dispatch source is not Sendable, so it must not cross into it.
             let source = DispatchSource.makeReadSource(fileDescriptor: listener.fd, queue: acceptQueue)
             source.setEventHandler { [self] in acceptConnections() }
-            source.setCancelHandler { listener.close() }
+            // Only the descriptor: `shutdown` removes the file itself, as a cancel handler may never run if the
+            // process exits first.
+            source.setCancelHandler { listener.closeDescriptor() }
             state.phase = .running
             state.listener = listener
             state.acceptSource = source
@@ -74,8 +81,10 @@ public final class Server: Sendable {
             return true
         }
         guard started else {
+            // A signal came while binding: stop as cleanly as after serving.
             listener.close()
-            throw ServerError("the server was stopped before it started")
+            logger.info("stopped before serving")
+            return
         }
         logger.info("listening on \(listener.path ?? "the socket passed by systemd (fd 3)")")
         notifier.notify("READY=1\nSTATUS=serving")
@@ -110,6 +119,8 @@ public final class Server: Sendable {
                 state.acceptSuspended = false
             }
             state.acceptSource = nil
+            // Now, synchronously: the process exits soon after the last connection closes.
+            state.listener?.removeFile()
         }
         for connection in context.openConnections { connection.close() }
         let start = DispatchTime.now().uptimeNanoseconds

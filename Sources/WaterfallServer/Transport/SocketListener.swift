@@ -79,10 +79,22 @@ final class SocketListener: Sendable {
 
     /// Closes the socket and removes the file if it is still the one this process created.
     func close() {
+        removeFile()
         Glibc.close(fd)
+    }
+
+    /// Removes the socket file if it is still the one this process created, so that no client can connect any
+    /// more; the descriptor stays open for whoever still watches it. Done at once, on the caller's thread: the
+    /// process may exit right after.
+    func removeFile() {
         if let path, let createdFile, FileIdentity(path: path) == createdFile {
             unlink(path)
         }
+    }
+
+    /// Closes the descriptor only (the file was removed before).
+    func closeDescriptor() {
+        Glibc.close(fd)
     }
 
     // MARK: Private

@@ -1,0 +1,31 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Shutdown is deterministic: the socket file the daemon made is gone before it exits, every time.
+@Suite(.serialized) struct ShutdownTests {
+    @Test(arguments: [(SIGTERM, 200), (SIGINT, 50)])
+    func everyStopRemovesTheSocketFile(signal: Int32, cycles: Int) async throws {
+        var left = 0
+        var failures: [String] = []
+        for _ in 0..<cycles {
+            let daemon = try await SpawnedDaemon()
+            let status = await daemon.stop(signal)
+            if status != 0 { failures.append("exit status \(status.map(String.init) ?? "none")") }
+            if access(daemon.path, F_OK) == 0 { left += 1 }
+        }
+        #expect(left == 0, "the socket file was left behind in \(left) of \(cycles) cycles")
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test func aStopWhileAClientIsConnectedAlsoRemovesIt() async throws {
+        for _ in 0..<20 {
+            let daemon = try await SpawnedDaemon()
+            let client = try TestClient(path: daemon.path)
+            try await client.write(#"{"id":1,"method":"ping"}"# + "\n")
+            _ = try await client.readLines(1)
+            #expect(await daemon.stop() == 0)
+            #expect(access(daemon.path, F_OK) != 0)
+        }
+    }
+}
