@@ -55,7 +55,7 @@ public struct LayoutSummary: Sendable, Equatable {
 
 extension ReplyEncoding {
     /// The protocol version `version` reports.
-    public static let protocolVersion = 1
+    public static let protocolVersion = 2
 
     /// `{"pong": true}`.
     public static func pong(_ w: inout JSONWriter, id: RequestID) {

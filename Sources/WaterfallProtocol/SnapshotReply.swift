@@ -159,7 +159,11 @@ public struct SnapshotReply: Sendable {
             return .listing(position: position + 1, item: -1)
         }
         let end = min(count, item + Self.itemsPerStep)
-        for frame in layout.frames(ofSection: s, items: item..<end).items { Self.itemText(frame, &w) }
+        let frames = layout.frames(ofSection: s, items: item..<end).items
+        // A section's x and w take a few values: formatted once per step, copied after.
+        NumberTextCache.withCache { cache in
+            for frame in frames { Self.itemText(frame, cache, &w) }
+        }
         return .listing(position: position, item: end)
     }
 
@@ -193,13 +197,19 @@ public struct SnapshotReply: Sendable {
     private static let rectLength = 24 + 4 * JSONFragment.numberLength
 
     /// `{"i":…,"x":…,"y":…,"w":…,"h":…}` with `"id"` when the item has one.
-    private static func itemText(_ item: ItemFrame, _ w: inout JSONWriter) {
+    private static func itemText(_ item: ItemFrame, _ cache: NumberTextCache, _ w: inout JSONWriter) {
         let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
         w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in
             f.text(#"{"i":"#)
             f.integer(item.index)
-            f.text(",")
-            frameText(item.frame, &f)
+            f.text(#","x":"#)
+            f.number(item.frame.x, cache: cache)
+            f.text(#","y":"#)
+            f.number(item.frame.y)
+            f.text(#","w":"#)
+            f.number(item.frame.width, cache: cache)
+            f.text(#","h":"#)
+            f.number(item.frame.height)
             if let id = item.id {
                 f.text(#","id":"#)
                 f.string(id)
