@@ -76,7 +76,8 @@ import Testing
             }
         }
         let toIdle = quietSince.timeIntervalSince(closed)
-        print("from the client's disconnect to an idle daemon: \(Int(toIdle * 1000)) ms")
+        print("from the client's disconnect to an idle daemon: \(Int(toIdle * 1000)) ms (CPU ticks \(last))")
+        #expect(last > 0, "no CPU time read from /proc/\(daemon.pid)/stat")
         #expect(toIdle < 0.1, "the daemon kept working for \(toIdle) s after its client left")
         // And it still serves.
         let after = try TestClient(path: daemon.path)

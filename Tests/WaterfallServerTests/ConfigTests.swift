@@ -54,7 +54,7 @@ import Testing
         (#"{"allowedGroups": ["no-such-group-here"]}"#, ["allowedGroups", "no-such-group-here"]),
         (#"{"socket": 5}"#, ["socket", "5"]),
         (#"{"shutdownTimeoutSeconds": -1}"#, ["shutdownTimeoutSeconds", "-1"]),
-        (#"{"outputPauseBytes": 9000000}"#, ["outputPauseBytes", "9000000", "outputCloseBytes"]),
+        (#"{"outputPauseBytes": 100}"#, ["outputPauseBytes", "100"]),
         (#"[1]"#, ["JSON object"]),
         (#"{"#, ["not valid JSON"]),
     ]

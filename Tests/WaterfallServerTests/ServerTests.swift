@@ -107,7 +107,6 @@ import Testing
     @Test func pausesThenClosesAClientThatStopsReading() async throws {
         let fixture = try TestServer.start {
             $0.outputPauseBytes = 64 * 1024
-            $0.outputCloseBytes = 256 * 1024
             $0.outputStallSeconds = 0.3
         }
         let client = try TestClient(path: fixture.path)
@@ -125,10 +124,7 @@ import Testing
     /// A client that reads late gets every reply, in order: the work held back while output was paused (and the
     /// read taken ahead of it) runs once the client has caught up.
     @Test func resumesAPausedClientOnceItReads() async throws {
-        let fixture = try TestServer.start {
-            $0.outputPauseBytes = 64 * 1024
-            $0.outputCloseBytes = 64 * 1024 * 1024
-        }
+        let fixture = try TestServer.start { $0.outputPauseBytes = 64 * 1024 }
         let client = try TestClient(path: fixture.path)
         for k in 0..<20 { try await client.write("big 100000\nline \(k)\n") }
         try await Task.sleep(for: .milliseconds(100))
@@ -141,21 +137,25 @@ import Testing
         await fixture.stop()
     }
 
-    @Test func closesAClientWhoseOutputPassesTheCloseLimit() async throws {
+    /// Output is never refused for its size (a reply's producer waits for room, events have the subscriber's
+    /// limit): a client that does not read is closed because its output makes no progress.
+    @Test func closesAClientWhoseOutputMakesNoProgress() async throws {
         let fixture = try TestServer.start {
             $0.outputPauseBytes = 16 * 1024
-            $0.outputCloseBytes = 64 * 1024
+            $0.outputStallSeconds = 0.3
         }
         let client = try TestClient(path: fixture.path)
         try await client.write("hello\n")
         _ = try await client.readLines(1)
         let sink = try #require(fixture.handler.sessions.withLock { $0.first?.output })
-        var accepted = 0
-        // Notifications the client never reads: the kernel buffer takes some, then the queue passes the limit.
-        while accepted < 10_000, sink.send([UInt8](repeating: 0x65, count: 16_383) + [0x0A]) { accepted += 1 }
-        #expect(accepted < 10_000)
-        #expect(!sink.send(Array("late\n".utf8)))
+        // Notifications the client never reads: the kernel buffer takes some, the rest waits.
+        for _ in 0..<100 { #expect(sink.send([UInt8](repeating: 0x65, count: 16_383) + [0x0A])) }
+        #expect(!sink.hasRoom)
         #expect(await eventually { fixture.handler.closed.value == 1 })
+        #expect(!sink.send(Array("late\n".utf8)))
+        #expect(sink.isClosed)
+        #expect(await sink.waitForRoom() == false)
+        #expect(fixture.server.stats.connectionsClosedSlow == 1)
         await fixture.stop()
     }
 

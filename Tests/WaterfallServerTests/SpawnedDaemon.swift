@@ -42,7 +42,8 @@ final class SpawnedDaemon: @unchecked Sendable {
     func status(_ field: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
-            let number = line.dropFirst(field.count + 1).split(separator: " ").first.flatMap { Int($0) } ?? 0
+            let words = line.dropFirst(field.count + 1).split { $0 == " " || $0 == "\t" }
+            let number = words.first.flatMap { Int($0) } ?? 0
             return number * 1024
         }
         return 0

@@ -62,11 +62,6 @@ extension Config {
 
     /// Checks relations between fields and resolves user and group names, so a bad config fails at load.
     public func validate() throws(ConfigError) {
-        if outputPauseBytes > outputCloseBytes {
-            throw ConfigError(
-                "outputPauseBytes (\(outputPauseBytes)) must not exceed outputCloseBytes (\(outputCloseBytes))"
-            )
-        }
         _ = try CredentialPolicy(config: self)
         if let socketGroup {
             _ = try SystemAccounts.groupID(named: socketGroup, key: "socketGroup")

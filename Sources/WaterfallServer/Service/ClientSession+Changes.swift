@@ -12,7 +12,7 @@ extension ClientSession {
             guard case .change(let change) = request else { continue }
             let outcome = outcomes[next]
             next += 1
-            sendChunkIfFull(&out)
+            if out.byteCount >= Self.replyChunkBytes, !(await sendChunk(&out)) { return }
             switch outcome {
             case .success(let outcome):
                 // A notification runs and gets no reply (JSON-RPC).

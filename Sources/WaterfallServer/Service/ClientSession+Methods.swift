@@ -4,8 +4,10 @@ import WaterfallProtocol
 
 extension ClientSession {
     /// Runs one request other than a change and writes its result reply (errors are thrown, and written by the
-    /// caller).
-    func run(_ call: MethodCall, id: RequestID, _ out: inout JSONWriter) async throws(ProtocolError) {
+    /// caller); `replying` is false for a notification, whose listing is then not produced at all.
+    func run(
+        _ call: MethodCall, id: RequestID, replying: Bool, _ out: inout JSONWriter
+    ) async throws(ProtocolError) {
         let registry = service.registry
         switch call {
         case .ping:
@@ -24,18 +26,11 @@ extension ClientSession {
             ReplyEncoding.layoutList(&out, id: id, await registry.summaries())
         case .layoutGet(let listing):
             let layout = try await registry.snapshot(listing.layout)
-            var reply = try SnapshotReply(id: id, layout: layout, sections: listing.sections)
-            try checkReplySize(listing, layout)
-            reply.write(&out, untilByteCount: .max)
+            let reply = try SnapshotReply(id: id, layout: layout, sections: listing.sections)
+            if replying { await stream(reply, &out) }
         case .query(let query):
             let layout = try await registry.snapshot(query.layout)
-            let maxReplyItems = service.limits.maxReplyItems
-            guard layout.elements(in: query.rect, limit: maxReplyItems).count <= maxReplyItems else {
-                throw ProtocolError(
-                    .limit, "params.rect: the reply would list more than maxReplyItems (\(maxReplyItems)) elements")
-            }
-            var reply = SnapshotReply(id: id, layout: layout, query: query.rect)
-            reply.write(&out, untilByteCount: .max)
+            if replying { await stream(SnapshotReply(id: id, layout: layout, query: query.rect), &out) }
         case .subscribe(let name):
             try await registry.subscribe(name, ObjectIdentifier(self), output)
             subscriptions.insert(name)
@@ -54,16 +49,13 @@ extension ClientSession {
 
     // MARK: Private
 
-    /// Refuses a `layout.get` that would list more than `maxReplyItems` items.
-    private func checkReplySize(_ listing: LayoutListing, _ layout: Layout) throws(ProtocolError) {
-        let maxReplyItems = service.limits.maxReplyItems
-        let sections = listing.sections ?? Array(0..<layout.sectionCount)
-        let listed = sections.reduce(0) { $0 + layout.itemCount(inSection: $1) }
-        guard listed <= maxReplyItems else {
-            throw ProtocolError(
-                .limit,
-                "params.sections: the reply would list \(listed) items, over maxReplyItems (\(maxReplyItems)); "
-                    + "ask for fewer sections")
+    /// Writes `reply` into `out` a chunk at a time, each sent as the client makes room for it: a reply of any size
+    /// costs a few chunks of memory. Stops at the next chunk once the connection closes (the caller then sees it
+    /// closed and stops too); the end of the reply stays in `out`, for the replies after it.
+    private func stream(_ reply: SnapshotReply, _ out: inout JSONWriter) async {
+        var reply = reply
+        while !reply.write(&out, untilByteCount: Self.replyChunkBytes) {
+            guard await sendChunk(&out, endingInsideAReply: true) else { return }
         }
     }
 }

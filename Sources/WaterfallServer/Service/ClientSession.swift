@@ -43,11 +43,19 @@ actor ClientSession: Session {
 
     // MARK: Internal
 
-    /// Sends the replies written so far on once they make a chunk, and starts a new buffer.
-    func sendChunkIfFull(_ out: inout JSONWriter) {
-        guard out.byteCount >= Self.replyChunkBytes else { return }
-        output.send(out.takeBytes())
-        out = JSONWriter(capacity: Self.replyBufferBytes)
+    /// Replies are sent on in chunks of about this many bytes, each written in a buffer under glibc's mmap threshold
+    /// (64 KiB, see `MemoryTuning`): a buffer above it is mapped fresh for each read, and its page faults cost a
+    /// pipelining client ~0.15 µs per request. Replies of one read stay in order; events may come between chunks,
+    /// as between any two replies (PROTOCOL.md).
+    static let replyChunkBytes = 48 * 1024
+
+    /// Sends what `out` holds (whole replies, or the first part of one being produced) and goes on in a new buffer,
+    /// inside the same open containers; waits while the client has too much unsent. False once the connection is
+    /// closed: the work stops, and nothing after is produced.
+    func sendChunk(_ out: inout JSONWriter, endingInsideAReply: Bool = false) async -> Bool {
+        let chunk = out.takeChunk(capacity: Self.replyBufferBytes)
+        guard output.sendReplies(chunk, endingInsideAReply: endingInsideAReply) else { return false }
+        return output.hasRoom ? true : await output.waitForRoom()
     }
 
     /// Counts a failed request and writes its error reply, unless it is a notification (`id` nil).
@@ -59,11 +67,6 @@ actor ClientSession: Session {
 
     // MARK: Private
 
-    /// Replies are sent on in chunks of about this many bytes, each written in a buffer under glibc's mmap threshold
-    /// (64 KiB, see `MemoryTuning`): a buffer above it is mapped fresh for each read, and its page faults cost a
-    /// pipelining client ~0.15 µs per request. Replies of one read stay in order; events may come between chunks,
-    /// as between any two replies (PROTOCOL.md).
-    private static let replyChunkBytes = 48 * 1024
     /// A reply buffer's room: a chunk and the reply that passes it, unless that one is large.
     private static let replyBufferBytes = 56 * 1024
 
@@ -71,7 +74,9 @@ actor ClientSession: Session {
         var out = JSONWriter(capacity: min(Self.replyBufferBytes, 256 * requests.count))
         var next = requests.startIndex
         while next < requests.endIndex {
-            sendChunkIfFull(&out)
+            // Work ends with its client: what it sent and was not started is dropped.
+            if output.isClosed { return [] }
+            if out.byteCount >= Self.replyChunkBytes, !(await sendChunk(&out)) { return [] }
             let request = requests[next]
             next += 1
             // A line over the limit is no request: it counts as an error only.
@@ -97,9 +102,9 @@ actor ClientSession: Session {
                 do throws(ProtocolError) {
                     if isNotification {
                         var discarded = JSONWriter(capacity: 64)
-                        try await run(call, id: id, &discarded)
+                        try await run(call, id: id, replying: false, &discarded)
                     } else {
-                        try await run(call, id: id, &out)
+                        try await run(call, id: id, replying: true, &out)
                     }
                 } catch {
                     fail(error, id: isNotification ? nil : id, &out)

@@ -60,7 +60,6 @@ public final class LayoutService: SessionHandler {
                 ("maxLayouts", config.maxLayouts), ("maxItemsPerLayout", config.maxItemsPerLayout),
                 ("maxSectionsPerLayout", config.maxSectionsPerLayout), ("maxTotalItems", config.maxTotalItems),
                 ("maxColumns", config.maxColumns), ("maxBatchOps", config.maxBatchOps),
-                ("maxReplyItems", config.maxReplyItems),
             ])
     }
 
@@ -105,7 +104,6 @@ struct RequestLimits: Sendable {
     var maxLayouts: Int
     var maxTotalItems: Int
     var maxBatchOps: Int
-    var maxReplyItems: Int
     var subscriberMaxPendingBytes: Int
     var layout: LayoutLimits
 
@@ -114,7 +112,6 @@ struct RequestLimits: Sendable {
         maxLayouts = config.maxLayouts
         maxTotalItems = config.maxTotalItems
         maxBatchOps = config.maxBatchOps
-        maxReplyItems = config.maxReplyItems
         subscriberMaxPendingBytes = config.subscriberMaxPendingBytes
         layout = LayoutService.layoutLimits(config)
     }

@@ -33,7 +33,27 @@ final class Connection: OutputSink, @unchecked Sendable {
     let id: UInt64
     let peer: PeerCredentials
 
-    var pendingBytes: Int { state.withLock { $0.output.count } }
+    var pendingBytes: Int { state.withLock { $0.output.count + $0.heldBytes } }
+
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+    var hasRoom: Bool {
+        let pauseBytes = context.limits.outputPauseBytes
+        return state.withLock { $0.output.count < pauseBytes }
+    }
+
+    func waitForRoom() async -> Bool {
+        let pauseBytes = context.limits.outputPauseBytes
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let now = state.withLock { state -> Bool? in
+                if state.machine.phase == .closed { return false }
+                if state.output.count < pauseBytes { return true }
+                state.roomWaiters.append(continuation)
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
+        }
+    }
 
     /// Attaches the session and starts reading.
     func start(session: any Session) {
@@ -47,39 +67,15 @@ final class Connection: OutputSink, @unchecked Sendable {
         }
     }
 
+    /// Sends notifications (events); while a reply is being produced they are held, and follow its last chunk.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
-        let limits = context.limits
-        var accepted = true
-        transition { state in
-            guard state.machine.phase != .closed else {
-                accepted = false
-                return Actions()
-            }
-            guard !bytes.isEmpty else { return Actions() }
-            if state.output.isEmpty { state.lastProgress = Self.now() }
-            // Only output queued before this send counts against the limit: one large reply (a `layout.get` of a
-            // million items) to a client that reads is fine; a client that stopped reading is closed at its next
-            // reply or event.
-            let backlog = state.output.count
-            state.output.append(bytes)
-            var actions = Actions()
-            if !state.machine.isWriteArmed {
-                actions = state.machine.flushed(flush(&state), unsent: state.output.count, limits: limits.output)
-                if actions.close != nil {
-                    accepted = false
-                    return actions
-                }
-            }
-            if backlog > limits.outputCloseBytes && state.output.count > limits.outputCloseBytes {
-                context.counters.connectionsClosedSlow.add(1)
-                accepted = false
-                return state.machine.close(
-                    reason: "\(state.output.count) bytes of unsent output, over outputCloseBytes")
-            }
-            return actions
-        }
-        return accepted
+        queue(bytes, from: .event)
+    }
+
+    @discardableResult
+    func sendReplies(_ bytes: [UInt8], endingInsideAReply: Bool) -> Bool {
+        queue(bytes, from: endingInsideAReply ? .replyPart : .replies)
     }
 
     /// Stops reading and closes once the reply in progress and all queued output are written.
@@ -107,6 +103,56 @@ final class Connection: OutputSink, @unchecked Sendable {
 
     private typealias Actions = ConnectionState<SessionWork>.Actions
 
+    /// What a send carries.
+    private enum Output {
+        /// Whole notification lines.
+        case event
+        /// Whole reply lines.
+        case replies
+        /// Reply lines, the last of them unfinished.
+        case replyPart
+    }
+
+    /// Queues bytes and writes what the socket takes. Events that come while a reply is unfinished wait behind it.
+    private func queue(_ bytes: [UInt8], from source: Output) -> Bool {
+        let limits = context.limits
+        var accepted = true
+        transition { state in
+            guard state.machine.phase != .closed else {
+                accepted = false
+                return Actions()
+            }
+            guard !bytes.isEmpty else { return Actions() }
+            switch source {
+            case .event where state.replyOpen:
+                state.held.append(bytes)
+                state.heldBytes += bytes.count
+                return Actions()
+            case .event:
+                break
+            case .replies:
+                state.replyOpen = false
+            case .replyPart:
+                state.replyOpen = true
+            }
+            if state.output.isEmpty { state.lastProgress = Self.now() }
+            // No limit here on what is queued: a reply's producer waits for room (`waitForRoom`) and events have
+            // the subscriber's limit, so a client that reads is never closed, however large its replies; one that
+            // stops reading is paused, then closed by the stall check.
+            state.output.append(bytes)
+            if !state.replyOpen, !state.held.isEmpty {
+                for event in state.held { state.output.append(event) }
+                state.held = []
+                state.heldBytes = 0
+            }
+            guard !state.machine.isWriteArmed else { return Actions() }
+            let actions = state.machine.flushed(flush(&state), unsent: state.output.count, limits: limits.output)
+            if actions.close != nil { accepted = false }
+            return actions
+        }
+        return accepted
+    }
+
     private struct State {
         var machine = ConnectionState<SessionWork>()
         var output = OutputQueue()
@@ -114,6 +160,12 @@ final class Connection: OutputSink, @unchecked Sendable {
         var lastProgress: UInt64 = 0
         /// The read source starts inactive: its first resume is an `activate()`.
         var readActivated = false
+        /// A reply is partly queued: events wait in `held` until its end is.
+        var replyOpen = false
+        var held: [[UInt8]] = []
+        var heldBytes = 0
+        /// Producers of replies waiting for the client to read (`waitForRoom`).
+        var roomWaiters: [CheckedContinuation<Bool, Never>] = []
     }
 
     /// Under 64 KiB with the array's header, so that the per-read copy comes from the heap: `MemoryTuning` has
@@ -127,6 +179,8 @@ final class Connection: OutputSink, @unchecked Sendable {
     private let readSource: any DispatchSourceRead
     private let writeSource: any DispatchSourceWrite
     private let state: Mutex<State>
+    /// Set once the connection closes, for work to check between requests without taking the lock.
+    private let closed = Atomic<Bool>(false)
     /// Apart from `state`: framing a read takes a while, and replies are sent under `state` from the task that
     /// runs the work meanwhile (a send that waited for it slept in the kernel).
     private let framer: Mutex<LineFramer>
@@ -136,11 +190,22 @@ final class Connection: OutputSink, @unchecked Sendable {
     /// Runs one transition of the state machine under the lock and does what it says: the sources' calls under the
     /// lock (so they stay in the order of the transitions), the session's close after it.
     private func transition(_ body: (inout State) -> Actions) {
-        let session = state.withLock { state -> (any Session)? in
+        let resumeBytes = context.limits.outputResumeBytes
+        let (session, waiters, room) = state.withLock {
+            state -> ((any Session)?, [CheckedContinuation<Bool, Never>], Bool) in
             let actions = body(&state)
             perform(actions, &state)
-            return actions.closeSession ? state.session : nil
+            let session = actions.closeSession ? state.session : nil
+            // A producer waiting for room goes on once the client has read down to `resumeBytes`, and stops when
+            // the connection closes.
+            let isClosed = state.machine.phase == .closed
+            guard !state.roomWaiters.isEmpty, isClosed || state.output.count < resumeBytes else {
+                return (session, [], false)
+            }
+            defer { state.roomWaiters = [] }
+            return (session, state.roomWaiters, !isClosed)
         }
+        for waiter in waiters { waiter.resume(returning: room) }
         if let session {
             Task {
                 await session.close()
@@ -164,12 +229,15 @@ final class Connection: OutputSink, @unchecked Sendable {
         if let work = actions.start {
             Task {
                 let reply = await work()
-                send(reply)
+                sendReplies(reply, endingInsideAReply: false)
                 workDidFinish()
             }
         }
         if let close = actions.close {
+            closed.store(true, ordering: .releasing)
             state.output.removeAll()
+            state.held = []
+            state.heldBytes = 0
             framer.withLock { $0.reset() }
             readSource.cancel()
             writeSource.cancel()

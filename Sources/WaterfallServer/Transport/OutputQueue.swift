@@ -19,11 +19,14 @@ struct OutputQueue: Sendable {
 
     var isEmpty: Bool { count == 0 }
 
-    /// Queues bytes behind what is queued; small chunks are merged so a burst of events costs one write.
+    /// Queues bytes behind what is queued; small chunks are merged so a burst of events costs one write, and large
+    /// ones (a reply's chunks) are kept as they are, so they go to the socket from the buffer they were written in.
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         count += bytes.count
-        if head < chunks.count, chunks[chunks.count - 1].count + bytes.count <= Self.mergeLimit {
+        if bytes.count <= Self.mergeBytes, head < chunks.count,
+            chunks[chunks.count - 1].count + bytes.count <= Self.mergeLimit
+        {
             chunks[chunks.count - 1].append(contentsOf: bytes)
         } else {
             chunks.append(bytes)
@@ -72,6 +75,8 @@ struct OutputQueue: Sendable {
 
     /// Chunks up to this size are merged; bigger replies are kept as they are to avoid copying them.
     private static let mergeLimit = 65_536
+    /// Only chunks up to this size are copied into the one before.
+    private static let mergeBytes = 16_384
 
     private var chunks: [[UInt8]] = []
     private var head = 0

@@ -1,12 +1,26 @@
 import WaterfallProtocol
 
-/// Where a connection's outgoing bytes go. Thread-safe; whole lines only.
+/// Where a connection's outgoing bytes go. Thread-safe.
+///
+/// A reply's producer is held back by the client: after queueing a chunk, it waits (`waitForRoom`) while the
+/// client has `outputPauseBytes` unsent, so a reply of any size costs a few chunks of memory, and it stops when the
+/// connection closes. Events are sent without waiting; their own limit is `subscriberMaxPendingBytes`.
 public protocol OutputSink: AnyObject, Sendable {
-    /// Queues bytes (one or more complete lines) behind everything queued before and starts writing them;
-    /// false if the connection is closed (or is closed by this call for holding too much unsent output).
+    /// Queues notification lines behind everything queued before and starts writing them; false if the connection
+    /// is closed.
     @discardableResult func send(_ bytes: [UInt8]) -> Bool
+    /// Queues a chunk of a session's replies, in order; `endingInsideAReply` when its last reply goes on in the next
+    /// chunk, so that notifications sent meanwhile wait until the reply's end is queued (never inside a reply).
+    @discardableResult func sendReplies(_ bytes: [UInt8], endingInsideAReply: Bool) -> Bool
     /// Bytes queued and not yet written (a subscriber whose count keeps growing is not keeping up).
     var pendingBytes: Int { get }
+    /// Whether the connection is closed: work for it stops, as nobody will read its replies.
+    var isClosed: Bool { get }
+    /// Whether the client has less than `outputPauseBytes` unsent (a producer need not wait).
+    var hasRoom: Bool { get }
+    /// Returns true at once if the client has less than `outputPauseBytes` unsent, else once it has read down to
+    /// half of that; false once the connection is closed. Suspends, never blocks.
+    func waitForRoom() async -> Bool
     /// Closes the connection after flushing what is queued.
     func close()
 }

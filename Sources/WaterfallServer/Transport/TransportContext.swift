@@ -5,14 +5,12 @@ struct TransportLimits: Sendable, Equatable {
     var maxLineBytes: Int
     var maxConnections: Int
     var outputPauseBytes: Int
-    var outputCloseBytes: Int
     var outputStallSeconds: Double
 
     init(config: Config) {
         maxLineBytes = config.maxLineBytes
         maxConnections = config.maxConnections
         outputPauseBytes = config.outputPauseBytes
-        outputCloseBytes = config.outputCloseBytes
         outputStallSeconds = config.outputStallSeconds
     }
 
