@@ -190,16 +190,17 @@ final class Connection: OutputSink, @unchecked Sendable {
     /// Runs one transition of the state machine under the lock and does what it says: the sources' calls under the
     /// lock (so they stay in the order of the transitions), the session's close after it.
     private func transition(_ body: (inout State) -> Actions) {
-        let resumeBytes = context.limits.outputResumeBytes
         let (session, waiters, room) = state.withLock {
             state -> ((any Session)?, [CheckedContinuation<Bool, Never>], Bool) in
             let actions = body(&state)
             perform(actions, &state)
             let session = actions.closeSession ? state.session : nil
-            // A producer waiting for room goes on once the client has read down to `resumeBytes`, and stops when
-            // the connection closes.
+            // A producer waiting for room goes on once the client has read down to the resume threshold, and stops
+            // when the connection closes. (The limits' lock only when someone waits: taken on every transition, by
+            // both threads, it was contended.)
+            guard !state.roomWaiters.isEmpty else { return (session, [], false) }
             let isClosed = state.machine.phase == .closed
-            guard !state.roomWaiters.isEmpty, isClosed || state.output.count < resumeBytes else {
+            guard isClosed || state.output.count < context.limits.outputResumeBytes else {
                 return (session, [], false)
             }
             defer { state.roomWaiters = [] }
