@@ -8,9 +8,9 @@ public enum InputLine: Sendable, Equatable {
 
 /// Splits a byte stream into newline-terminated lines, holding at most one partial line of bounded size.
 ///
-/// `\n` ends a line and a `\r` right before it is dropped; empty lines are skipped. A line whose content is
-/// longer than `maxLineBytes` is discarded as it streams in and reported once, as `.tooLarge`, when its `\n`
-/// arrives. Lines that lie wholly inside one chunk are returned as slices of that chunk, without a copy.
+/// `\n` ends a line and a `\r` right before it is dropped; empty lines, and lines of only spaces and tabs, are
+/// skipped. A line whose content is longer than `maxLineBytes` is discarded as it streams in and reported once, as
+/// `.tooLarge`, when its `\n` arrives. Lines that lie wholly inside one chunk are returned as slices of that chunk, without a copy.
 public struct LineFramer: Sendable {
     // MARK: Lifecycle
 
@@ -109,11 +109,14 @@ public struct LineFramer: Sendable {
         discarding = false
     }
 
-    /// Drops a trailing `\r`, skips empty lines and applies the limit.
+    /// Drops a trailing `\r`, skips empty lines and lines of only spaces and tabs (PROTOCOL.md), and applies the
+    /// limit.
     private func emit(_ raw: ArraySlice<UInt8>, into lines: inout [InputLine]) {
         var line = raw
         if line.last == 0x0D { line = line.dropLast() }
         if line.isEmpty { return }
+        // A request starts with `{`: only a line that starts blank is looked at whole.
+        if line.first == 0x20 || line.first == 0x09, line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
         lines.append(line.count > maxLineBytes ? .tooLarge : .line(line))
     }
 }

@@ -36,6 +36,11 @@ import Testing
         #expect(Self.frame("\n\n\r\na\n\n", limit: 10) == [.line(bytes("a"))])
     }
 
+    /// PROTOCOL.md: lines of only spaces and tabs are ignored like empty ones; a line with anything else is kept.
+    @Test func skipsLinesOfOnlySpacesAndTabs() {
+        #expect(Self.frame("   \n\t\n \t \r\na\n \ta\n", limit: 10) == [.line(bytes("a")), .line(bytes(" \ta"))])
+    }
+
     @Test(arguments: [1, 3, 0])
     func acceptsALineOfExactlyTheLimit(chunkSize: Int) {
         let expected: [InputLine] = [.line(bytes("abcd")), .line(bytes("efgh"))]

@@ -57,6 +57,10 @@ import Testing
         (#"{"outputPauseBytes": 100}"#, ["outputPauseBytes", "100"]),
         (#"[1]"#, ["JSON object"]),
         (#"{"#, ["not valid JSON"]),
+        // The protocol's own strict reader: a trailing comma, a duplicate key, each at its line and column.
+        (#"{"logLevel": "info",}"#, ["not valid JSON", "unexpected '}'", "line 1, column 21"]),
+        ("{\n  \"maxLayouts\": 5,\n  \"maxLayouts\": 6\n}", ["duplicate key", "maxLayouts", "line 3, column"]),
+        ("{\n  \"logLevel\": info\n}", ["not valid JSON", "line 2, column 15"]),
     ]
 
     @Test(arguments: refusals)

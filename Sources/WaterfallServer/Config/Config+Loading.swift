@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import WaterfallJSON
 
 /// A config that cannot be used; the message names the key and the value at fault.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -24,14 +26,14 @@ extension Config {
 
     /// Reads and validates a config file; keys it omits keep their defaults.
     public static func load(from path: String) throws(ConfigError) -> Config {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try readFile(path)
         } catch {
-            throw ConfigError("cannot read config file \(path): \(Self.reason(error))")
+            throw ConfigError("cannot read config file \(path): \(error.message)")
         }
         do {
-            return try parse(data)
+            return try parse(bytes)
         } catch {
             throw ConfigError("\(path): \(error.message)")
         }
@@ -39,16 +41,23 @@ extension Config {
 
     /// Validates a config file's bytes; keys they omit keep their defaults.
     public static func parse(_ data: Data) throws(ConfigError) -> Config {
-        let object: Any
+        try parse(Array(data))
+    }
+
+    /// Validates a config file's bytes, read with the protocol's own strict reader (no duplicate keys, no trailing
+    /// commas, errors at a line and column); keys they omit keep their defaults.
+    public static func parse(_ bytes: [UInt8]) throws(ConfigError) -> Config {
+        let object: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            object = try JSONValue(parsing: bytes[...])
         } catch {
-            throw ConfigError("not valid JSON: \(Self.reason(error))")
+            throw ConfigError("not valid JSON: \(error.description(in: bytes))")
         }
-        guard let fields = object as? [String: Any] else {
+        guard case .object(let members) = object else {
             throw ConfigError("the config must be a JSON object of keys, not \(Self.describe(object))")
         }
-        let unknown = fields.keys.filter { !keys.contains($0) }.sorted()
+        let fields = members.map { (key: $0.key, value: $0.value) }
+        let unknown = fields.map(\.key).filter { !keys.contains($0) }.sorted()
         if !unknown.isEmpty {
             let names = unknown.map { "'\($0)'" }.joined(separator: ", ")
             throw ConfigError(
@@ -70,7 +79,7 @@ extension Config {
 
     // MARK: Private
 
-    private mutating func apply(_ fields: [String: Any]) throws(ConfigError) {
+    private mutating func apply(_ fields: [(key: String, value: JSONValue)]) throws(ConfigError) {
         for (key, value) in fields {
             switch key {
             case "socket": socket = try Self.optionalString(value, key: key, allowEmpty: false)
@@ -99,33 +108,34 @@ extension Config {
         }
     }
 
-    private static func optionalString(_ value: Any, key: String, allowEmpty: Bool) throws(ConfigError) -> String? {
-        if value is NSNull { return nil }
-        guard let string = value as? String, !isBool(value) else {
+    private static func optionalString(
+        _ value: JSONValue, key: String, allowEmpty: Bool
+    ) throws(ConfigError) -> String? {
+        if case .null = value { return nil }
+        guard case .string(let string) = value else {
             throw ConfigError("\(key) must be a string or null, not \(describe(value))")
         }
         if string.isEmpty && !allowEmpty { throw ConfigError("\(key) must not be empty") }
         return string
     }
 
-    private static func mode(_ value: Any, key: String) throws(ConfigError) -> UInt32 {
-        guard let text = value as? String, !text.isEmpty, text.count <= 4, let mode = UInt32(text, radix: 8) else {
+    private static func mode(_ value: JSONValue, key: String) throws(ConfigError) -> UInt32 {
+        guard case .string(let text) = value, !text.isEmpty, text.count <= 4, let mode = UInt32(text, radix: 8) else {
             throw ConfigError("\(key) must be an octal string such as \"0600\", not \(describe(value))")
         }
         guard mode & ~0o777 == 0 else { throw ConfigError("\(key) \(text) has bits outside 0777") }
         return mode
     }
 
-    private static func principals(_ value: Any, key: String) throws(ConfigError) -> [String] {
-        guard let array = value as? [Any] else {
+    private static func principals(_ value: JSONValue, key: String) throws(ConfigError) -> [String] {
+        guard case .array(let array) = value else {
             throw ConfigError("\(key) must be an array of names or numeric ids, not \(describe(value))")
         }
         var result: [String] = []
         for element in array {
-            if let name = element as? String, !name.isEmpty {
+            if case .string(let name) = element, !name.isEmpty {
                 result.append(name)
-            } else if let number = element as? NSNumber, !isBool(element), let id = UInt32(exactly: number.doubleValue)
-            {
+            } else if let number = number(element), let id = UInt32(exactly: number) {
                 result.append(String(id))
             } else {
                 throw ConfigError("\(key) entries must be names or numeric ids, not \(describe(element))")
@@ -134,54 +144,78 @@ extension Config {
         return result
     }
 
-    private static func level(_ value: Any, key: String) throws(ConfigError) -> LogLevel {
-        guard let text = value as? String, let level = LogLevel(rawValue: text) else {
+    private static func level(_ value: JSONValue, key: String) throws(ConfigError) -> LogLevel {
+        guard case .string(let text) = value, let level = LogLevel(rawValue: text) else {
             let known = LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
             throw ConfigError("\(key) must be one of \(known), not \(describe(value))")
         }
         return level
     }
 
-    private static func integer(_ value: Any, key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
-        guard let number = value as? NSNumber, !isBool(value), let integer = Int(exactly: number.doubleValue) else {
-            throw ConfigError("\(key) must be an integer, not \(describe(value))")
+    private static func integer(_ value: JSONValue, key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int
+    {
+        let exact: Int?
+        switch value {
+        case .int(let n): exact = Int(exactly: n)
+        case .double(let d): exact = Int(exactly: d)
+        default: exact = nil
         }
+        guard let integer = exact else { throw ConfigError("\(key) must be an integer, not \(describe(value))") }
         guard range.contains(integer) else {
             throw ConfigError("\(key) \(integer) is out of range \(range.lowerBound)...\(range.upperBound)")
         }
         return integer
     }
 
-    private static func seconds(_ value: Any, key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double
-    {
-        guard let number = value as? NSNumber, !isBool(value), number.doubleValue.isFinite else {
+    private static func seconds(
+        _ value: JSONValue, key: String, in range: ClosedRange<Double>
+    ) throws(ConfigError) -> Double {
+        guard let seconds = number(value) else {
             throw ConfigError("\(key) must be a number of seconds, not \(describe(value))")
         }
-        let seconds = number.doubleValue
         guard range.contains(seconds) else {
             throw ConfigError("\(key) \(seconds) is out of range \(range.lowerBound)...\(range.upperBound)")
         }
         return seconds
     }
 
-    /// JSONSerialization hands booleans back as NSNumber; only their class tells them from 0 and 1.
-    private static func isBool(_ value: Any) -> Bool {
-        guard let number = value as? NSNumber else { return false }
-        return ObjectIdentifier(type(of: number)) == ObjectIdentifier(type(of: NSNumber(value: true)))
+    /// A number's value (the reader never gives NaN or infinity), or nil for anything else.
+    private static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .int(let n): Double(n)
+        case .double(let d): d
+        default: nil
+        }
     }
 
-    /// A JSON value as it would be written in the file, for error messages.
-    private static func describe(_ value: Any) -> String {
-        if value is NSNull { return "null" }
-        if isBool(value), let number = value as? NSNumber { return number.boolValue ? "true" : "false" }
-        if let string = value as? String { return "\"\(string)\"" }
-        if let number = value as? NSNumber { return number.stringValue }
-        if value is [Any] { return "an array" }
-        if value is [String: Any] { return "an object" }
-        return String(describing: value)
+    /// A JSON value as it would be written in the file (at most 40 bytes of it), for error messages.
+    private static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .array: return "an array"
+        case .object: return "an object"
+        default:
+            let text = value.jsonText
+            return text.utf8.count > 40 ? String(decoding: text.utf8.prefix(40), as: UTF8.self) + "…" : text
+        }
     }
 
-    private static func reason(_ error: any Error) -> String {
-        (error as NSError).localizedDescription
+    /// The whole file, or the reason (errno's text) it cannot be read.
+    private static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ConfigError(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ConfigError(String(cString: strerror(errno)))
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+            // A config is a few KiB: refuse what is surely not one before holding it.
+            guard bytes.count <= 1 << 24 else { throw ConfigError("larger than 16 MiB; not a config file") }
+        }
     }
 }
