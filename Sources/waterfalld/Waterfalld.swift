@@ -8,7 +8,7 @@ enum Waterfalld {
         do {
             options = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
         } catch {
-            StandardError.write("waterfalld: \(error)\nTry 'waterfalld --help'.\n")
+            StandardError.write("waterfalld: \(error) (try 'waterfalld --help')\n")
             CommandLineOptions.ExitStatus.usage.exit()
         }
         if options.showVersion {
@@ -39,10 +39,11 @@ enum Waterfalld {
             )
             try await server.run()
         } catch let error as ConfigError {
-            logger.error("\(error)")
+            // Like every start-up error: one plain line, not a log line.
+            StandardError.write("waterfalld: \(error)\n")
             CommandLineOptions.ExitStatus.config.exit()
         } catch {
-            logger.error("\(error)")
+            StandardError.write("waterfalld: \(error)\n")
             CommandLineOptions.ExitStatus.failure.exit()
         }
         CommandLineOptions.ExitStatus.success.exit()

@@ -53,6 +53,11 @@ final class SocketListener: Sendable {
         let status = address.withSockaddr { Glibc.bind(fd, $0, $1) }
         guard status == 0 else {
             if errno == EADDRINUSE { throw ServerError("socket path \(path) is in use (another daemon bound it)") }
+            if errno == ENOENT {
+                let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+                    .joined(separator: "/")
+                throw ServerError("cannot bind socket \(path): its directory \(directory) does not exist")
+            }
             throw ServerError("cannot bind socket \(path): \(describeErrno())")
         }
         bound = true

@@ -1,0 +1,62 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Every start-up error is one `waterfalld: …` line on stderr, with the exit status the README documents.
+@Suite struct StartupErrorTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var arguments: [String]
+        /// Written to `DIR/c.json` first when set; `DIR` in arguments is the test's temporary directory.
+        var config: String?
+        var status: Int32
+        var words: [String]
+
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "socket in a missing directory", arguments: ["--socket", "DIR/missing/w.sock"], status: 1,
+            words: ["DIR/missing/w.sock", "DIR/missing does not exist"]),
+        Case(
+            name: "socket path that is a file", arguments: ["--socket", "DIR/c.json"], config: "{}", status: 1,
+            words: ["DIR/c.json", "not a socket"]),
+        Case(name: "unknown flag", arguments: ["--frobnicate"], status: 2, words: ["--frobnicate", "--help"]),
+        Case(name: "bad log level", arguments: ["--log-level", "loud"], status: 2, words: ["loud"]),
+        Case(
+            name: "missing config file", arguments: ["--config", "DIR/none.json"], status: 78,
+            words: ["DIR/none.json", "No such file or directory"]),
+        Case(
+            name: "config syntax error", arguments: ["--config", "DIR/c.json"],
+            config: "{\n  \"logLevel\": \"info\",\n}",
+            status: 78, words: ["DIR/c.json", "line 3, column 1"]),
+        Case(
+            name: "unknown config key", arguments: ["--config", "DIR/c.json"], config: #"{"maxLineByte": 100}"#,
+            status: 78, words: ["'maxLineByte'"]),
+        Case(
+            name: "unknown group", arguments: ["--config", "DIR/c.json"],
+            config: #"{"allowedGroups": ["no-such-group-here"]}"#, status: 78, words: ["no-such-group-here"]),
+    ]
+
+    @Test(arguments: cases)
+    func isOneLineWithItsExitStatus(_ test: Case) async throws {
+        let daemon = try #require(DaemonProcess.daemonPath)
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        if let config = test.config {
+            try config.write(toFile: directory + "/c.json", atomically: false, encoding: .utf8)
+        }
+        let arguments = test.arguments.map { $0.replacingOccurrences(of: "DIR", with: directory) }
+        let process = try DaemonProcess(
+            executable: daemon, arguments: arguments, environment: ["WATERFALLD_SOCKET": directory + "/w.sock"])
+        #expect(await process.waitForExit(within: 10).status == test.status)
+        let lines = process.standardError().split(separator: "\n")
+        #expect(lines.count == 1, "\(lines)")
+        let line = String(lines.first ?? "")
+        #expect(line.hasPrefix("waterfalld: "), "\(line)")
+        for word in test.words.map({ $0.replacingOccurrences(of: "DIR", with: directory) }) {
+            #expect(line.contains(word), "\(line) lacks \(word)")
+        }
+    }
+}
