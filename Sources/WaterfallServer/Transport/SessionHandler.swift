@@ -62,8 +62,9 @@ public protocol Session: AnyObject, Sendable {
     /// Called on the connection's own thread, one read after the other, while the work of the read before may
     /// still be running in a task: reading and decoding the next requests overlap with running the last ones.
     /// The transport runs each work after the one before has returned and then sends its result, so replies are
-    /// in request order. A work may also send the first of its replies through the `OutputSink` as it goes, whole
-    /// lines in order; notifications sent meanwhile may come between replies, never inside one.
+    /// in request order. A work may also send the first of its replies through the `OutputSink` as it goes
+    /// (`sendReplies`, a chunk at a time, waiting for room between chunks); notifications sent meanwhile may come
+    /// between replies, never inside one. A work should stop once the sink `isClosed`: nobody reads its replies.
     func prepare(_ lines: [InputLine]) -> SessionWork
     /// The connection ended (peer closed, error or shutdown): drop subscriptions. Called exactly once, after
     /// the last work has returned.
