@@ -8,7 +8,7 @@
 /// would; the working precision, 100 digits beyond that, keeps the error of the shifts' own truncations far below
 /// the gap of at least one unit in the 800th digit between such a prefix and a midpoint.
 ///
-/// - Complexity: O(n) to read n digits; then at most some 60 shifts of at most `capacity` digits each, whatever
+/// - Complexity: O(n) to read n digits; then at most about 25 shifts of at most `capacity` digits each, whatever
 ///   the input (a decimal point beyond ±330 is zero or infinity before any shift).
 struct BigDecimal {
     // MARK: Lifecycle

@@ -1,13 +1,14 @@
 // MARK: Eisel–Lemire
 
 extension JSONNumber {
-    /// The bit pattern (sign clear) of the `Double` nearest `significand × 10^power`, or nil where this fast method
-    /// cannot be sure of the rounding, or the result is subnormal or infinite: the exact conversion decides those.
+    /// The bit pattern (sign clear) of the `Double` nearest `significand × 10^power` (subnormal, zero or infinite as
+    /// it may be), or nil where this fast method cannot be sure of the rounding: the exact conversion decides those.
     ///
     /// Eisel and Lemire's method as Nigel Tao describes it for Go's `strconv`: multiply the normalized significand by
-    /// the truncated 128-bit significand of 10^power (first by its high word alone, which almost always settles the
-    /// 54 bits needed); the product is known to lie within one unit of its last word, so when that unit could carry
-    /// into the kept bits, or the dropped bits are exactly a tie, give up rather than guess.
+    /// the truncated 128-bit significand of 10^power, first by its high word alone, which almost always settles the
+    /// 54 bits needed. A truncated factor makes the product fall short of the true one by less than the significand
+    /// in units of the product's last word kept; so where adding that much could carry into the kept bits, take the
+    /// low word too, and where it still could, or the dropped bits are exactly a tie, give up rather than guess.
     ///
     /// - Precondition: `significand != 0` and `PowersOfFive.minimumPower...maximumPower` contains `power`.
     /// - Complexity: O(1): one or two 64×64-bit multiplications.
@@ -30,6 +31,8 @@ extension JSONNumber {
         let topBit = Int(high >> 63)
         var bits = high >> UInt64(9 &+ topBit)
         exponent &-= 1 ^ topBit
+        // Below the least normal exponent: fewer bits to keep, so another place to round.
+        guard exponent > 0 else { return subnormalBits(w, index: index, exponent: exponent, topBit: topBit) }
         // The dropped bits are all zero and the kept ones end in a lone 1 after an even bit: maybe a tie to even,
         // maybe just above one; 128 bits cannot tell.
         if low == 0 && high & 0x1FF == 0 && bits & 3 == 1 { return nil }
@@ -39,7 +42,41 @@ extension JSONNumber {
             bits >>= 1
             exponent &+= 1
         }
-        guard exponent > 0 && exponent < 0x7FF else { return nil }
+        // Rounded (with certainty) to 2^1024 or more: infinity.
+        guard exponent < 0x7FF else { return 0x7FF << 52 }
         return UInt64(exponent) << 52 | bits & (1 << 52 &- 1)
+    }
+
+    // MARK: Private
+
+    /// `eiselLemireBits` for a result below the least normal double, whose 54-bit significand would have the biased
+    /// `exponent` (≤ 0) and sits in `high >> (9 + topBit)` of the product: the subnormal significand is that value
+    /// shifted right by 2 − `exponent` more bits, rounded there; nil where the product cannot tell.
+    ///
+    /// Out of line: subnormal input is rare, and with both words of the power the product is short of the true
+    /// one by less than 2 units of its low word, which bounds the checks.
+    @inline(never)
+    private static func subnormalBits(_ w: UInt64, index: Int, exponent: Int, topBit: Int) -> UInt64? {
+        var (high, low) = w.multipliedFullWidth(by: PowersOfFive.significands[index])
+        let (nextHigh, _) = w.multipliedFullWidth(by: PowersOfFive.significands[index + 1])
+        let (mergedLow, carry) = low.addingReportingOverflow(nextHigh)
+        if carry { high &+= 1 }
+        low = mergedLow
+        let shift = 9 + topBit + 2 - exponent
+        // Below a quarter of the least subnormal even with the error: zero. Near half of it: undecided here.
+        if shift >= 66 { return 0 }
+        if shift >= 64 { return nil }
+        let significand = high >> UInt64(shift)
+        let belowMask: UInt64 = 1 << UInt64(shift - 1) - 1
+        let below = high & belowMask
+        if high >> UInt64(shift - 1) & 1 == 0 {
+            // Under half a unit, unless the error could carry the dropped bits up to it.
+            if below == belowMask && low >= .max - 1 { return nil }
+            return significand
+        }
+        // Half a unit or more: exactly half rounds to even, and the product cannot tell exactly half from just above.
+        if below == 0 && low == 0 && significand & 1 == 0 { return nil }
+        // At most 2^52: the least normal double's bits when rounding carries into the implicit bit.
+        return significand + 1
     }
 }

@@ -20,6 +20,8 @@ struct NumberCases {
         /// The exact midpoint between adjacent doubles, itself, ±1 in its last digit, cut to 17–25 digits, or
         /// followed by a sticky tail (0…01) that may start past the 800th digit.
         case midpoint
+        /// A random subnormal (or a neighbour of the least normal): shortest, cut to 17–25 digits, or a midpoint.
+        case subnormal
         /// Random decimal digits (1–25 of them) at a random power of ten, incl. beyond the range of `Double`.
         case decimal
         /// Neighbours of 2^53, 2^63, 2^64, 10^19, 10^22, 10^23, the largest finite double, the least normal and
@@ -33,11 +35,12 @@ struct NumberCases {
             // Shares that keep the default million within ~30 s of a debug build: the exact expansions that
             // `printed` and `midpoint` print cost some 100 µs each there.
             case .shortest: return total * 40 / 100
-            case .uniform: return total * 15 / 100
+            case .uniform: return total * 13 / 100
             case .printed: return total * 5 / 100
             case .midpoint: return total * 2 / 100
             case .decimal: return total * 30 / 100
-            case .edge: return total * 8 / 100
+            case .subnormal: return total * 3 / 100
+            case .edge: return total * 7 / 100
             }
         }
 
@@ -51,6 +54,7 @@ struct NumberCases {
         case .uniform: return uniform()
         case .printed: return printed(randomFinite())
         case .midpoint: return midpoint(randomFinite().magnitude)
+        case .subnormal: return subnormal()
         case .decimal: return decimal()
         case .edge: return edge()
         }
@@ -119,6 +123,16 @@ struct NumberCases {
         }
         text.isNegative = rng.chance(0.5)
         return text.text(&rng)
+    }
+
+    private mutating func subnormal() -> String {
+        let bits = rng.chance(0.9) ? UInt64.random(in: 1..<(1 << 52), using: &rng) : (1 << 52) + rng.next() % 64
+        let value = Double(bitPattern: bits)
+        switch Int.random(in: 0..<10, using: &rng) {
+        case 0..<7: return signed(value.description)
+        case 7, 8: return printed(value)
+        default: return midpoint(value)
+        }
     }
 
     private mutating func randomDigits(_ count: Int) -> [UInt8] {

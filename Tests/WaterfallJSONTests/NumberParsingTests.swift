@@ -16,6 +16,8 @@ import Testing
     /// The seed of the run.
     static let seed = UInt64(ProcessInfo.processInfo.environment["WATERFALL_NUMBER_SEED"] ?? "") ?? 0x5EED_0F_D0_0B1E
 
+    /// Each kind's share of the run's generated texts converts to the bits `Double(String)` gives; the seed, the
+    /// kind, the case's index and the text are in every failure.
     @Test(arguments: NumberCases.Kind.allCases)
     func agreesWithStandardLibrary(kind: NumberCases.Kind) throws {
         // One generator per kind, so a kind's texts do not depend on how many the others drew.
