@@ -33,9 +33,14 @@ extension JSONNumber {
         exponent &-= 1 ^ topBit
         // Below the least normal exponent: fewer bits to keep, so another place to round.
         guard exponent > 0 else { return subnormalBits(w, index: index, exponent: exponent, topBit: topBit) }
-        // The dropped bits are all zero and the kept ones end in a lone 1 after an even bit: maybe a tie to even,
-        // maybe just above one; 128 bits cannot tell.
-        if low == 0 && high & 0x1FF == 0 && bits & 3 == 1 { return nil }
+        if low == 0 && high & 0x1FF == 0 && bits & 3 == 1 {
+            // The dropped bits look all zero and the kept ones end in a lone 1 after an even bit: a tie, which
+            // rounds down to even, or just above one. Only an exact product can tell: for 0 ≤ power ≤ 27, 5^power
+            // fits the table's high word, so the product is exact (and an odd integer between 2^53 and 2^64, the
+            // commonest tie, is settled here).
+            guard power >= 0 && power <= 27 else { return nil }
+            if high & (1 << UInt64(9 &+ topBit) &- 1) == 0 { bits &-= 1 }
+        }
         bits &+= bits & 1
         bits >>= 1
         if bits >> 53 != 0 {

@@ -16,6 +16,14 @@ enum NumberParseBenchmark {
         await measure("short decimals (120.5)", decimals, runs: runs, table: &table)
         let integers = (0..<numbers).map { _ in String(Int.random(in: 0..<20_000, using: &rng)) }
         await measure("integers (7, 120, 1044)", integers, runs: runs, isInteger: true, table: &table)
+        let subnormals = (0..<numbers).map { _ in
+            Double(bitPattern: UInt64.random(in: 1..<(1 << 52), using: &rng)).description
+        }
+        await measure("subnormals", subnormals, runs: runs, table: &table)
+        // Odd integers between 2^53 and 2^54 lie halfway between two doubles: Eisel–Lemire leaves every one to the
+        // exact big-decimal conversion.
+        let ties = (0..<numbers).map { _ in String((1 << 53) + 2 * UInt64.random(in: 0..<(1 << 52), using: &rng) + 1) }
+        await measure("ties, 2^53 + odd (exact conversion)", ties, runs: runs, table: &table)
     }
 
     /// Times the conversion of `texts` (one parsed array; the parse is not timed) three ways.

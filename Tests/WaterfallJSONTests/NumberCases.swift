@@ -25,8 +25,8 @@ struct NumberCases {
         /// Random decimal digits (1–25 of them) at a random power of ten, incl. beyond the range of `Double`.
         case decimal
         /// Neighbours of 2^53, 2^63, 2^64, 10^19, 10^22, 10^23, the largest finite double, the least normal and
-        /// subnormal ones; subnormals; zeros; integer-grammar numbers; hundreds of digits; long zero fractions;
-        /// huge, tiny and many-digit exponents.
+        /// subnormal ones; subnormals; zeros; integer-grammar numbers; integers halfway between two doubles;
+        /// hundreds of digits; long zero fractions; huge, tiny and many-digit exponents.
         case edge
 
         /// Cases of this kind in a run of `total`.
@@ -148,7 +148,7 @@ struct NumberCases {
     }
 
     private mutating func edge() -> String {
-        switch Int.random(in: 0..<10, using: &rng) {
+        switch Int.random(in: 0..<11, using: &rng) {
         case 0, 1:
             // A neighbour of a landmark: shortest, exact, or a midpoint.
             var value = rng.pick(Self.landmarks)
@@ -199,6 +199,13 @@ struct NumberCases {
             ])
             return (rng.chance(0.5) ? "-" : "") + String(decoding: digits.map { $0 + 48 }, as: UTF8.self) + "e"
                 + exponent
+        case 9:
+            // An integer halfway between two doubles, (2m + 1) · 2^j with 2^52 ≤ m < 2^53, perhaps times 10^k: the
+            // ties that an exact product settles.
+            let j = Int.random(in: 0...10, using: &rng)
+            let tie = (2 * UInt64.random(in: (1 << 52)..<(1 << 53), using: &rng) + 1) << UInt64(j)
+            let scaled = rng.chance(0.5) ? "" : rng.pick(["0", "00", "e1", "e5", "e+27", "e28", "e-1", "E-3"])
+            return (rng.chance(0.2) ? "-" : "") + String(tie) + scaled
         default:
             // 19 and 20 significant digits: the cut of the fast path.
             let count = Int.random(in: 19...20, using: &rng)
