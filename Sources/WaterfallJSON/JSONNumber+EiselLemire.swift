@@ -25,7 +25,10 @@ extension JSONNumber {
             let (nextHigh, nextLow) = w.multipliedFullWidth(by: PowersOfFive.significands[index &+ 1])
             let mergedLow = low &+ nextHigh
             let mergedHigh = mergedLow < low ? high &+ 1 : high
-            if mergedHigh & 0x1FF == 0x1FF && mergedLow == .max && nextLow &+ w < w { return nil }
+            if mergedHigh & 0x1FF == 0x1FF && mergedLow == .max && nextLow &+ w < w {
+                // Undecided: maybe a tie, which a truncated power puts just below its place.
+                return dyadicBits(significand, power: power)
+            }
             (high, low) = (mergedHigh, mergedLow)
         }
         let topBit = Int(high >> 63)
@@ -33,15 +36,30 @@ extension JSONNumber {
         exponent &-= 1 ^ topBit
         // Below the least normal exponent: fewer bits to keep, so another place to round.
         guard exponent > 0 else { return subnormalBits(w, index: index, exponent: exponent, topBit: topBit) }
-        if low == 0 && high & 0x1FF == 0 && bits & 3 == 1 {
-            // The dropped bits look all zero and the kept ones end in a lone 1 after an even bit: a tie, which
-            // rounds down to even, or just above one. Only an exact product can tell: for 0 ≤ power ≤ 27, 5^power
-            // fits the table's high word, so the product is exact (and an odd integer between 2^53 and 2^64, the
-            // commonest tie, is settled here).
-            guard power >= 0 && power <= 27 else { return nil }
-            if high & (1 << UInt64(9 &+ topBit) &- 1) == 0 { bits &-= 1 }
+        if low == 0 && high & 0x1FF == 0 && bits & 3 == 1 && high & (1 << UInt64(9 &+ topBit) &- 1) == 0 {
+            // Every dropped bit is zero and the kept ones end in a lone 1 after an even bit: the product is at a
+            // tie (which rounds down, to even) or, the power's significand being truncated, truly just above one.
+            // A tie is a dyadic (2m + 1) · 2^k with 2m + 1 ≥ 2^53: for significand × 5^power · 2^power that needs
+            // 5^power to divide 2m + 1 < 2^54 (power ≤ 23) or 5^−power to divide the significand (power ≥ −4).
+            if power >= 0 && power <= 27 {
+                // 5^power fits the table's high word: the product is exact, so this is a tie.
+                bits &-= 1
+            } else if let exact = dyadicBits(significand, power: power) {
+                return exact
+            }
+            // Otherwise no tie is possible: truly just above one, so round up as usual.
         }
-        bits &+= bits & 1
+        return roundedBits(bits, exponent)
+    }
+
+    // MARK: Private
+
+    /// The bit pattern of a 54-bit significand `bits` (in [2^53, 2^54)) with biased `exponent` > 0, rounded half up
+    /// to 53 bits (ties were settled before): infinity past the largest double.
+    @inline(__always)
+    private static func roundedBits(_ bits: UInt64, _ exponent: Int) -> UInt64 {
+        var bits = bits &+ bits & 1
+        var exponent = exponent
         bits >>= 1
         if bits >> 53 != 0 {
             bits >>= 1
@@ -52,7 +70,17 @@ extension JSONNumber {
         return UInt64(exponent) << 52 | bits & (1 << 52 &- 1)
     }
 
-    // MARK: Private
+    /// The bit pattern of `significand × 10^power` when that is a dyadic number with −4 ≤ `power` < 0 (5^−power
+    /// divides the significand), else nil: then it is exactly (significand / 5^−power) · 2^power, one correctly
+    /// rounded conversion of an integer and an exact scaling. The only ties below power 0 are such numbers.
+    @inline(never)
+    private static func dyadicBits(_ significand: UInt64, power: Int) -> UInt64? {
+        guard power < 0 && power >= -4 else { return nil }
+        let divisor: UInt64 = power == -1 ? 5 : power == -2 ? 25 : power == -3 ? 125 : 625
+        guard significand % divisor == 0 else { return nil }
+        let value = Double(significand / divisor) * Double(sign: .plus, exponent: power, significand: 1)
+        return value.bitPattern
+    }
 
     /// `eiselLemireBits` for a result below the least normal double, whose 54-bit significand would have the biased
     /// `exponent` (≤ 0) and sits in `high >> (9 + topBit)` of the product: the subnormal significand is that value

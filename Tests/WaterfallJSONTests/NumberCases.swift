@@ -200,12 +200,19 @@ struct NumberCases {
             return (rng.chance(0.5) ? "-" : "") + String(decoding: digits.map { $0 + 48 }, as: UTF8.self) + "e"
                 + exponent
         case 9:
-            // An integer halfway between two doubles, (2m + 1) · 2^j with 2^52 ≤ m < 2^53, perhaps times 10^k: the
-            // ties that an exact product settles.
-            let j = Int.random(in: 0...10, using: &rng)
-            let tie = (2 * UInt64.random(in: (1 << 52)..<(1 << 53), using: &rng) + 1) << UInt64(j)
+            // Halfway between two doubles: an integer (2m + 1) · 2^j with 2^52 ≤ m < 2^53, perhaps times 10^k, or
+            // a fraction (2m + 1) / 2^k.
+            let odd = 2 * UInt64.random(in: (1 << 52)..<(1 << 53), using: &rng) + 1
+            let sign = rng.chance(0.2) ? "-" : ""
+            guard rng.chance(0.5) else {
+                // A fraction's tie, (2m + 1) / 2^k = (2m + 1) · 5^k / 10^k for k ≤ 4.
+                let k = Int.random(in: 1...4, using: &rng)
+                let digits = String((0..<k).reduce(odd) { value, _ in value * 5 })
+                return sign + digits.dropLast(k) + "." + digits.suffix(k)
+            }
+            let tie = odd << UInt64(Int.random(in: 0...10, using: &rng))
             let scaled = rng.chance(0.5) ? "" : rng.pick(["0", "00", "e1", "e5", "e+27", "e28", "e-1", "E-3"])
-            return (rng.chance(0.2) ? "-" : "") + String(tie) + scaled
+            return sign + String(tie) + scaled
         default:
             // 19 and 20 significant digits: the cut of the fast path.
             let count = Int.random(in: 19...20, using: &rng)
