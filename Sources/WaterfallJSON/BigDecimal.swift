@@ -6,7 +6,8 @@
 /// digits: every midpoint between adjacent doubles has at most 767 significant digits, so the first `inputDigits`
 /// digits of the number and whether any later digit is nonzero place it against every midpoint as the whole number
 /// would; the working precision, 100 digits beyond that, keeps the error of the shifts' own truncations far below
-/// the gap of at least one unit in the 800th digit between such a prefix and a midpoint.
+/// the gap of at least one unit in the 800th digit between such a prefix and a midpoint. (Go kept 800 digits for
+/// both: some 20 truncating shifts at about 10^−799 each could then add up to more than such a gap.)
 ///
 /// - Complexity: O(n) to read n digits; then at most about 25 shifts of at most `capacity` digits each, whatever
 ///   the input (a decimal point beyond ±330 is zero or infinity before any shift).

@@ -52,10 +52,11 @@ internal enum JSONNumber {
     /// One pass reads the digits into a `UInt64` (a fraction eight at a time) and the power of ten that scales
     /// them; past 19 significant digits, `firstNineteenDigits` reads the number again and keeps the first 19. Then,
     /// cheapest first: Clinger's fast path, when the digits and 10^|power| are both exact doubles, so one IEEE
-    /// operation rounds correctly; Eisel–Lemire (`eiselLemireBits`), which settles all but a sliver of the rest with
-    /// one or two multiplications, and settles a number cut at 19 digits when the digits and the digits plus one
-    /// round alike (fast_float's test); and for what remains (possible ties, subnormals, the edge of overflow) the
-    /// exact decimal conversion of `BigDecimal` in a stack buffer.
+    /// operation rounds correctly; Eisel–Lemire (`eiselLemireBits`: subnormals, infinity and ties included), which
+    /// settles all but a sliver of the rest with one or two multiplications, and settles a number cut at 19 digits
+    /// when the digits and the digits plus one round alike (fast_float's test); and for what remains (a cut number
+    /// whose two bounds round apart, a product that 128 bits leave undecided) the exact decimal conversion of
+    /// `BigDecimal` in a stack buffer.
     ///
     /// - Complexity: O(n) in the number's length; the exact conversion adds a bounded amount of work.
     @usableFromInline
