@@ -9,7 +9,10 @@ import WaterfallProtocol
 /// `prepare` (parsing, decoding); the work it returns runs in a task. One read's work runs at a time, in order,
 /// which keeps replies in request order; while it runs, the next read is taken and prepared, and then waits with
 /// reading suspended. So a pipelining client has its next requests decoded on this thread while the last ones run,
-/// and the daemon never holds more than one read ahead.
+/// and the daemon never holds more than one read ahead. The rules of all this are `ConnectionState`'s: each event
+/// here is one of its transitions, under the lock, and this class does what the transition returns. A reply's
+/// producer waits (`waitForRoom`) while the client has `outputPauseBytes` unsent, and every waiter is released, with
+/// false, when the connection closes, so that work for a departed client stops at its next chunk.
 /// `@unchecked` only because Dispatch does not mark its sources Sendable; libdispatch documents them as
 /// thread-safe, and every other field is immutable or inside the mutex.
 final class Connection: OutputSink, @unchecked Sendable {
