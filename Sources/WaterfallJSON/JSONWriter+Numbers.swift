@@ -61,22 +61,21 @@ extension JSONWriter {
         let count = Self.digitCount(decimal.significand)
         // The power of ten of the first digit: value = d.ddd × 10^e.
         let e = decimal.exponent + count - 1
+        let digits = SignificandText(decimal.significand, count: count)
         // Swift's layout: exponential below 10^-4 and above 2^53 (where not every integer is a double), else plain.
         if e < -4 || magnitude > 9_007_199_254_740_992 {
-            return start + writeExponential(decimal.significand, count: count, exponent: e, to: p + start)
+            return start + writeExponential(digits, exponent: e, to: p + start)
         }
         if e < 0 {
             // "0.", up to three zeros, the digits: the digits overwrite the zeros they do not need.
             storeWord(0x3030_3030_3030_2E30, to: p + start)
-            let length = writeSignificand(decimal.significand, count: count, to: p + start + 1 - e)
-            return start + 1 - e + length
+            digits.write(to: p + start + 1 - e)
+            return start + 1 - e + digits.length
         }
-        // Written one place to the right, the integer part then moves left over a gap for the point. Below 2^53 it
-        // has at most 16 digits, all in the significand (its exponent is at most 0 there).
-        let length = writeSignificand(decimal.significand, count: count, to: p + start + 1)
-        for k in start...(start + e) { p[k] = p[k + 1] }
-        p[start + e + 1] = UInt8(ascii: ".")
-        if e + 1 < length { return start + 1 + length }
+        // The integer part, the point, the rest. Below 2^53 the integer part has at most 16 digits, all of them in
+        // the significand (its exponent is at most 0 there).
+        digits.write(to: p + start, pointAfter: e + 1)
+        if e + 1 < digits.length { return start + 1 + digits.length }
         // Integral: Swift ends it in ".0".
         p[start + e + 2] = UInt8(ascii: "0")
         return start + e + 3
@@ -176,52 +175,17 @@ extension JSONWriter {
         return count
     }
 
-    /// Writes the `count` digits of `f` (below 10^17) at `p`; returns how many are left once its trailing zeros are
-    /// dropped (they stay written: the layout needs them for integral values). Touches max(8, count) bytes.
-    @inline(__always)
-    private static func writeSignificand(_ f: UInt64, count: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        if count <= 8 {
-            let lanes = digitLanes(UInt32(truncatingIfNeeded: f))
-            let shift = UInt64(truncatingIfNeeded: 64 &- 8 &* count)
-            storeWord((lanes | asciiZeros) >> shift, to: p)
-            // Zero lanes above the digits: the shifted-in ones, then the trailing zeros.
-            return 8 &- (lanes >> shift).leadingZeroBitCount >> 3
-        }
-        let high = f / 100_000_000
-        let low = digitLanes(UInt32(truncatingIfNeeded: f &- high &* 100_000_000))
-        let head: UInt64
-        let headCount: Int
-        let headEnd: Int
-        if count <= 16 {
-            head = digitLanes(UInt32(truncatingIfNeeded: high)) >> UInt64(truncatingIfNeeded: 128 &- 8 &* count)
-            storeWord(head | (asciiZeros >> UInt64(truncatingIfNeeded: 128 &- 8 &* count)), to: p)
-            headCount = count &- 8
-            headEnd = 8
-        } else {
-            let first = high / 100_000_000
-            p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: first)
-            head = digitLanes(UInt32(truncatingIfNeeded: high &- first &* 100_000_000))
-            storeWord(head | asciiZeros, to: p + 1)
-            headCount = 9
-            headEnd = 9
-        }
-        storeWord(low | asciiZeros, to: p + headCount)
-        if low != 0 { return count &- low.leadingZeroBitCount >> 3 }
-        // All of `low` is zeros: what is left of the head (an empty head lane word counts as the first digit alone).
-        return headEnd &- head.leadingZeroBitCount >> 3
-    }
-
-    /// Writes `f`'s `count` digits as "d.ddde+XX" at `p` (Swift's form: no point after a single digit, at least two
-    /// exponent digits); returns how many bytes.
+    /// Writes `digits` as "d.ddde+XX" at `p` (Swift's form: no point after a single digit, at least two exponent
+    /// digits), the exponent being `e`; returns how many bytes.
     private static func writeExponential(
-        _ f: UInt64, count: Int, exponent e: Int, to p: UnsafeMutablePointer<UInt8>
+        _ digits: SignificandText, exponent e: Int, to p: UnsafeMutablePointer<UInt8>
     ) -> Int {
-        let length = writeSignificand(f, count: count, to: p + 1)
-        p[0] = p[1]
         var end = 1
-        if length > 1 {
-            p[1] = UInt8(ascii: ".")
-            end = 1 + length
+        if digits.length > 1 {
+            digits.write(to: p, pointAfter: 1)
+            end = 1 + digits.length
+        } else {
+            digits.write(to: p)
         }
         p[end] = UInt8(ascii: "e")
         p[end + 1] = e < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
@@ -237,5 +201,86 @@ extension JSONWriter {
         p[end] = pair[0]
         p[end + 1] = pair[1]
         return end + 2
+    }
+}
+
+/// A significand's digits as text in three words, the first digit in the lowest byte: written with a few word
+/// stores, and a decimal point put in between the integer and fraction digits in registers, not in memory (reading
+/// back the digits just stored, across two stores, stalls on store forwarding: it was a quarter of the time).
+private struct SignificandText {
+    // MARK: Lifecycle
+
+    /// The `count` digits of `f` (1 ..< 10^17, `count` from `digitCount`).
+    @inline(__always)
+    init(_ f: UInt64, count: Int) {
+        let zeros = JSONWriter.asciiZeros
+        if count <= 8 {
+            let lanes =
+                JSONWriter.digitLanes(UInt32(truncatingIfNeeded: f)) >> UInt64(truncatingIfNeeded: 64 &- 8 &* count)
+            words = (lanes | zeros >> UInt64(truncatingIfNeeded: 64 &- 8 &* count), 0, 0)
+            // Zero lanes above the digits: the shifted-in ones, then the trailing zeros.
+            length = 8 &- lanes.leadingZeroBitCount >> 3
+            return
+        }
+        let high = f / 100_000_000
+        let low = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: f &- high &* 100_000_000))
+        let lowText = low | zeros
+        let head: UInt64
+        let headDigits: Int
+        if count <= 16 {
+            // The first count - 8 digits, then eight.
+            let headBits = UInt64(truncatingIfNeeded: 8 &* (count &- 8))
+            head = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: high)) >> (64 &- headBits)
+            words = (
+                head | zeros >> (64 &- headBits) | (lowText &<< (headBits &- 1)) &<< 1, lowText >> (64 &- headBits), 0
+            )
+            headDigits = 8
+        } else {
+            // One digit, eight, eight.
+            let first = high / 100_000_000
+            head = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: high &- first &* 100_000_000))
+            let headText = head | zeros
+            words = (0x30 &+ first | headText &<< 8, headText >> 56 | lowText &<< 8, lowText >> 56)
+            headDigits = 9
+        }
+        // Without trailing zeros: in `low` if it has a nonzero digit, else in the head (an all-zero head word leaves
+        // the first digit alone).
+        length = low != 0 ? count &- low.leadingZeroBitCount >> 3 : headDigits &- head.leadingZeroBitCount >> 3
+    }
+
+    // MARK: Internal
+
+    /// Bytes 0–7, 8–15 and 16 of the text; unused bytes are scratch.
+    let words: (UInt64, UInt64, UInt64)
+    /// How many digits are left once the trailing zeros are dropped (they stay in the text: the layout of an
+    /// integral value needs them).
+    let length: Int
+
+    /// Stores the digits at `p`. Touches 17 bytes.
+    @inline(__always)
+    func write(to p: UnsafeMutablePointer<UInt8>) {
+        JSONWriter.storeWord(words.0, to: p)
+        JSONWriter.storeWord(words.1, to: p + 8)
+        p[16] = UInt8(truncatingIfNeeded: words.2)
+    }
+
+    /// Stores the first `integerDigits` digits (1...17) at `p`, then a point, then the other digits. Touches 18 bytes.
+    @inline(__always)
+    func write(to p: UnsafeMutablePointer<UInt8>, pointAfter integerDigits: Int) {
+        guard integerDigits <= 7 else {
+            // Seven integer digits and more (a layout 10^7 points tall): moved in memory, byte by byte.
+            write(to: p + 1)
+            for k in 0..<integerDigits { p[k] = p[k + 1] }
+            p[integerDigits] = UInt8(ascii: ".")
+            return
+        }
+        let integerBits = UInt64(truncatingIfNeeded: 8 &* integerDigits)
+        let integerMask = UInt64.max >> (64 &- integerBits)
+        let point = UInt64(UInt8(ascii: ".")) &<< integerBits
+        let fraction = (words.0 &<< 8) & ~(integerMask &<< 8 | 0xFF)
+        JSONWriter.storeWord((words.0 & integerMask) | point | fraction, to: p)
+        JSONWriter.storeWord(words.1 &<< 8 | words.0 >> 56, to: p + 8)
+        UnsafeMutableRawPointer(p + 16).storeBytes(
+            of: UInt16(truncatingIfNeeded: words.2 &<< 8 | words.1 >> 56).littleEndian, as: UInt16.self)
     }
 }

@@ -157,6 +157,12 @@ public struct JSONWriter: Sendable {
         write(afterComma: separate(), maximumLength: Self.maximumNumberLength) { Self.writeNumber(value, to: $0) }
     }
 
+    /// Writes a number's text formatted beforehand (`JSONNumberText`), as `value(_: Double)` would have written it.
+    @inlinable
+    public mutating func value(_ text: JSONNumberText) {
+        write(afterComma: separate(), maximumLength: Self.maximumNumberLength) { text.write(to: $0) }
+    }
+
     /// Copies `bytes` after a comma if `comma`: the tail of `raw` and of doubles' text.
     @usableFromInline
     internal mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>, comma: Bool) {
@@ -170,6 +176,11 @@ public struct JSONWriter: Sendable {
     public mutating func raw(_ json: ArraySlice<UInt8>) {
         let comma = separate()
         json.withUnsafeBufferPointer { appendBytes($0, comma: comma) }
+    }
+
+    /// Splices bytes that already are one valid JSON value, unchecked, from memory the caller owns (no array).
+    public mutating func raw(_ json: UnsafeRawBufferPointer) {
+        appendBytes(json.assumingMemoryBound(to: UInt8.self), comma: separate())
     }
 
     /// Splices a parsed value verbatim.

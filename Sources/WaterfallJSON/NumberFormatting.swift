@@ -99,3 +99,17 @@ struct DecimalText: TextOutputStream {
 
     private let start: UnsafeMutablePointer<UInt8>
 }
+
+extension JSONFragment {
+    /// `number(_:)` the way it was written before `ShortestDecimal`, for the benchmark's baseline.
+    @_spi(NumberFormatting)
+    public mutating func referenceNumber(_ value: Double) {
+        count += NumberFormatting.referenceNumber(value, to: start + count)
+    }
+
+    /// `integer(_:)` the way it was written before the digit blocks, for the benchmark's baseline.
+    @_spi(NumberFormatting)
+    public mutating func referenceInteger(_ value: Int) {
+        count += NumberFormatting.referenceInteger(Int64(value), to: start + count)
+    }
+}

@@ -17,6 +17,7 @@ struct ShortestDecimal {
     // MARK: Lifecycle
 
     /// The decimal of `value`, which must be positive and finite.
+    @inline(__always)
     init(_ value: Double) {
         let bits = value.bitPattern
         let fraction = bits & (1 << 52 - 1)
@@ -33,48 +34,44 @@ struct ShortestDecimal {
         }
         // The interval is (or, for an even c, includes) the midpoints to the neighbours, scaled by 4: c - 1/2 ... c +
         // 1/2, except at a power of two above the smallest normal, where the neighbour below is a quarter ulp away.
+        // Folded into the bounds: vbl + open <= x, and x + open <= vbr.
         let open = c & 1
         let cb = c << 2
         let cbr = cb + 2
         let cbl: UInt64
         let k: Int
         if fraction != 0 || biasedExponent <= 1 {
-            cbl = cb - 2
+            cbl = cb &- 2
             k = Self.floorLog10Pow2(q)
         } else {
-            cbl = cb - 1
+            cbl = cb &- 1
             k = Self.floorLog10ThreeQuartersPow2(q)
         }
         // 10^k ≤ the interval's width < 10^(k+1): at most one multiple of 10^(k+1) lies in it, at least one of 10^k.
-        let h = q + Self.floorLog2Pow10(-k) + 2
-        let index = 2 * (k + 324)
+        let h = UInt64(truncatingIfNeeded: q + Self.floorLog2Pow10(-k) + 2)
+        let index = 2 &* (k &+ 324)
         let g1 = Self.powersOfTen[index]
         let g0 = Self.powersOfTen[index + 1]
-        let vb = Self.roundToOdd(g1, g0, cb << h)
-        let vbl = Self.roundToOdd(g1, g0, cbl << h)
-        let vbr = Self.roundToOdd(g1, g0, cbr << h)
+        let vb = Self.roundToOdd(g1, g0, cb &<< h)
+        let vbl = Self.roundToOdd(g1, g0, cbl &<< h) &+ open
+        let vbr = Self.roundToOdd(g1, g0, cbr &<< h) &- open
         // vb is 4 · value / 10^k with a sticky bit; s = ⌊value / 10^k⌋.
         let s = vb >> 2
         exponent = k
-        // A multiple of 10^(k+1) in the interval is the shortest decimal, and the only one of its length.
-        let sp10 = s / 10 * 10
-        let tp10 = sp10 + 10
-        let upin = vbl + open <= sp10 << 2
-        let wpin = (tp10 << 2) + open <= vbr
-        if upin != wpin {
-            significand = upin ? sp10 : tp10
-            return
-        }
-        // Otherwise s · 10^k or (s + 1) · 10^k: the one inside, or the closer, or on a tie the even one.
-        let t = s + 1
-        let uin = vbl + open <= s << 2
-        let win = (t << 2) + open <= vbr
-        if uin != win {
-            significand = uin ? s : t
-            return
-        }
-        let middle = (s + t) << 1
-        significand = vb < middle || (vb == middle && s & 1 == 0) ? s : t
+        // A multiple of 10^(k+1) in the interval is the shortest decimal, and the only one of its length. Otherwise
+        // s · 10^k or (s + 1) · 10^k: the one inside, or the closer, or on a tie the even one. Every case is computed
+        // and one selected: which case applies depends on the value's last bits, so branches would mispredict.
+        let sp10 = s / 10 &* 10
+        let tp10 = sp10 &+ 10
+        let upin = vbl <= sp10 &<< 2
+        let wpin = tp10 &<< 2 <= vbr
+        let t = s &+ 1
+        let uin = vbl <= s &<< 2
+        let win = t &<< 2 <= vbr
+        // Closer to s (vb below the midpoint, or on it with s even) or to t.
+        let closer = vb < ((s &+ t) &<< 1) &+ (~s & 1) ? s : t
+        let inside = win ? (uin ? closer : t) : s
+        significand = upin != wpin ? (upin ? sp10 : tp10) : inside
     }
 
     // MARK: Internal

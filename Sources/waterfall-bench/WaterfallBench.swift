@@ -4,7 +4,7 @@ import WaterfallLayout
 /// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, json, memory.
 @main
 enum WaterfallBench {
-    static let names = ["kernel", "incremental", "parallel", "query", "diff", "e2e", "json", "memory"]
+    static let names = ["kernel", "incremental", "parallel", "query", "diff", "e2e", "json", "memory", "numformat"]
 
     static func main() async {
         let arguments = CommandLine.arguments.dropFirst()
@@ -61,6 +61,7 @@ enum WaterfallBench {
         if wants("json") {
             await JSONBenchmark.run(lines: quick ? 40_000 : 200_000, runs: runs, table: &table)
         }
+        if wants("numformat") { await NumberFormatBenchmark.run(count: million, runs: runs, table: &table) }
         if wants("memory") {
             let loads = quick ? [(1, 200_000), (1_000, 1_000)] : [(1, 1_000_000), (10_000, 1_000)]
             MemoryBenchmark.run(loads: loads, table: &table)

@@ -1,0 +1,172 @@
+@_spi(NumberFormatting) import WaterfallJSON
+import WaterfallLayout
+import WaterfallProtocol
+import WaterfallTestSupport
+
+/// Doubles written as JSON (issue 9): nanoseconds a double, the writer's shortest-digits conversion against the
+/// standard library's `Double.write(to:)` it replaced, timed in turn; and a reply of frames written through the
+/// protocol's fragment writer, in MB/s.
+enum NumberFormatBenchmark {
+    static func run(count: Int, runs: Int, table: inout Table) async {
+        guard let feed = await photoFeed(items: count) else { return }
+        var rng = SplitMix64(seed: 42)
+        let sets: [(String, [Double])] = [
+            ("uniform in [20, 400)", (0..<count).map { _ in Double.random(in: 20..<400, using: &rng) }),
+            ("y of a photo feed's frames", feed.items.map(\.frame.y)),
+            (
+                "short (172.5, 60.25, 0.125)",
+                (0..<count).map { _ in
+                    Double(Int.random(in: 1...99_999, using: &rng)) / [2, 4, 8, 10][Int(rng.next() % 4)]
+                }
+            ),
+            ("integers below 10^5", (0..<count).map { _ in Double(Int.random(in: 0..<100_000, using: &rng)) }),
+        ]
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: count * JSONFragment.numberLength + 32)
+        defer { buffer.deallocate() }
+        var sink = 0
+        for (name, values) in sets {
+            let (newTime, oldTime) = await Measure.interleaved(runs: runs) {
+                sink &+= writeAll(values, to: buffer)
+            } _: {
+                sink &+= writeAllReference(values, to: buffer)
+            }
+            let perDouble = (new: newTime / Double(count), old: oldTime / Double(count))
+            table.add(
+                "numformat, \(name)",
+                "\(Format.seconds(perDouble.new)) a double (Double.write(to:): \(Format.seconds(perDouble.old)))",
+                Format.ratio(oldTime / newTime) + " as fast", "well under 15 ns")
+        }
+        frames(feed, runs: runs, table: &table)
+        if sink == 42 { print(sink) }
+    }
+
+    // MARK: Private
+
+    /// A photo feed 375 points wide: two columns of 172.5 at x 10 and 192.5, items as tall as their images' aspect
+    /// ratios make them (17 significant digits, mostly), so y is too.
+    private static func photoFeed(items: Int) async -> SectionFrames? {
+        var rng = SplitMix64(seed: 7)
+        let photos = (0..<items).map { _ in
+            Item(
+                height: Double(Int.random(in: 400...1_600, using: &rng)),
+                aspectWidth: Double(Int.random(in: 600...1_600, using: &rng)))
+        }
+        let properties = SectionProperties(
+            columns: 2, columnSpacing: 10, rowSpacing: 8, insets: Insets(top: 0, left: 10, bottom: 0, right: 10))
+        var spec = LayoutSpec(width: 375, defaults: properties)
+        spec.sections = [SectionSpec(items: photos)]
+        return try? await Layout.make(spec, allowsParallelism: false).layout.frames(ofSection: 0)
+    }
+
+    /// The frames of `feed` as `layout.get` sends them: through `ReplyEncoding`, then with the old number writers,
+    /// then with x and w formatted once per column (what a frame encoder can do, as a column's x and width repeat).
+    private static func frames(_ feed: SectionFrames, runs: Int, table: inout Table) {
+        var writer = JSONWriter(capacity: feed.items.count * 64)
+        var reference = JSONWriter(capacity: feed.items.count * 64)
+        var preformatted = JSONWriter(capacity: feed.items.count * 64)
+        let new = Measure.median(runs: runs) {
+            writer.reset()
+            ReplyEncoding.section(feed, &writer)
+        }
+        let old = Measure.median(runs: runs) {
+            reference.reset()
+            writeItems(feed.items, &reference, number: { $0.referenceNumber($1) }, integer: { $0.referenceInteger($1) })
+        }
+        let once = Measure.median(runs: runs) {
+            preformatted.reset()
+            writeItemsWithColumnTexts(feed.items, &preformatted)
+        }
+        // The same frame text all three ways (the new reply also has the section's own members first).
+        let items = Array(reference.bytes.dropFirst(9))
+        guard writer.bytes.suffix(items.count).elementsEqual(items), preformatted.bytes.elementsEqual(reference.bytes)
+        else {
+            table.add("numformat, frames", "the three writers disagree on the frames' text")
+            return
+        }
+        func rate(_ seconds: Double, _ bytes: Int) -> String { "\(Int(Double(bytes) / seconds / 1e6)) MB/s" }
+        let count = feed.items.count
+        let frameBytes = reference.byteCount / count
+        table.add(
+            "numformat, \(count) frames (~\(frameBytes) B each) via ReplyEncoding.section",
+            "\(rate(new, writer.byteCount)), \(Format.seconds(new / Double(count))) a frame",
+            Format.ratio(old / new) + " the old writer's \(rate(old, reference.byteCount))", "≥ 1000 MB/s")
+        table.add(
+            "numformat, same frames, x and w formatted once per column (JSONNumberText)",
+            "\(rate(once, preformatted.byteCount)), \(Format.seconds(once / Double(count))) a frame",
+            Format.ratio(new / once) + " ReplyEncoding's", "≥ 1000 MB/s")
+    }
+
+    /// `{"items":[…]}` as `ReplyEncoding` writes a section's items, with the given number writers.
+    @inline(__always)
+    private static func writeItems(
+        _ items: [ItemFrame], _ w: inout JSONWriter, number: (inout JSONFragment, Double) -> Void,
+        integer: (inout JSONFragment, Int) -> Void
+    ) {
+        w.beginObject()
+        w.key("items")
+        w.beginArray()
+        for item in items {
+            w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength) { f in
+                f.text(#"{"i":"#)
+                integer(&f, item.index)
+                f.text(#","x":"#)
+                number(&f, item.frame.x)
+                f.text(#","y":"#)
+                number(&f, item.frame.y)
+                f.text(#","w":"#)
+                number(&f, item.frame.width)
+                f.text(#","h":"#)
+                number(&f, item.frame.height)
+                f.text("}")
+            }
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    /// `writeItems` with the new writers, x and w copied from texts made when the column changes.
+    private static func writeItemsWithColumnTexts(_ items: [ItemFrame], _ w: inout JSONWriter) {
+        var column = (x: Double.nan, width: Double.nan, xText: JSONNumberText(0), widthText: JSONNumberText(0))
+        w.beginObject()
+        w.key("items")
+        w.beginArray()
+        for item in items {
+            if item.frame.x != column.x || item.frame.width != column.width {
+                column = (
+                    item.frame.x, item.frame.width, JSONNumberText(item.frame.x), JSONNumberText(item.frame.width)
+                )
+            }
+            w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength) { f in
+                f.text(#"{"i":"#)
+                f.integer(item.index)
+                f.text(#","x":"#)
+                f.number(column.xText)
+                f.text(#","y":"#)
+                f.number(item.frame.y)
+                f.text(#","w":"#)
+                f.number(column.widthText)
+                f.text(#","h":"#)
+                f.number(item.frame.height)
+                f.text("}")
+            }
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    /// Writes every value one after the other, as a reply would; returns the bytes.
+    @inline(never)
+    private static func writeAll(_ values: [Double], to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 0
+        for value in values { count += NumberFormatting.number(value, to: p + count) }
+        return count
+    }
+
+    /// `writeAll` through the standard library's printer.
+    @inline(never)
+    private static func writeAllReference(_ values: [Double], to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 0
+        for value in values { count += NumberFormatting.referenceNumber(value, to: p + count) }
+        return count
+    }
+}
