@@ -57,7 +57,7 @@ extension JSONWriter {
             p[start + 2] = UInt8(ascii: "0")
             return start + 3
         }
-        let decimal = ShortestDecimal(magnitude)
+        let decimal = ShortestDecimal(exactlyShort: magnitude) ?? ShortestDecimal(magnitude)
         let count = Self.digitCount(decimal.significand)
         // The power of ten of the first digit: value = d.ddd × 10^e.
         let e = decimal.exponent + count - 1
@@ -161,19 +161,23 @@ extension JSONWriter {
 
     // MARK: Private
 
-    /// How many digits `n` (1 ..< 10^17) has. Every normal double's significand has 16 or 17.
+    /// How many digits `n` (1 ..< 10^17) has. Every normal double's shortest significand has 16 or 17 before its
+    /// trailing zeros are dropped, unless it is exactly short (`ShortestDecimal(exactlyShort:)`).
     @inline(__always)
     private static func digitCount(_ n: UInt64) -> Int {
         if n >= 10_000_000_000_000_000 { return 17 }
         if n >= 1_000_000_000_000_000 { return 16 }
-        var count = 1
-        var rest = n
-        while rest >= 10 {
-            rest /= 10
-            count += 1
-        }
-        return count
+        // ⌊log10 2⌋ · bit width, too small by at most one.
+        let estimate = ((64 &- n.leadingZeroBitCount) &* 1_233) >> 12
+        return n >= powersOfTen[estimate] ? estimate &+ 1 : estimate
     }
+
+    /// 10^0 to 10^16.
+    private static let powersOfTen: InlineArray<17, UInt64> = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+        100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+        10_000_000_000_000_000,
+    ]
 
     /// Writes `digits` as "d.ddde+XX" at `p` (Swift's form: no point after a single digit, at least two exponent
     /// digits), the exponent being `e`; returns how many bytes.
@@ -214,6 +218,21 @@ private struct SignificandText {
     @inline(__always)
     init(_ f: UInt64, count: Int) {
         let zeros = JSONWriter.asciiZeros
+        if count >= 16 {
+            // Every normal double's significand: written as 17 digits, the first of them 0 for 16, and then moved
+            // down a byte by selects, not branches (which of the two lengths a value has is as random as its bits).
+            let first = f / 10_000_000_000_000_000
+            let high = f / 100_000_000
+            let head = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: high &- first &* 100_000_000))
+            let low = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: f &- high &* 100_000_000))
+            let headText = head | zeros
+            let lowText = low | zeros
+            let long = (0x30 &+ first | headText &<< 8, headText >> 56 | lowText &<< 8, lowText >> 56)
+            words = count == 16 ? (headText, lowText, 0) : long
+            // Trailing zeros: in `low` if it has a nonzero digit, else all of it and some of the head.
+            length = count &- (low != 0 ? low.leadingZeroBitCount >> 3 : 8 &+ head.leadingZeroBitCount >> 3)
+            return
+        }
         if count <= 8 {
             let lanes =
                 JSONWriter.digitLanes(UInt32(truncatingIfNeeded: f)) >> UInt64(truncatingIfNeeded: 64 &- 8 &* count)
@@ -222,30 +241,14 @@ private struct SignificandText {
             length = 8 &- lanes.leadingZeroBitCount >> 3
             return
         }
+        // 9 to 15 digits (exactly short values, subnormals): the first count - 8, then eight.
         let high = f / 100_000_000
         let low = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: f &- high &* 100_000_000))
         let lowText = low | zeros
-        let head: UInt64
-        let headDigits: Int
-        if count <= 16 {
-            // The first count - 8 digits, then eight.
-            let headBits = UInt64(truncatingIfNeeded: 8 &* (count &- 8))
-            head = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: high)) >> (64 &- headBits)
-            words = (
-                head | zeros >> (64 &- headBits) | (lowText &<< (headBits &- 1)) &<< 1, lowText >> (64 &- headBits), 0
-            )
-            headDigits = 8
-        } else {
-            // One digit, eight, eight.
-            let first = high / 100_000_000
-            head = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: high &- first &* 100_000_000))
-            let headText = head | zeros
-            words = (0x30 &+ first | headText &<< 8, headText >> 56 | lowText &<< 8, lowText >> 56)
-            headDigits = 9
-        }
-        // Without trailing zeros: in `low` if it has a nonzero digit, else in the head (an all-zero head word leaves
-        // the first digit alone).
-        length = low != 0 ? count &- low.leadingZeroBitCount >> 3 : headDigits &- head.leadingZeroBitCount >> 3
+        let headBits = UInt64(truncatingIfNeeded: 8 &* (count &- 8))
+        let head = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: high)) >> (64 &- headBits)
+        words = (head | zeros >> (64 &- headBits) | lowText &<< headBits, lowText >> (64 &- headBits), 0)
+        length = low != 0 ? count &- low.leadingZeroBitCount >> 3 : 8 &- head.leadingZeroBitCount >> 3
     }
 
     // MARK: Internal

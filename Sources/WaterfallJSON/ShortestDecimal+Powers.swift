@@ -1,12 +1,12 @@
 // The powers of ten of `ShortestDecimal`, generated, not written: entry k (k = -324...292) is
 // g = floor(10^-k · 2^(125 - floor(log2(10^-k)))) + 1, a 126-bit integer in [2^125, 2^126), stored as g1 = g >> 63
 // then g0 = g & (2^63 - 1). So (g - 1) · 2^r ≤ 10^-k < g · 2^r with r = floor(log2(10^-k)) - 125: an upper bound of
-// 10^-k, as Giulietti's Schubfach needs it. `NumberFormattingTests.powersOfTenAreExact` recomputes every entry with
+// 10^-k, as Giulietti's Schubfach needs it. `ShortestDecimalTests.powersOfTenAreExact` recomputes every entry with
 // exact integer arithmetic.
 
 extension ShortestDecimal {
     /// The 617 powers g1, g0 for k = -324 (at index 0) to 292.
-    static let powersOfTen: [UInt64] = [
+    static let powersOfTen: InlineArray<1234, UInt64> = [
         0x4F0C_EDC9_5A71_8DD4, 0x5B01_E8B0_9AA0_D1B5, 0x7E7B_160E_F71C_1621, 0x119C_A780_F767_B5EE,  // k = -324, -323
         0x652F_44D8_C5B0_11B4, 0x0E16_EC67_2C52_F7F2, 0x50F2_9D7A_37C0_0E29, 0x5812_56B8_F042_5FF5,  // k = -322, -321
         0x40C2_1794_F966_71BA, 0x79A8_4560_C035_1991, 0x679C_F287_F570_B5F7, 0x75DA_089A_CD21_C281,  // k = -320, -319

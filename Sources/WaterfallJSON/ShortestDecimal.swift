@@ -74,6 +74,25 @@ struct ShortestDecimal {
         significand = upin != wpin ? (upin ? sp10 : tp10) : inside
     }
 
+    /// The decimal of `value` (positive, normal) if it is exactly a decimal of at most 15 digits with a few binary
+    /// fraction digits (172.5, 0.375, 60.25: a layout's halves and quarters), found without the products: any other
+    /// decimal of at most 15 digits is at least 10^-15 · value away, farther than the neighbouring doubles, so this
+    /// one is the shortest and the closest. Nil otherwise.
+    @inline(__always)
+    init?(exactlyShort value: Double) {
+        let bits = value.bitPattern
+        let biasedExponent = Int(truncatingIfNeeded: bits >> 52) & 0x7FF
+        let c = bits & (1 << 52 - 1) | 1 << 52
+        let zeros = c.trailingZeroBitCount
+        // value = (c >> zeros) / 2^j = (c >> zeros) · 5^j / 10^j.
+        let j = 1075 &- biasedExponent &- zeros
+        guard j >= 1, j <= 22, biasedExponent != 0 else { return nil }
+        let product = (c >> zeros).multipliedReportingOverflow(by: Self.powersOfFive[j])
+        guard !product.overflow, product.partialValue < 1_000_000_000_000_000 else { return nil }
+        significand = product.partialValue
+        exponent = -j
+    }
+
     // MARK: Internal
 
     /// The decimal's digits: 1 to 17 of them, never 0; may end in zeros (the printer drops them).
@@ -82,6 +101,13 @@ struct ShortestDecimal {
     var exponent: Int
 
     // MARK: Private
+
+    /// 5^0 to 5^22.
+    private static let powersOfFive: InlineArray<23, UInt64> = [
+        1, 5, 25, 125, 625, 3_125, 15_625, 78_125, 390_625, 1_953_125, 9_765_625, 48_828_125, 244_140_625,
+        1_220_703_125, 6_103_515_625, 30_517_578_125, 152_587_890_625, 762_939_453_125, 3_814_697_265_625,
+        19_073_486_328_125, 95_367_431_640_625, 476_837_158_203_125, 2_384_185_791_015_625,
+    ]
 
     /// ⌊log10(2^e)⌋ for |e| ≤ 5456721 (Giulietti's constants).
     @inline(__always)

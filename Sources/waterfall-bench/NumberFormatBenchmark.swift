@@ -64,18 +64,26 @@ enum NumberFormatBenchmark {
         var writer = JSONWriter(capacity: feed.items.count * 64)
         var reference = JSONWriter(capacity: feed.items.count * 64)
         var preformatted = JSONWriter(capacity: feed.items.count * 64)
-        let new = Measure.median(runs: runs) {
-            writer.reset()
-            ReplyEncoding.section(feed, &writer)
+        // In turn, run by run, so a burst of load on this shared machine falls on all three.
+        var times: [[Double]] = [[], [], []]
+        for run in 0...runs {
+            let new = Measure.time {
+                writer.reset()
+                ReplyEncoding.section(feed, &writer)
+            }
+            let old = Measure.time {
+                reference.reset()
+                writeItems(
+                    feed.items, &reference, number: { $0.referenceNumber($1) }, integer: { $0.referenceInteger($1) })
+            }
+            let once = Measure.time {
+                preformatted.reset()
+                writeItemsWithColumnTexts(feed.items, &preformatted)
+            }
+            // The first run warms up.
+            if run > 0 { for (k, time) in [new, old, once].enumerated() { times[k].append(time) } }
         }
-        let old = Measure.median(runs: runs) {
-            reference.reset()
-            writeItems(feed.items, &reference, number: { $0.referenceNumber($1) }, integer: { $0.referenceInteger($1) })
-        }
-        let once = Measure.median(runs: runs) {
-            preformatted.reset()
-            writeItemsWithColumnTexts(feed.items, &preformatted)
-        }
+        let (new, old, once) = (median(times[0]), median(times[1]), median(times[2]))
         // The same frame text all three ways (the new reply also has the section's own members first).
         let items = Array(reference.bytes.dropFirst(9))
         guard writer.bytes.suffix(items.count).elementsEqual(items), preformatted.bytes.elementsEqual(reference.bytes)
@@ -95,6 +103,8 @@ enum NumberFormatBenchmark {
             "\(rate(once, preformatted.byteCount)), \(Format.seconds(once / Double(count))) a frame",
             Format.ratio(new / once) + " ReplyEncoding's", "≥ 1000 MB/s")
     }
+
+    private static func median(_ times: [Double]) -> Double { times.sorted()[times.count / 2] }
 
     /// `{"items":[…]}` as `ReplyEncoding` writes a section's items, with the given number writers.
     @inline(__always)

@@ -36,6 +36,8 @@ import Testing
         case shortDecimals
         /// Small fractions a / b: 1/3, 2/7, 175/6.
         case fractions
+        /// A few binary fraction digits: 172.5, 60.25, 0.375, 12345.6787109375 (exact decimals, often short).
+        case dyadics
         /// Integral values from 2^53 up, where ties between two shortest decimals happen.
         case largeIntegers
         /// Integral values below 2^53, the integer path.
@@ -70,6 +72,10 @@ import Testing
                 value = Double(digits) / Self.exactPowersOfTen[scale]
             case .fractions:
                 value = Double(Int.random(in: 1...10_000, using: &rng)) / Double(Int.random(in: 1...999, using: &rng))
+            case .dyadics:
+                let digits = Int.random(in: 0...52, using: &rng)
+                let numerator = Double(UInt64.random(in: 1...(1 << digits), using: &rng))
+                value = numerator / Double(sign: .plus, exponent: Int.random(in: 1...30, using: &rng), significand: 1)
             case .largeIntegers:
                 let exponent = Int.random(in: 53...120, using: &rng)
                 value = Double(sign: .plus, exponent: exponent, significand: 1 + Double.random(in: 0..<1, using: &rng))
