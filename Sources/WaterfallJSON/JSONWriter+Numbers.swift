@@ -122,7 +122,7 @@ extension JSONWriter {
         let lanes = digitLanes(n)
         // The leading zeros are the low lanes that are 0.
         let skip = lanes.trailingZeroBitCount & ~7
-        storeWord((lanes | asciiZeros) >> UInt64(truncatingIfNeeded: skip), to: p)
+        storeWord((lanes | asciiZeros) &>> UInt64(truncatingIfNeeded: skip), to: p)
         return 8 &- skip >> 3
     }
 
@@ -235,8 +235,8 @@ private struct SignificandText {
         }
         if count <= 8 {
             let lanes =
-                JSONWriter.digitLanes(UInt32(truncatingIfNeeded: f)) >> UInt64(truncatingIfNeeded: 64 &- 8 &* count)
-            words = (lanes | zeros >> UInt64(truncatingIfNeeded: 64 &- 8 &* count), 0, 0)
+                JSONWriter.digitLanes(UInt32(truncatingIfNeeded: f)) &>> UInt64(truncatingIfNeeded: 64 &- 8 &* count)
+            words = (lanes | zeros &>> UInt64(truncatingIfNeeded: 64 &- 8 &* count), 0, 0)
             // Zero lanes above the digits: the shifted-in ones, then the trailing zeros.
             length = 8 &- lanes.leadingZeroBitCount >> 3
             return
@@ -246,8 +246,8 @@ private struct SignificandText {
         let low = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: f &- high &* 100_000_000))
         let lowText = low | zeros
         let headBits = UInt64(truncatingIfNeeded: 8 &* (count &- 8))
-        let head = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: high)) >> (64 &- headBits)
-        words = (head | zeros >> (64 &- headBits) | lowText &<< headBits, lowText >> (64 &- headBits), 0)
+        let head = JSONWriter.digitLanes(UInt32(truncatingIfNeeded: high)) &>> (64 &- headBits)
+        words = (head | zeros &>> (64 &- headBits) | lowText &<< headBits, lowText &>> (64 &- headBits), 0)
         length = low != 0 ? count &- low.leadingZeroBitCount >> 3 : 8 &- head.leadingZeroBitCount >> 3
     }
 
@@ -278,7 +278,7 @@ private struct SignificandText {
             return
         }
         let integerBits = UInt64(truncatingIfNeeded: 8 &* integerDigits)
-        let integerMask = UInt64.max >> (64 &- integerBits)
+        let integerMask = UInt64.max &>> (64 &- integerBits)
         let point = UInt64(UInt8(ascii: ".")) &<< integerBits
         let fraction = (words.0 &<< 8) & ~(integerMask &<< 8 | 0xFF)
         JSONWriter.storeWord((words.0 & integerMask) | point | fraction, to: p)
