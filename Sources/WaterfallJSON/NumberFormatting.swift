@@ -38,7 +38,7 @@ public enum NumberFormatting {
             for (k, byte) in "null".utf8.enumerated() { p[k] = byte }
             return 4
         }
-        var text = DecimalText(p)
+        var text = StandardLibraryText(p)
         value.write(to: &text)
         return text.count
     }
@@ -71,7 +71,7 @@ public enum NumberFormatting {
 /// Receives a number's text straight into a buffer: `Double.write(to:)` hands its digits to `_writeASCII` without
 /// making the `String` that `description` allocates for 16 bytes and more. `write(_:)` is there for a standard
 /// library that would send a `String` instead: slower, as correct.
-struct DecimalText: TextOutputStream {
+struct StandardLibraryText: TextOutputStream {
     // MARK: Lifecycle
 
     init(_ start: UnsafeMutablePointer<UInt8>) {
