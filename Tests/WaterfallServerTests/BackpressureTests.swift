@@ -22,7 +22,10 @@ import Testing
         let replies = try await client.readLines(1001)
         let seconds = Date().timeIntervalSince(start)
         let growth = daemon.status("VmHWM") - before
-        try #require(replies.count == 1001, "the connection was closed after \(replies.count) replies")
+        try #require(
+            replies.count == 1001,
+            "the connection was closed after \(replies.count) replies; the daemon said: \(daemon.process.standardError())"
+        )
         let reply = replies[0]
         #expect(reply.hasPrefix(#"{"jsonrpc":"2.0","id":"get","result":{"seq":1,"#))
         #expect(reply.hasSuffix("]}]}}"))
@@ -46,7 +49,10 @@ import Testing
         for k in 0..<10 { requests += #"{"id":\#(k),"method":"ping"}"# + "\n" }
         try await client.write(requests)
         let replies = try await client.readLines(11)
-        try #require(replies.count == 11, "the connection was closed after \(replies.count) replies")
+        try #require(
+            replies.count == 11,
+            "the connection was closed after \(replies.count) replies; the daemon said: \(daemon.process.standardError())"
+        )
         #expect(replies[0] == #"{"jsonrpc":"2.0","id":"\#(id)","result":{"pong":true}}"#)
         #expect(replies[10] == #"{"jsonrpc":"2.0","id":9,"result":{"pong":true}}"#)
         #expect(await daemon.stop() == 0)
