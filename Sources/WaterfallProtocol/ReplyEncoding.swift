@@ -82,7 +82,7 @@ public enum ReplyEncoding {
         }
     }
 
-    /// A diff object: `{"sections":[…]}`.
+    /// A diff object: `{"sections":[…]}`, and `"shifts":[…]` when some sections only moved.
     public static func diff(_ diff: LayoutDiff, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("sections")
@@ -103,6 +103,22 @@ public enum ReplyEncoding {
             w.endObject()
         }
         w.endArray()
+        if !diff.shifts.isEmpty {
+            w.key("shifts")
+            w.beginArray()
+            for shift in diff.shifts {
+                w.fragment(maximumLength: 30 + 3 * JSONFragment.numberLength) { f in
+                    f.text(#"{"from":"#)
+                    f.integer(shift.from)
+                    f.text(#","to":"#)
+                    f.integer(shift.to)
+                    f.text(#","dy":"#)
+                    f.number(shift.dy)
+                    f.text("}")
+                }
+            }
+            w.endArray()
+        }
         w.endObject()
     }
 
