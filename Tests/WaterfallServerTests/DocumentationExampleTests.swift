@@ -49,6 +49,28 @@ import Testing
         }
     }
 
+    /// A picture `![…](NAME.svg)` is drawn with `waterfallctl render NAME` from the layout an example creates, so
+    /// every picture must name a layout that some example of its article creates.
+    @Test("Every picture is of a layout an example of its article creates")
+    func picturesNameExampleLayouts() throws {
+        for article in DocumentationArticle.all {
+            let text = try String(contentsOfFile: article.absolutePath, encoding: .utf8)
+            let requests = article.examples.flatMap(\.steps).filter { $0.direction == .send }.map(\.text)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                guard line.hasPrefix("!["), line.hasSuffix(".svg)"), let open = line.lastIndex(of: "(") else {
+                    continue
+                }
+                let name = line[line.index(after: open)...].dropLast(".svg)".count)
+                let creates = requests.contains {
+                    $0.contains(#""method":"layout.create""#) && $0.contains(#""layout":"\#(name)""#)
+                }
+                #expect(
+                    creates, "\(article.name): no example creates layout '\(name)' for its picture",
+                    sourceLocation: article.location(number + 1))
+            }
+        }
+    }
+
     @Test(
         "A documented line matches byte for byte, with … for one JSON value",
         arguments: [
