@@ -229,21 +229,31 @@ public enum ReplyEncoding {
         f.integer(count)
     }
 
+    /// `"items":[…]`. A section's x and w take a few values (one x per column, a w per span), so they are formatted
+    /// once per call and copied after; y and h are formatted for each item.
     private static func items(_ items: [ItemFrame], _ w: inout JSONWriter) {
         w.key("items")
         w.beginArray()
-        for item in items {
-            let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
-            w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in
-                f.text(#"{"i":"#)
-                f.integer(item.index)
-                f.text(",")
-                frameText(item.frame, &f)
-                if let id = item.id {
-                    f.text(#","id":"#)
-                    f.string(id)
+        NumberTextCache.withCache { cache in
+            for item in items {
+                let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
+                w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in
+                    f.text(#"{"i":"#)
+                    f.integer(item.index)
+                    f.text(#","x":"#)
+                    f.number(item.frame.x, cache: cache)
+                    f.text(#","y":"#)
+                    f.number(item.frame.y)
+                    f.text(#","w":"#)
+                    f.number(item.frame.width, cache: cache)
+                    f.text(#","h":"#)
+                    f.number(item.frame.height)
+                    if let id = item.id {
+                        f.text(#","id":"#)
+                        f.string(id)
+                    }
+                    f.text("}")
                 }
-                f.text("}")
             }
         }
         w.endArray()
