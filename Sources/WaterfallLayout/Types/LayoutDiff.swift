@@ -1,9 +1,31 @@
 /// How the frames moved in one change, in the index space after it (PROTOCOL.md, "Mutation result and diff").
+///
+/// Sections that only moved are not listed one by one: each maximal run of consecutive sections whose origin moved
+/// by the same `dy`, and nothing else about them, is one entry of `shifts`. A diff's size is then proportional to
+/// what changed: growing section 0 of a thousand lists section 0 and one shift.
 public struct LayoutDiff: Sendable, Hashable {
+    /// The sections that are new or changed in more than their origin, ascending.
     public var sections: [SectionDiff]
+    /// The runs of sections that only moved, ascending and disjoint from `sections`.
+    public var shifts: [SectionShift]
 
-    public init(sections: [SectionDiff] = []) {
+    public init(sections: [SectionDiff] = [], shifts: [SectionShift] = []) {
         self.sections = sections
+        self.shifts = shifts
+    }
+}
+
+/// A run of consecutive sections, `from` through `to` inclusive, whose origins moved by `dy` and nothing else.
+public struct SectionShift: Sendable, Hashable {
+    public var from: Int
+    public var to: Int
+    /// How far each section of the run moved; never 0.
+    public var dy: Double
+
+    public init(from: Int, to: Int, dy: Double) {
+        self.from = from
+        self.to = to
+        self.dy = dy
     }
 }
 
