@@ -104,8 +104,7 @@ final class Connection: Sendable {
     /// Closes the connection: calls in flight fail, subscriptions end.
     func close() {
         fail(.connectionClosed(path, "was closed by the client"))
-        // Wakes the reading thread (end of input) and any blocked write.
-        Socket.shutdown(fd)
+        shutDown()
     }
 
     // MARK: Private
@@ -126,18 +125,29 @@ final class Connection: Sendable {
         var sinks: [String: [EventBuffer]] = [:]
         /// Set once the connection is over: every later call fails with it.
         var failure: WaterfallClientError?
+        /// The descriptor is shut down, or closed (then its number may belong to another file).
+        var isShutDown = false
+        var isDescriptorClosed = false
     }
 
     private let fd: Int32
     private let maxReplyBytes: Int
     private let writer: DispatchQueue
     private let state = Mutex(State())
-    /// Only touched on `writer`: the descriptor is closed there, after every write queued before.
-    private nonisolated(unsafe) var isDescriptorClosed = false
+
+    /// Wakes the reading thread (end of input) and any blocked write, once, and never after the descriptor is
+    /// closed: its number may by then be another connection's.
+    private func shutDown() {
+        state.withLock { state in
+            guard !state.isShutDown, !state.isDescriptorClosed else { return }
+            state.isShutDown = true
+            Socket.shutdown(fd)
+        }
+    }
 
     /// On `writer`: encodes and sends one request line.
     private func write(id: Int64, method: String, params: JSONValue?) {
-        guard !isDescriptorClosed else { return }
+        guard !state.withLock({ $0.isDescriptorClosed }) else { return }
         var members: [(key: String, value: JSONValue)] = [
             ("jsonrpc", "2.0"), ("id", .int(id)), ("method", .string(method)),
         ]
@@ -148,7 +158,7 @@ final class Connection: Sendable {
         state.withLock { $0.written.append(id) }
         if let error = w.withUnsafeBytes({ Socket.sendAll(fd, $0) }) {
             fail(.connectionClosed(path, "failed: \(error)"))
-            Socket.shutdown(fd)
+            shutDown()
         }
     }
 
@@ -172,9 +182,12 @@ final class Connection: Sendable {
             }
         }
         fail(.connectionClosed(path, reason))
+        // Closed on the writer's queue, after every write queued before.
         writer.async {
-            self.isDescriptorClosed = true
-            Socket.close(self.fd)
+            self.state.withLock { state in
+                state.isDescriptorClosed = true
+                Socket.close(self.fd)
+            }
         }
     }
 

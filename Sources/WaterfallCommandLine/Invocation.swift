@@ -75,6 +75,8 @@ public struct Invocation: Sendable, Equatable {
                 }
                 command = named
                 wantsHelp = true
+            } else if sawHelp {
+                wantsHelp = true
             } else {
                 command = nil
             }

@@ -129,6 +129,20 @@ import WaterfallLayout
         }
     }
 
+    @Test func closingTwiceLeavesLaterConnectionsAlone() async throws {
+        try await InProcessDaemon.with { daemon in
+            // A released client closes again; its descriptor's number may by then be another connection's.
+            for _ in 0..<20 {
+                let first = try await WaterfallClient.connect(to: daemon.path)
+                first.close()
+                try await Task.sleep(for: .milliseconds(1))
+                let second = try await WaterfallClient.connect(to: daemon.path)
+                first.close()
+                try await second.ping()
+            }
+        }
+    }
+
     @Test func aSubscriptionSeesEveryChangeThenTheDrop() async throws {
         try await InProcessDaemon.with { daemon in
             let writer = try await WaterfallClient.connect(to: daemon.path)
