@@ -37,11 +37,11 @@ enum FrameListing {
         let methods = change.ops.map(\.method).joined(separator: ", ")
         let listed = change.diff.sections.map { entry in
             let items = entry.items.count == 1 ? "1 item" : "\(entry.items.count) items"
-            return "section \(entry.section)\(entry.isNew ? " (new)" : "") \(items)"
+            return "section \(entry.section) (\(entry.isNew ? "new, " : "")\(items))"
         }
         let shifts = change.diff.shifts.map { "sections \($0.from)–\($0.to) moved \(format($0.dy))" }
         let diff = (listed + shifts).joined(separator: "; ")
-        return "seq \(change.seq)  \(methods)  \(diff.isEmpty ? "no frame moved" : diff)\n"
+        return "seq \(change.seq)  \(methods)  diff: \(diff.isEmpty ? "no frame moved" : diff)\n"
     }
 
     private static func row(_ kind: String, _ section: Int, _ index: Int?, _ frame: Rect, _ id: String?) -> [String] {

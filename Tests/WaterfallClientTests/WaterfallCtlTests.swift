@@ -104,7 +104,7 @@ import WaterfallJSON
             #expect(await watch.value == .success)
             #expect(
                 output.standardText
-                    == "seq 2  items.update  section 0 1 item\nlayout feed dropped\n")
+                    == "seq 2  items.update  diff: section 0 (1 item)\nlayout feed dropped\n")
         }
     }
 
