@@ -17,8 +17,8 @@ extension Layout {
         // after `fillItems`, which sets the frames of every entry it is given a listing for.
         let diff = entries(afterChangeTo: s, before: before, listed: [], scratch: &scratch)
         keepScratch(&scratch)
-        guard listingItems else { return LayoutDiff(sections: diff.entries) }
-        var result = diff.total > 0 ? await diff.finished(self) : LayoutDiff(sections: diff.entries)
+        guard listingItems else { return diff.unfilled }
+        var result = diff.total > 0 ? await diff.finished(self) : diff.unfilled
         let origin = origins[s]
         result.sections[0].items = sections.withUnsafeBufferPointer {
             $0[s].itemFrames(start..<(start + items.count), origin: origin)
@@ -50,7 +50,7 @@ extension Layout {
         itemCount = newItemCount
         let diff = entries(afterChangeTo: s, before: before, listed: listed, scratch: &scratch)
         keepScratch(&scratch)
-        guard listingItems && diff.total > 0 else { return LayoutDiff(sections: diff.entries) }
+        guard listingItems && diff.total > 0 else { return diff.unfilled }
         return await diff.finished(self)
     }
 

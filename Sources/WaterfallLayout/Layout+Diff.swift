@@ -38,7 +38,7 @@ extension Layout {
     ///   item frames are built in a task group when there are many (a width change lists every item).
     func diff(_ batch: Batch, changed: PlacedLists, listingItems: Bool = true) async -> LayoutDiff {
         let diff = entries(batch, changed: changed)
-        guard listingItems && diff.total > 0 else { return LayoutDiff(sections: diff.entries) }
+        guard listingItems && diff.total > 0 else { return diff.unfilled }
         return await diff.finished(self)
     }
 
@@ -70,8 +70,10 @@ extension Layout {
     }
 
     /// Adds the entry of section `s`, which existed before the change with `before`'s metrics at `oldOrigin`, and
-    /// lists `listed` (the re-placed items, ascending) plus any whose shift is not exact; adds nothing, and returns
-    /// false, when nothing of the section moved.
+    /// lists `listed` (the re-placed items, ascending) plus any whose shift is not exact; adds it to the shifts
+    /// instead when only its origin moved, and adds nothing, returning false, when nothing of the section moved.
+    ///
+    /// Sections must be added in ascending order, so that a shift can extend the run before it.
     ///
     /// It appends rather than returning the entry: a large optional returned by a function that is not inlined is
     /// copied on the way out and again into the array.
@@ -88,10 +90,18 @@ extension Layout {
         }
         let header = Self.change(before.header, now.header, oldOrigin, origin, dy)
         let footer = Self.change(before.footer, now.footer, oldOrigin, origin, dy)
-        let moved =
-            dy != 0 || now.height != before.height || now.count != before.count || header != .unchanged
+        let changed =
+            now.height != before.height || now.count != before.count || header != .unchanged
             || footer != .unchanged || !listed.isEmpty
-        guard moved else { return false }
+        if !changed {
+            guard dy != 0 else { return false }
+            // A client finds a shifted section's origin as its old one plus dy: where that is not the new origin to
+            // the last bit (non-dyadic values), the section is listed with its origin instead.
+            if oldOrigin + dy == origin {
+                diff.addShift(s, dy: dy)
+                return true
+            }
+        }
         diff.entries.append(
             SectionDiff(
                 section: s, origin: origin, height: now.height, count: now.count, dy: dy, header: header,
@@ -141,6 +151,8 @@ extension Layout {
 /// The entries of a diff being built, and the items each lists.
 struct DiffEntries {
     var entries: [SectionDiff] = []
+    /// The runs of sections that only moved, each extended while the next section moves by the same `dy`.
+    private(set) var shifts: [SectionShift] = []
     /// One per entry, or empty while no entry lists an item (an append lists its new items apart, and sections
     /// that only moved list none): an array fewer for most changes.
     private(set) var listings: [ItemListing] = []
@@ -156,10 +168,22 @@ struct DiffEntries {
         total += count
     }
 
+    /// Records that section `s`, added after every section before it, only moved by `dy`.
+    mutating func addShift(_ s: Int, dy: Double) {
+        if let last = shifts.indices.last, shifts[last].to == s - 1, shifts[last].dy == dy {
+            shifts[last].to = s
+        } else {
+            shifts.append(SectionShift(from: s, to: s, dy: dy))
+        }
+    }
+
+    /// The diff without item frames: what a change that lists none, or whose caller wants none, returns.
+    var unfilled: LayoutDiff { LayoutDiff(sections: entries, shifts: shifts) }
+
     /// The diff, with the listed item frames of `layout` filled in.
     consuming func finished(_ layout: Layout) async -> LayoutDiff {
         if total > 0 { await layout.fillItems(&entries, listings, total: total) }
-        return LayoutDiff(sections: entries)
+        return LayoutDiff(sections: entries, shifts: shifts)
     }
 }
 

@@ -82,7 +82,7 @@ public enum ReplyEncoding {
         }
     }
 
-    /// A diff object: `{"sections":[…]}`.
+    /// A diff object: `{"sections":[…]}`, and `"shifts":[…]` when some sections only moved.
     public static func diff(_ diff: LayoutDiff, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("sections")
@@ -103,6 +103,22 @@ public enum ReplyEncoding {
             w.endObject()
         }
         w.endArray()
+        if !diff.shifts.isEmpty {
+            w.key("shifts")
+            w.beginArray()
+            for shift in diff.shifts {
+                w.fragment(maximumLength: 30 + 3 * JSONFragment.numberLength) { f in
+                    f.text(#"{"from":"#)
+                    f.integer(shift.from)
+                    f.text(#","to":"#)
+                    f.integer(shift.to)
+                    f.text(#","dy":"#)
+                    f.number(shift.dy)
+                    f.text("}")
+                }
+            }
+            w.endArray()
+        }
         w.endObject()
     }
 
@@ -213,21 +229,31 @@ public enum ReplyEncoding {
         f.integer(count)
     }
 
+    /// `"items":[…]`. A section's x and w take a few values (one x per column, a w per span), so they are formatted
+    /// once per call and copied after; y and h are formatted for each item.
     private static func items(_ items: [ItemFrame], _ w: inout JSONWriter) {
         w.key("items")
         w.beginArray()
-        for item in items {
-            let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
-            w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in
-                f.text(#"{"i":"#)
-                f.integer(item.index)
-                f.text(",")
-                frameText(item.frame, &f)
-                if let id = item.id {
-                    f.text(#","id":"#)
-                    f.string(id)
+        NumberTextCache.withCache { cache in
+            for item in items {
+                let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
+                w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in
+                    f.text(#"{"i":"#)
+                    f.integer(item.index)
+                    f.text(#","x":"#)
+                    f.number(item.frame.x, cache: cache)
+                    f.text(#","y":"#)
+                    f.number(item.frame.y)
+                    f.text(#","w":"#)
+                    f.number(item.frame.width, cache: cache)
+                    f.text(#","h":"#)
+                    f.number(item.frame.height)
+                    if let id = item.id {
+                        f.text(#","id":"#)
+                        f.string(id)
+                    }
+                    f.text("}")
                 }
-                f.text("}")
             }
         }
         w.endArray()

@@ -18,7 +18,7 @@ extension ClientFrames {
 }
 
 extension LayoutDiff {
-    /// A diff as the wire writes it: `{"sections": [...]}`.
+    /// A diff as the wire writes it: `{"sections": [...], "shifts": [...]}`.
     public init(json: JSONValue) throws(WireFormatError) {
         guard case .array(let entries)? = json["sections"] else { throw WireFormatError("no sections in \(json)") }
         var sections: [SectionDiff] = []
@@ -39,7 +39,19 @@ extension LayoutDiff {
             }
             sections.append(diff)
         }
-        self.init(sections: sections)
+        var shifts: [SectionShift] = []
+        if let list = json["shifts"] {
+            guard case .array(let entries) = list, !entries.isEmpty else {
+                throw WireFormatError("shifts is not a non-empty array in \(json)")
+            }
+            for entry in entries {
+                shifts.append(
+                    SectionShift(
+                        from: Int(try entry.number("from")), to: Int(try entry.number("to")), dy: try entry.number("dy")
+                    ))
+            }
+        }
+        self.init(sections: sections, shifts: shifts)
     }
 }
 

@@ -9,6 +9,14 @@ public struct ClientFrames: Sendable, Equatable {
         public var header: Rect?
         public var footer: Rect?
         public var items: [Rect?]
+        /// Whether the replay changed the item count, which lets a diff list the section for that alone; not
+        /// part of the frames, so not compared.
+        var isRecounted = false
+
+        public static func == (a: Self, b: Self) -> Bool {
+            a.origin == b.origin && a.height == b.height && a.header == b.header && a.footer == b.footer
+                && a.items == b.items
+        }
     }
 
     public var sections: [Section]
@@ -33,11 +41,17 @@ public struct ClientFrames: Sendable, Equatable {
             switch command {
             case .insertItems(let s, let at, let items):
                 sections[s].items.insert(contentsOf: repeatElement(nil, count: items.count), at: at)
+                sections[s].isRecounted = true
             case .deleteItems(let s, let indices):
                 for i in indices.sorted(by: >) { sections[s].items.remove(at: i) }
+                sections[s].isRecounted = true
             case .moveItem(let from, let to):
                 let frame = sections[from.section].items.remove(at: from.item)
                 sections[to.section].items.insert(frame, at: to.item)
+                if from.section != to.section {
+                    sections[from.section].isRecounted = true
+                    sections[to.section].isRecounted = true
+                }
             case .insertSections(let at, let new):
                 let blanks = new.map {
                     Section(
@@ -55,19 +69,27 @@ public struct ClientFrames: Sendable, Equatable {
         }
     }
 
-    /// Applies a diff: shifts listed sections by `dy`, then overwrites what it lists.
-    public mutating func apply(_ diff: LayoutDiff) {
+    /// Applies a diff: moves listed sections and those in shifts by `dy`, then overwrites what it lists.
+    ///
+    /// Throws, before changing anything, when the diff is larger than PROTOCOL.md allows: a listed section that
+    /// could have been a shift (or that changed in nothing; a section whose old origin plus `dy` is not its new
+    /// origin to the last bit must be listed), a shift that overlaps a listed section or another
+    /// shift, or two adjacent shifts with the same `dy` (runs are maximal).
+    public mutating func apply(_ diff: LayoutDiff) throws(WireFormatError) {
+        try check(diff)
+        for shift in diff.shifts {
+            for s in shift.from...shift.to {
+                sections[s].move(by: shift.dy)
+                sections[s].origin += shift.dy
+            }
+        }
         for entry in diff.sections {
             var section = sections[entry.section]
             if entry.isNew {
                 section = Section(origin: entry.origin, height: entry.height, header: nil, footer: nil, items: [])
                 section.items = Array(repeating: nil, count: entry.count)
             }
-            if entry.dy != 0 {
-                for k in section.items.indices { section.items[k]?.y += entry.dy }
-                section.header?.y += entry.dy
-                section.footer?.y += entry.dy
-            }
+            if entry.dy != 0 { section.move(by: entry.dy) }
             section.origin = entry.origin
             section.height = entry.height
             switch entry.header {
@@ -83,5 +105,51 @@ public struct ClientFrames: Sendable, Equatable {
             for item in entry.items { section.items[item.index] = item.frame }
             sections[entry.section] = section
         }
+        for s in sections.indices { sections[s].isRecounted = false }
+    }
+
+    // MARK: Private
+
+    /// Refuses a diff that lists what it need not (see `apply`), given the frames held after the replay.
+    private func check(_ diff: LayoutDiff) throws(WireFormatError) {
+        var listed = Set<Int>()
+        for entry in diff.sections {
+            listed.insert(entry.section)
+            guard !entry.isNew, entry.items.isEmpty, entry.header == .unchanged, entry.footer == .unchanged,
+                sections.indices.contains(entry.section)
+            else { continue }
+            let held = sections[entry.section]
+            // Listed for its origin alone is right only where old origin + dy misses the new one in the last bit.
+            if entry.height == held.height && !held.isRecounted && held.origin + entry.dy == entry.origin {
+                throw WireFormatError(
+                    "section \(entry.section) is listed but only moved (dy \(entry.dy), from \(held.origin) to "
+                        + "\(entry.origin), height \(entry.height), count \(entry.count)): a shift")
+            }
+        }
+        var previous: SectionShift?
+        for shift in diff.shifts {
+            guard shift.from <= shift.to, shift.dy != 0, sections.indices.contains(shift.from),
+                sections.indices.contains(shift.to)
+            else { throw WireFormatError("shift \(shift) is empty, of dy 0 or out of range") }
+            if let previous {
+                guard previous.to < shift.from else { throw WireFormatError("shifts \(previous), \(shift) overlap") }
+                guard previous.to + 1 < shift.from || previous.dy != shift.dy else {
+                    throw WireFormatError("shifts \(previous), \(shift) are one run")
+                }
+            }
+            if let s = (shift.from...shift.to).first(where: listed.contains) {
+                throw WireFormatError("section \(s) is both listed and in shift \(shift)")
+            }
+            previous = shift
+        }
+    }
+}
+
+extension ClientFrames.Section {
+    /// Moves the frames (not the origin) down by `dy`.
+    fileprivate mutating func move(by dy: Double) {
+        for k in items.indices { items[k]?.y += dy }
+        header?.y += dy
+        footer?.y += dy
     }
 }

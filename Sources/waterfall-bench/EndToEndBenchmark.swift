@@ -51,7 +51,12 @@ enum EndToEndBenchmark {
             "p50 \(Format.seconds(latency.median)), p99 \(Format.seconds(latency.quantile(0.99)))", "",
             "p99 < 200 µs: \(latency.quantile(0.99) < 200e-6 ? "met" : "MISSED")")
 
-        let bulk = bulkLoad(daemon, items: sizes.bulkItems, runs: sizes.runs)
+        let chunk = BenchLayouts.heights(1_000, seed: 9).map { "{\"h\":\(Int($0))}" }.joined(separator: ",")
+        let bulkLines = (0..<(sizes.bulkItems / 1_000)).map { k in
+            #"{"id":\#(k),"method":"items.insert","params":{"layout":"bulk","section":0,"at":\#(k * 1_000),"#
+                + #""items":[\#(chunk)],"diff":false}}"#
+        }
+        let bulk = bulkLoad(daemon, Pipeline(lines: bulkLines, perChunk: 10), runs: sizes.runs)
         let bulkRate = Double(sizes.bulkItems) / bulk.seconds
         table.add(
             "bulk load, \(sizes.bulkItems / 1_000) items.insert of 1000 items (diff off)",
@@ -161,17 +166,12 @@ enum EndToEndBenchmark {
         return samples.withLock { $0 }
     }
 
-    /// Loads `items` items into a fresh one-section layout in requests of 1000, pipelined; the median round.
-    static func bulkLoad(_ daemon: BenchDaemon, items: Int, runs: Int) -> Round {
+    /// Sends `pipeline`, inserts into section 0 of a fresh one-section, 3-column layout named `bulk`, pipelined;
+    /// the median round.
+    static func bulkLoad(_ daemon: BenchDaemon, _ pipeline: Pipeline, runs: Int) -> Round {
         guard let control = BenchClient(path: daemon.socketPath) else {
             return Round(seconds: .infinity, cpu: 0, replyBytes: 0)
         }
-        let chunk = BenchLayouts.heights(1_000, seed: 9).map { "{\"h\":\(Int($0))}" }.joined(separator: ",")
-        let lines = (0..<(items / 1_000)).map { k in
-            #"{"id":\#(k),"method":"items.insert","params":{"layout":"bulk","section":0,"at":\#(k * 1_000),"#
-                + #""items":[\#(chunk)],"diff":false}}"#
-        }
-        let pipeline = Pipeline(lines: lines, perChunk: 10)
         var rounds: [Round] = []
         for _ in 0...runs {
             control.expectResult(

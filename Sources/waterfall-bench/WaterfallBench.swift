@@ -1,10 +1,10 @@
 import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
-/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, json, memory.
+/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, json, memory.
 @main
 enum WaterfallBench {
-    static let names = ["kernel", "incremental", "parallel", "query", "diff", "e2e", "json", "memory"]
+    static let names = ["kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "json", "memory"]
 
     static func main() async {
         let arguments = CommandLine.arguments.dropFirst()
@@ -57,6 +57,12 @@ enum WaterfallBench {
                 requests: quick ? 40_000 : 200_000, clients: 8, pings: quick ? 2_000 : 10_000,
                 bulkItems: million, runs: quick ? 2 : 3)
             EndToEndBenchmark.run(sizes, table: &table)
+        }
+        if wants("wire") {
+            let sizes = WireBenchmark.Sizes(
+                items: million, perInsert: quick ? 2_000 : 10_000, sections: grid.sections, sectionItems: grid.items,
+                updates: quick ? 3 : 7, runs: quick ? 2 : 3)
+            WireBenchmark.run(sizes, table: &table)
         }
         if wants("json") {
             await JSONBenchmark.run(lines: quick ? 40_000 : 200_000, runs: runs, table: &table)

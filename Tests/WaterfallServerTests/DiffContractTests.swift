@@ -63,7 +63,7 @@ import WaterfallTestSupport
             let diffJSON = try #require(result["diff"], "\(context)")
             replyDiffs.append(diffJSON)
             held.replay(commands)
-            held.apply(try LayoutDiff(json: diffJSON))
+            try held.apply(try LayoutDiff(json: diffJSON))
             let fresh = try ClientFrames(layoutGet: try await client.result("layout.get", ["layout": "r"]))
             #expect(held == fresh, "\(context)\n\(result)")
             if held != fresh { return }

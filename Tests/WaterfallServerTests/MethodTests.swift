@@ -26,7 +26,7 @@ import WaterfallJSON
         let version = try await client.result("version")
         #expect(version.keys == ["server", "version", "protocol", "limits"])
         #expect(version["server"] == "waterfalld")
-        #expect(version["protocol"] == 1)
+        #expect(version["protocol"] == 2)
         let limits = try #require(version["limits"])
         #expect(limits["maxLayouts"] == 7)
         #expect(limits["maxLineBytes"] == 16_777_216)
@@ -149,19 +149,18 @@ import WaterfallJSON
         #expect(
             inserted.jsonText
                 == #"{"seq":2,"contentSize":{"w":310,"h":150},"diff":{"sections":["#
-                + #"{"section":0,"origin":0,"height":20,"count":1,"new":true,"items":[{"i":0,"x":0,"y":0,"w":310,"h":20}]},"#
-                + #"{"section":1,"origin":20,"height":130,"count":3,"dy":20}]}}"#)
+                + #"{"section":0,"origin":0,"height":20,"count":1,"new":true,"items":[{"i":0,"x":0,"y":0,"w":310,"h":20}]}],"#
+                + #""shifts":[{"from":1,"to":1,"dy":20}]}}"#)
         let moved = try await client.result("sections.move", ["layout": "feed", "from": 0, "to": 1])
         #expect(moved["seq"] == 3)
         #expect(
             moved["diff"]?.jsonText
-                == #"{"sections":[{"section":0,"origin":0,"height":130,"count":3,"dy":-20},"#
-                + #"{"section":1,"origin":130,"height":20,"count":1,"dy":130}]}"#)
+                == #"{"sections":[],"shifts":[{"from":0,"to":0,"dy":-20},{"from":1,"to":1,"dy":130}]}"#)
         let deleted = try await client.result("sections.delete", ["layout": "feed", "sections": [0]])
         #expect(
             deleted.jsonText
-                == #"{"seq":4,"contentSize":{"w":310,"h":20},"diff":{"sections":["#
-                + #"{"section":0,"origin":0,"height":20,"count":1,"dy":-130}]}}"#)
+                == #"{"seq":4,"contentSize":{"w":310,"h":20},"diff":{"sections":[],"#
+                + #""shifts":[{"from":0,"to":0,"dy":-130}]}}"#)
         await fixture.stop()
     }
 

@@ -90,7 +90,7 @@ extension ClientSession {
         w.beginObject()
         w.member("server", BuildInfo.name)
         w.member("version", BuildInfo.version)
-        w.member("protocol", 1)
+        w.member("protocol", 2)
         w.key("limits")
         w.beginObject()
         w.member("maxLineBytes", config.maxLineBytes)

@@ -1,0 +1,141 @@
+import WaterfallJSON
+
+/// The wire at the engine's speed (issue 9), through the real daemon: bulk loads of real-valued and integer
+/// heights, a mid-list update of a million items with and without its diff, and the reply to a change at the top of
+/// a thousand sections.
+enum WireBenchmark {
+    struct Sizes {
+        /// Items of the bulk loads and of the mid-list update's layout.
+        var items: Int
+        /// Items per `items.insert` of the bulk loads.
+        var perInsert: Int
+        var sections: Int
+        var sectionItems: Int
+        /// Updates timed, with and without the diff each.
+        var updates: Int
+        var runs: Int
+    }
+
+    static func run(_ sizes: Sizes, table: inout Table) {
+        guard let daemon = BenchDaemon(), let control = BenchClient(path: daemon.socketPath) else {
+            table.add("wire", "the daemon did not start")
+            return
+        }
+        defer { daemon.stop() }
+        // Uniform doubles in [20, 400) from mulberry32(42), written as JavaScript's JSON.stringify writes them (the
+        // shortest text that reads back, 17 significant digits for most), and the same rounded to integers.
+        var random = Mulberry32(seed: 42)
+        let heights = (0..<sizes.items).map { _ in 20 + 380 * random.next() }
+        let real = heights.map { "{\"h\":\($0)}" }
+        let integral = heights.map { "{\"h\":\(Int($0))}" }
+        let inserts = sizes.items / sizes.perInsert
+        for (name, texts, target) in [("real-valued", real, 15e6), ("integer", integral, 20e6)] {
+            let pipeline = EndToEndBenchmark.Pipeline(lines: insertLines(texts, sizes.perInsert), perChunk: 1)
+            let round = EndToEndBenchmark.bulkLoad(daemon, pipeline, runs: sizes.runs)
+            let rate = Double(sizes.items) / round.seconds
+            table.add(
+                "bulk load, \(inserts) items.insert of \(sizes.perInsert) \(name) heights (diff off)",
+                "\(Format.rate(rate)) items, \(pipeline.bytes.count / sizes.items) bytes per item",
+                "daemon CPU \(Format.seconds(round.cpu / Double(sizes.items))) per item",
+                "≥ \(Format.rate(target)): \(rate >= target ? "met" : "MISSED")")
+        }
+        midListUpdate(daemon, control, lines: insertLines(real, sizes.perInsert), sizes, &table)
+        topOfManySections(control, sizes, &table)
+    }
+
+    // MARK: Private
+
+    /// `items.insert` requests into section 0 of layout `bulk`, `perInsert` item texts each, appended in turn.
+    private static func insertLines(_ items: [String], _ perInsert: Int) -> [String] {
+        stride(from: 0, to: items.count, by: perInsert).map { start in
+            let chunk = items[start..<min(items.count, start + perInsert)].joined(separator: ",")
+            return #"{"id":\#(start),"method":"items.insert","params":{"layout":"bulk","section":0,"at":\#(start),"#
+                + #""items":[\#(chunk)],"diff":false}}"#
+        }
+    }
+
+    /// Updates the middle item of a million real-valued heights, one request at a time, with its full diff and
+    /// with `"diff": false` in turn, so that the host's drift falls on both sides of the ratio.
+    private static func midListUpdate(
+        _ daemon: BenchDaemon, _ control: BenchClient, lines: [String], _ sizes: Sizes, _ table: inout Table
+    ) {
+        control.expectResult(
+            #"{"id":1,"method":"layout.create","params":{"layout":"bulk","width":1000,"replace":true,"#
+                + #""defaults":{"columns":3},"sections":[{}],"diff":false}}"#)
+        for line in lines { control.expectResult(line) }
+        let middle = sizes.items / 2
+        var withDiff: [Double] = []
+        var without: [Double] = []
+        var replyBytes = 0
+        for k in 0..<(2 * sizes.updates + 2) {
+            let diff = k % 2 == 0
+            let line = Array(
+                (#"{"id":\#(k),"method":"items.update","params":{"layout":"bulk","section":0,"#
+                    + #""items":[{"i":\#(middle),"h":\#(k % 4 < 2 ? 333.3 : 111.1)}]\#(diff ? "" : #","diff":false"#)}}"#)
+                    .utf8)
+            let start = nanoseconds()
+            guard let reply = control.call(line) else { return }
+            let seconds = Double(nanoseconds() - start) / 1e9
+            // The first pair warms up.
+            guard k >= 2 else { continue }
+            if diff {
+                withDiff.append(seconds)
+                replyBytes = reply.count
+            } else {
+                without.append(seconds)
+            }
+        }
+        let a = median(withDiff)
+        let b = median(without)
+        table.add(
+            "update item \(middle) of \(sizes.items) real-valued heights, with its diff vs \"diff\": false",
+            "\(Format.seconds(a)) with (\(replyBytes / 1_000_000) MB, \(Format.rate(Double(replyBytes) / a))B), "
+                + "\(Format.seconds(b)) without",
+            "\(Format.ratio(a / b)) of without", "≤ 3×: \(a / b <= 3 ? "met" : "MISSED")")
+    }
+
+    /// One height in section 0 of `sections` sections of `sectionItems` items: the reply's bytes.
+    private static func topOfManySections(_ control: BenchClient, _ sizes: Sizes, _ table: inout Table) {
+        let heights = BenchLayouts.heights(sizes.sectionItems).map { "{\"h\":\(Int($0))}" }.joined(separator: ",")
+        let section = #"{"items":[\#(heights)]}"#
+        let sections = Array(repeating: section, count: sizes.sections).joined(separator: ",")
+        control.expectResult(
+            #"{"id":1,"method":"layout.create","params":{"layout":"many","width":1000,"#
+                + #""defaults":{"columns":3,"columnSpacing":4,"rowSpacing":4},"sections":[\#(sections)],"diff":false}}"#
+        )
+        let line =
+            #"{"id":2,"method":"items.update","params":{"layout":"many","section":0,"#
+            + #""items":[{"i":\#(sizes.sectionItems / 2),"h":333}]}}"#
+        guard let reply = control.call(Array(line.utf8)) else { return }
+        let text = String(decoding: reply, as: UTF8.self)
+        let listed = text.split(separator: #""i":"#, omittingEmptySubsequences: false).count - 1
+        table.add(
+            "reply to one height in section 0 of \(sizes.sections) × \(sizes.sectionItems), via waterfalld",
+            "\(reply.count + 1) bytes",
+            "\(listed) item frames, \(text.contains("\"shifts\"") ? "a shift" : "no shift")",
+            "≤ 40,000 bytes: \(reply.count + 1 <= 40_000 ? "met" : "MISSED")")
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        values.isEmpty ? .infinity : values.sorted()[values.count / 2]
+    }
+}
+
+/// mulberry32, the small generator JavaScript benchmarks use: the same seed gives the same heights as a browser
+/// test of masonic would.
+struct Mulberry32 {
+    private var state: UInt32
+
+    init(seed: UInt32) {
+        state = seed
+    }
+
+    /// A double in [0, 1).
+    mutating func next() -> Double {
+        state &+= 0x6D2B_79F5
+        var t = state
+        t = (t ^ (t >> 15)) &* (t | 1)
+        t ^= t &+ ((t ^ (t >> 7)) &* (t | 61))
+        return Double(t ^ (t >> 14)) / 4_294_967_296
+    }
+}
