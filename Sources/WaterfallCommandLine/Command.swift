@@ -59,8 +59,9 @@ public enum Command: String, CaseIterable, Sendable {
                 """
         case .watch:
             return """
-                Subscribes to LAYOUT and prints one line per event (the event's params as JSON with --json) until
-                interrupted, or until the layout is dropped or the connection ends (exit 0).
+                Subscribes to LAYOUT and prints one line per event (with --json, the event as the daemon sent it)
+                until interrupted. It ends with exit status 0 when the layout is dropped, 1 when the daemon ends the
+                subscription because this watcher fell behind (subscription.overflow), 3 when the connection ends.
                 """
         case .render:
             return """

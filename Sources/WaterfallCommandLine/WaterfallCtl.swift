@@ -179,12 +179,11 @@ struct Run: Sendable {
         for try await event in events {
             switch event {
             case .changed(let change):
-                terminal.write(invocation.json ? change.json.jsonText + "\n" : FrameListing.change(change))
+                let line: JSONValue = ["method": "layout.changed", "params": change.json]
+                terminal.write(invocation.json ? line.jsonText + "\n" : FrameListing.change(change))
             case .dropped(let layout):
-                terminal.write(
-                    invocation.json
-                        ? "{\"layout\":\(JSONValue.string(layout).jsonText),\"dropped\":true}\n"
-                        : "layout \(layout) dropped\n")
+                let line: JSONValue = ["method": "layout.dropped", "params": ["layout": .string(layout)]]
+                terminal.write(invocation.json ? line.jsonText + "\n" : "layout \(layout) dropped\n")
                 return .success
             case .overflow(let layout):
                 throw WaterfallClientError(

@@ -27,7 +27,7 @@ import WaterfallLayout
             let client = try await WaterfallClient.connect(to: daemon.path)
             try await client.ping()
             let version = try await client.version()
-            #expect(version.protocolVersion >= 1 && version.server == "waterfalld")
+            #expect(version.protocolVersion == 2 && version.server == "waterfalld")
             let created = try await client.createLayout("feed", Self.spec)
             #expect(created.seq == 1 && created.contentSize == Size(width: 375, height: 234))
             #expect(created.diff?.sections.first?.items.count == 3)

@@ -87,24 +87,27 @@ import WaterfallJSON
         #expect(overview.out.contains("\n  \(command.rawValue) "))
     }
 
-    @Test func watchPrintsEachEventUntilTheLayoutIsDropped() async throws {
+    @Test(arguments: [false, true])
+    func watchPrintsEachEventUntilTheLayoutIsDropped(json: Bool) async throws {
         try await InProcessDaemon.with { daemon in
             let client = try await WaterfallClient.connect(to: daemon.path)
             _ = try await client.call(method: "layout.create", params: try JSONValue(parsing: Self.create))
             let (terminal, output) = Terminal.capturing()
-            let watch = Task {
-                await WaterfallCtl.run(
-                    ["--socket", daemon.path, "watch", "feed"], environment: [:], terminal: terminal)
-            }
+            let line = ["--socket", daemon.path, "watch", "feed"] + (json ? ["--json"] : [])
+            let watch = Task { await WaterfallCtl.run(line, environment: [:], terminal: terminal) }
             // The watcher says so on stderr once subscribed.
             while !output.errorText.contains("watching feed") { try await Task.sleep(for: .milliseconds(5)) }
             _ = try await client.call(
                 method: "items.update", params: ["layout": "feed", "section": 0, "items": [["i": 0, "h": 90]]])
             try await client.dropLayout("feed")
             #expect(await watch.value == .success)
-            #expect(
-                output.standardText
-                    == "seq 2  items.update  diff: section 0 (1 item)\nlayout feed dropped\n")
+            guard json else {
+                #expect(output.standardText == "seq 2  items.update  diff: section 0 (1 item)\nlayout feed dropped\n")
+                return
+            }
+            let lines = try output.standardText.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+            #expect(lines.map { $0["method"] } == ["layout.changed", "layout.dropped"])
+            #expect(lines.first?["params"]?["seq"] == 2 && lines.last?["params"] == ["layout": "feed"])
         }
     }
 
