@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(name: "waterfallctl", dependencies: ["WaterfallCommandLine"], swiftSettings: strict),
         .executableTarget(
             name: "waterfall-bench",
-            dependencies: ["WaterfallServer", "WaterfallTestSupport"],
+            dependencies: ["WaterfallServer", "WaterfallTestSupport", "WaterfallClient"],
             swiftSettings: strict
         ),
         // Shared by tests and the benchmark: the reference layout, a seeded RNG, a socket client.

@@ -52,16 +52,21 @@ final class Connection: Sendable {
             defer { state.nextID += 1 }
             return state.nextID
         }
+        let line = Self.requestLine(id: id, method: method, params: params)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
-                let refusal = state.withLock { state -> WaterfallClientError? in
-                    if let failure = state.failure { return failure }
-                    if state.cancelled.remove(id) != nil { return .cancelled(method) }
+                let (refusal, flushes) = state.withLock { state -> (WaterfallClientError?, Bool) in
+                    if let failure = state.failure { return (failure, false) }
+                    if state.cancelled.remove(id) != nil { return (.cancelled(method), false) }
                     state.pending[id] = Pending(method: method, continuation: continuation)
-                    return nil
+                    // Queued in wire order; one flush sends whatever has gathered by the time it runs.
+                    state.outgoing.append(contentsOf: line)
+                    state.written.append(id)
+                    defer { state.isFlushScheduled = true }
+                    return (nil, !state.isFlushScheduled)
                 }
                 if let refusal { return continuation.resume(returning: .failure(refusal)) }
-                writer.async { self.write(id: id, method: method, params: params) }
+                if flushes { writer.async { self.flush() } }
                 if let timeout {
                     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
                     DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
@@ -109,25 +114,30 @@ final class Connection: Sendable {
 
     // MARK: Private
 
-    private struct Pending {
+    fileprivate struct Pending {
         var method: String
         var continuation: CheckedContinuation<Reply, Never>
     }
 
-    private struct State {
+    fileprivate struct State {
         var nextID: Int64 = 1
         var pending: [Int64: Pending] = [:]
         /// Requests cancelled before they were registered.
         var cancelled: Set<Int64> = []
         /// The ids in the order they were written, to match a reply with `"id": null` (a line the daemon could not
         /// read, answered in order) to its request.
+        /// Answered from `writtenHead` on: replies come in order, so the front is answered first (amortized O(1)).
         var written: [Int64] = []
+        var writtenHead = 0
         var sinks: [String: [EventBuffer]] = [:]
         /// Set once the connection is over: every later call fails with it.
         var failure: WaterfallClientError?
         /// The descriptor is shut down, or closed (then its number may belong to another file).
         var isShutDown = false
         var isDescriptorClosed = false
+        /// Request lines not yet handed to the writer, and whether a flush is on its way.
+        var outgoing: [UInt8] = []
+        var isFlushScheduled = false
     }
 
     private let fd: Int32
@@ -145,9 +155,8 @@ final class Connection: Sendable {
         }
     }
 
-    /// On `writer`: encodes and sends one request line.
-    private func write(id: Int64, method: String, params: JSONValue?) {
-        guard !state.withLock({ $0.isDescriptorClosed }) else { return }
+    /// A request line and its newline.
+    private static func requestLine(id: Int64, method: String, params: JSONValue?) -> [UInt8] {
         var members: [(key: String, value: JSONValue)] = [
             ("jsonrpc", "2.0"), ("id", .int(id)), ("method", .string(method)),
         ]
@@ -155,8 +164,20 @@ final class Connection: Sendable {
         var w = JSONWriter(capacity: 256)
         w.write(.object(members))
         w.newline()
-        state.withLock { $0.written.append(id) }
-        if let error = w.withUnsafeBytes({ Socket.sendAll(fd, $0) }) {
+        return w.takeBytes()
+    }
+
+    /// On `writer`: sends every request queued since the last flush, in one write when they fit one (calls made
+    /// together, as a pipelining client makes them, then cost one system call, not one each).
+    private func flush() {
+        let (bytes, isClosed) = state.withLock { state -> ([UInt8], Bool) in
+            state.isFlushScheduled = false
+            var taken: [UInt8] = []
+            swap(&taken, &state.outgoing)
+            return (taken, state.isDescriptorClosed)
+        }
+        guard !isClosed, !bytes.isEmpty else { return }
+        if let error = bytes.withUnsafeBytes({ Socket.sendAll(fd, $0) }) {
             fail(.connectionClosed(path, "failed: \(error)"))
             shutDown()
         }
@@ -239,8 +260,9 @@ final class Connection: Sendable {
 
     private func complete(_ id: Int64, _ reply: Reply) {
         let pending = state.withLock { state -> Pending? in
-            if let k = state.written.firstIndex(of: id) { state.written.remove(at: k) }
-            return state.pending.removeValue(forKey: id)
+            let pending = state.pending.removeValue(forKey: id)
+            state.dropAnswered()
+            return pending
         }
         guard let pending else { return }
         pending.continuation.resume(
@@ -250,11 +272,8 @@ final class Connection: Sendable {
     /// Completes the oldest request written and not yet answered (replies come in the order of requests).
     private func completeOldest(_ reply: Reply) {
         let id = state.withLock { state -> Int64? in
-            while let first = state.written.first {
-                if state.pending[first] != nil { return first }
-                state.written.removeFirst()
-            }
-            return nil
+            state.dropAnswered()
+            return state.writtenHead < state.written.count ? state.written[state.writtenHead] : nil
         }
         if let id { complete(id, reply) }
     }
@@ -272,5 +291,16 @@ final class Connection: Sendable {
         let failure = state.withLock { $0.failure } ?? error
         for call in pending { call.continuation.resume(returning: .failure(failure)) }
         for sink in sinks { sink.finish() }
+    }
+}
+
+extension Connection.State {
+    /// Drops the answered ids at the front of `written`.
+    fileprivate mutating func dropAnswered() {
+        while writtenHead < written.count, pending[written[writtenHead]] == nil { writtenHead += 1 }
+        if writtenHead > 1024, writtenHead * 2 > written.count {
+            written.removeFirst(writtenHead)
+            writtenHead = 0
+        }
     }
 }

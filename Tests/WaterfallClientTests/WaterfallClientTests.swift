@@ -72,6 +72,20 @@ import WaterfallLayout
         }
     }
 
+    @Test func aReplyWithoutAnIdGoesToTheOldestCall() async throws {
+        // A line over the limit is answered with "id": null, in order: it is the call's own error.
+        let daemon = try InProcessDaemon.start { $0.maxLineBytes = 100 }
+        let client = try await WaterfallClient.connect(to: daemon.path)
+        let big = Task {
+            try await client.call(method: "ping", params: ["pad": .string(String(repeating: "a", count: 200))])
+        }
+        let small = Task { try await client.call(method: "ping") }
+        let error = await #expect(throws: WaterfallClientError.self) { _ = try await big.value }
+        #expect(error?.kind == "too_large")
+        #expect(try await small.value == ["pong": true])
+        await daemon.stop()
+    }
+
     @Test func connectionErrorsNameTheSocketPath() async throws {
         let path = "/tmp/waterfall-client-no-such-dir/waterfalld.sock"
         let error = await #expect(throws: WaterfallClientError.self) {
