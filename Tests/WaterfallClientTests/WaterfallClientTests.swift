@@ -181,6 +181,48 @@ import WaterfallLayout
         }
     }
 
+    @Test func aSubscriberThatFallsBehindGetsOverflowAndTheEnd() async throws {
+        let daemon = try InProcessDaemon.start { $0.subscriberMaxPendingBytes = 16_384 }
+        let writer = try await WaterfallClient.connect(to: daemon.path)
+        let reader = try await WaterfallClient.connect(to: daemon.path)
+        _ = try await writer.createLayout("o", Self.spec)
+        let events = try await reader.subscribe("o")
+        // Unread, the events fill the subscription's buffer; the connection then stops reading and the daemon's
+        // pending bytes for it pass the limit.
+        for k in 0..<3_000 {
+            _ = try await writer.updateItems(
+                [ItemUpdate(index: 0, item: Item(height: Double(k % 7 + 1)))], inSection: 0, of: "o",
+                options: .init(diff: false))
+        }
+        var changes = 0
+        var last: LayoutEvent?
+        for try await event in events {
+            if case .changed = event { changes += 1 }
+            last = event
+        }
+        #expect(last == .overflow(layout: "o") && changes >= 1024 && changes < 3_000)
+        // The connection reads again: calls on it are answered.
+        try await reader.ping()
+        await daemon.stop()
+    }
+
+    @Test func aSubscriptionNobodyReadsDoesNotHoldUpTheConnection() async throws {
+        try await InProcessDaemon.with { daemon in
+            let writer = try await WaterfallClient.connect(to: daemon.path)
+            let reader = try await WaterfallClient.connect(to: daemon.path)
+            _ = try await writer.createLayout("n", Self.spec)
+            do {
+                // Released at once: its events go nowhere rather than filling a buffer nobody empties.
+                _ = try await reader.subscribe("n")
+            }
+            for k in 0..<2_000 {
+                _ = try await writer.updateItems(
+                    [ItemUpdate(index: 0, item: Item(height: Double(k % 7 + 1)))], inSection: 0, of: "n")
+            }
+            try await reader.ping()
+        }
+    }
+
     @Test func unsubscribeEndsTheSequence() async throws {
         try await InProcessDaemon.with { daemon in
             let client = try await WaterfallClient.connect(to: daemon.path)
