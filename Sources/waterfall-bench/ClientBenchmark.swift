@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import WaterfallClient
 import WaterfallLayout
 
@@ -68,8 +69,15 @@ enum ClientBenchmark {
                     + #""items":[\#(chunk)],"diff":false}}"#)
         }
         let get = Array(#"{"id":1,"method":"layout.get","params":{"layout":"g"}}"#.utf8)
+        // A connection of its own for the raw reads, read at once like the client's.
+        guard let reader = BenchClient(path: daemon.socketPath) else { return }
+        let failures = Mutex(0)
         let gets = await Measure.interleaved(
-            runs: sizes.runs, { _ = setup.call(get) }, { _ = try? await client.frames(of: "g") })
+            runs: sizes.runs, { if reader.call(get) == nil { failures.withLock { $0 += 1 } } },
+            {
+                do { _ = try await client.frames(of: "g") } catch { failures.withLock { $0 += 1 } }
+            })
+        if failures.withLock({ $0 }) > 0 { print("  layout.get failed \(failures.withLock { $0 }) times") }
         table.add(
             "layout.get of \(sizes.items) items, WaterfallClient.frames(of:) vs raw bytes",
             "\(Format.seconds(gets.b)) vs \(Format.seconds(gets.a))",
