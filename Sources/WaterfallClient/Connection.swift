@@ -69,8 +69,9 @@ final class Connection: Sendable {
                 if flushes { writer.async { self.flush() } }
                 if let timeout {
                     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-                    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                        self.complete(id, .failure(.timeout(method, seconds)))
+                    // Weak: a closed connection must not wait for its timers to be released.
+                    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+                        self?.complete(id, .failure(.timeout(method, seconds)))
                     }
                 }
             }
