@@ -38,7 +38,7 @@ let package = Package(
         // Shared by tests and the benchmark: the reference layout, a seeded RNG, a socket client.
         .target(
             name: "WaterfallTestSupport",
-            dependencies: ["WaterfallLayout", "WaterfallJSON", "WaterfallProtocol"],
+            dependencies: ["WaterfallLayout", "WaterfallJSON", "WaterfallProtocol", "WaterfallClient"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Synchronization
 import WaterfallJSON
 import WaterfallProtocol
@@ -19,7 +18,7 @@ final class Connection: Sendable {
     /// Connects to `path` on a new thread, which then reads the connection until it ends.
     static func open(path: String, maxReplyBytes: Int) async throws(WaterfallClientError) -> Connection {
         let opened: Result<Connection, WaterfallClientError> = await withCheckedContinuation { continuation in
-            let thread = Thread {
+            let failure = Socket.startThread {
                 switch Socket.connect(path) {
                 case .failure(let error):
                     continuation.resume(returning: .failure(error))
@@ -29,8 +28,7 @@ final class Connection: Sendable {
                     connection.readUntilEnd()
                 }
             }
-            thread.name = "waterfall-client"
-            thread.start()
+            if let failure { continuation.resume(returning: .failure(.cannotConnect(path, failure.description))) }
         }
         return try opened.get()
     }

@@ -58,6 +58,30 @@ enum Socket {
         return nil
     }
 
+    /// Runs `body` on a new detached thread (a thread of the client's own, never the cooperative pool's); the
+    /// error if no thread could be made.
+    static func startThread(_ body: @escaping @Sendable () -> Void) -> SocketError? {
+        final class Box: Sendable {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                box.body()
+                return nil
+            }, box)
+        guard status == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            return SocketError("cannot start a thread: \(String(cString: strerror(status)))")
+        }
+        pthread_detach(thread)
+        return nil
+    }
+
     static func shutdown(_ fd: Int32) { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
 
     static func close(_ fd: Int32) { _ = Glibc.close(fd) }

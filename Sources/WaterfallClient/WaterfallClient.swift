@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import WaterfallJSON
 import WaterfallProtocol
@@ -49,7 +48,7 @@ public final class WaterfallClient: Sendable {
     /// `$XDG_RUNTIME_DIR/waterfalld.sock`, else `/tmp/waterfalld-<uid>/waterfalld.sock`.
     public static func defaultSocketPath(environment: [String: String]? = nil) -> String {
         SocketLocation.resolve(
-            configured: nil, environment: environment ?? ProcessInfo.processInfo.environment, uid: getuid(),
+            configured: nil, environment: environment ?? processEnvironment(), uid: getuid(),
             isDirectory: isDirectory
         ).path
     }
@@ -89,6 +88,20 @@ public final class WaterfallClient: Sendable {
     }
 
     // MARK: Private
+
+    /// The process's environment, from `environ` (the client does without Foundation).
+    private static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            cursor += 1
+        }
+        return environment
+    }
 
     private static func isDirectory(_ path: String) -> Bool {
         var info = stat()
