@@ -29,7 +29,8 @@ public struct FrameModel: Sendable, Hashable {
         public var height: Double
         public var header: Rect?
         public var footer: Rect?
-        /// A pinned header's `pinMaxY`, as `layout.get` gives it.
+        /// A pinned header's `pinMaxY`, as `layout.get` gives it; moved with its section, and cleared when a diff
+        /// sets the header (diffs do not carry it yet).
         public var pinMaxY: Double?
         public var items: [Item?]
 
@@ -152,8 +153,13 @@ public struct FrameModel: Sendable, Hashable {
             section.height = entry.height
             switch entry.header {
             case .unchanged: break
-            case .set(let frame): section.header = frame
-            case .removed: section.header = nil
+            case .set(let frame):
+                section.header = frame
+                // The engine's diff does not carry a header's pinMaxY: a stale one would be worse than none.
+                section.pinMaxY = nil
+            case .removed:
+                section.header = nil
+                section.pinMaxY = nil
             }
             switch entry.footer {
             case .unchanged: break
