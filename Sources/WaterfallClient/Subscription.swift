@@ -3,7 +3,7 @@ import Synchronization
 
 /// The events of one layout on one connection, as an `AsyncSequence`: `layout.changed` for every change by any
 /// connection, then the end, when the connection ends, after `layout.dropped` or `subscription.overflow` (the
-/// daemon has ended the subscription), or after `unsubscribe`.
+/// daemon has ended the subscription), after `unsubscribe`, or when the task iterating it is cancelled.
 ///
 /// It applies back pressure: when this many events wait unread, the connection stops reading, and a daemon whose
 /// subscriber falls that far behind sends `subscription.overflow` rather than holding memory without bound.
@@ -101,8 +101,16 @@ final class EventBuffer: Sendable {
         }
     }
 
-    /// The next event, or nil once finished and drained.
+    /// The next event, or nil once finished and drained; a cancelled task's wait ends the sequence (nil).
     func next() async -> Event? {
+        await withTaskCancellationHandler {
+            await wait()
+        } onCancel: {
+            finish()
+        }
+    }
+
+    private func wait() async -> Event? {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Event?? in
                 if state.head < state.queue.count {
@@ -114,6 +122,7 @@ final class EventBuffer: Sendable {
                     }
                     return .some(event)
                 }
+                // Finished (also by a cancellation that came before this wait): the end.
                 if state.isFinished { return .some(nil) }
                 state.waiter = continuation
                 return nil

@@ -223,6 +223,23 @@ import WaterfallLayout
         }
     }
 
+    @Test func cancellingTheIteratingTaskEndsTheSequence() async throws {
+        try await InProcessDaemon.with { daemon in
+            let client = try await WaterfallClient.connect(to: daemon.path)
+            _ = try await client.createLayout("t", Self.spec)
+            let events = try await client.subscribe("t")
+            let iteration = Task {
+                var count = 0
+                for try await _ in events { count += 1 }
+                return count
+            }
+            try await Task.sleep(for: .milliseconds(20))
+            iteration.cancel()
+            #expect(try await iteration.value == 0)
+            try await client.ping()
+        }
+    }
+
     @Test func unsubscribeEndsTheSequence() async throws {
         try await InProcessDaemon.with { daemon in
             let client = try await WaterfallClient.connect(to: daemon.path)
