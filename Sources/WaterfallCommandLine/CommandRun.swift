@@ -140,13 +140,16 @@ struct CommandRun: Sendable {
     }
 
     private func render(_ client: WaterfallClient) async throws -> WaterfallCtl.ExitStatus {
-        let frames = try await client.frames(of: name)
-        var picture = LayoutPicture(name: name, model: FrameModel(frames))
-        if let lanes = try await exportedLanes(client, seq: frames.seq, sections: frames.sections.count) {
-            picture.lanes = lanes
-            picture.laneSource = .export
+        // An empty rect answers with the content size alone, which the default window needs.
+        let size = try await client.query(name, rect: Rect(x: 0, y: 0, width: 0, height: 0)).contentSize
+        let window = try invocation.rect("--rect") ?? SVGRenderer.defaultWindow(for: size)
+        let picture: LayoutPicture
+        if window.y <= 0 && window.maxY >= size.height {
+            picture = try await wholePicture(client)
+        } else {
+            picture = try await windowPicture(client, window)
         }
-        let svg = SVGRenderer(width: try invocation.width(), window: try invocation.rect("--rect")).render(picture)
+        let svg = SVGRenderer(width: try invocation.width(), window: window).render(picture)
         if let path = invocation.options["--output"] {
             do {
                 try terminal.writeFile(path, svg)
@@ -158,6 +161,33 @@ struct CommandRun: Sendable {
             terminal.write(svg)
         }
         return .success
+    }
+
+    /// Every section, with exact lanes when the daemon can export the layout.
+    private func wholePicture(_ client: WaterfallClient) async throws -> LayoutPicture {
+        let frames = try await client.frames(of: name)
+        var picture = LayoutPicture(name: name, model: FrameModel(frames))
+        if let lanes = try await exportedLanes(client, seq: frames.seq, sections: frames.sections.count) {
+            picture.lanes = lanes
+            picture.laneSource = .export
+        }
+        return picture
+    }
+
+    /// Only the sections from the first to the last that has an element in `window` (a query finds them), so
+    /// that a window of a thousand-section layout does not fetch them all; lanes inferred. An empty section at the
+    /// window's very top or bottom, with no element of its own, is left out.
+    private func windowPicture(_ client: WaterfallClient, _ window: Rect) async throws -> LayoutPicture {
+        let visible = try await client.query(name, rect: window)
+        let shown = visible.elements.map(\.section)
+        var frames = LayoutFrames(seq: visible.seq, contentSize: visible.contentSize, sections: [])
+        if let first = shown.min(), let last = shown.max() {
+            frames = try await client.frames(of: name, sections: Array(first...last))
+        }
+        var picture = LayoutPicture(name: name, model: FrameModel(frames))
+        picture.firstSection = shown.min() ?? 0
+        picture.totalItems = try await client.listLayouts().first { $0.layout == name }?.items
+        return picture
     }
 
     /// The exact lanes, from the layout's inputs laid out by the engine, when the daemon has `layout.export` and

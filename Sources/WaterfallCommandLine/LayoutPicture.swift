@@ -19,6 +19,10 @@ public struct LayoutPicture: Sendable, Hashable {
     /// Each section's column lanes, in absolute coordinates.
     public var lanes: [[Rect]]
     public var laneSource: LaneSource
+    /// The index of `sections[0]`: a window of a large layout holds only the sections it shows.
+    public var firstSection = 0
+    /// The layout's item count when `sections` are only some of its sections.
+    public var totalItems: Int?
 
     public init(
         name: String, seq: Int, contentSize: Size, sections: [FrameModel.Section], lanes: [[Rect]],
@@ -53,6 +57,6 @@ public struct LayoutPicture: Sendable, Hashable {
         return xs.sorted().map { Rect(x: $0, y: top, width: narrowest, height: bottom - top) }
     }
 
-    /// The number of items in all sections.
-    public var itemCount: Int { sections.reduce(0) { $0 + $1.items.count } }
+    /// The number of items in the layout.
+    public var itemCount: Int { totalItems ?? sections.reduce(0) { $0 + $1.items.count } }
 }

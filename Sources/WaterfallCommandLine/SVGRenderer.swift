@@ -22,13 +22,15 @@ public struct SVGRenderer: Sendable {
         self.window = window
     }
 
+    /// The full width and the first `defaultWindowHeight` points of a layout of `contentSize`.
+    public static func defaultWindow(for contentSize: Size) -> Rect {
+        Rect(
+            x: 0, y: 0, width: max(1, contentSize.width), height: max(1, min(contentSize.height, defaultWindowHeight)))
+    }
+
     /// The SVG document of `picture`.
     public func render(_ picture: LayoutPicture) -> String {
-        let view =
-            window
-            ?? Rect(
-                x: 0, y: 0, width: max(1, picture.contentSize.width),
-                height: max(1, min(picture.contentSize.height, Self.defaultWindowHeight)))
+        let view = window ?? Self.defaultWindow(for: picture.contentSize)
         let viewWidth = max(view.width, 1e-9)
         let pixelWidth = width ?? viewWidth
         let canvas = Canvas(window: view, scale: pixelWidth / viewWidth, top: Self.captionHeight)
@@ -47,11 +49,12 @@ public struct SVGRenderer: Sendable {
             ##"<clipPath id="window"><rect x="0" y="\##(n(Self.captionHeight))" width="\##(n(pixelWidth))" height="\##(n(view.height * canvas.scale))"/></clipPath>"##
         )
         svg.line(##"<g clip-path="url(#window)">"##)
-        for (s, section) in picture.sections.enumerated() {
+        for (k, section) in picture.sections.enumerated() {
+            let s = picture.firstSection + k
             let band = Rect(x: view.x, y: section.origin, width: view.width, height: section.height)
             guard band.maxY >= view.y, band.y <= view.maxY else { continue }
             sectionBand(s, band, canvas, &svg)
-            for lane in s < picture.lanes.count ? picture.lanes[s] : [] where intersects(lane, view) {
+            for lane in k < picture.lanes.count ? picture.lanes[k] : [] where intersects(lane, view) {
                 svg.line(##"<rect class="lane" \##(canvas.box(lane)) fill="#c7d7f4" fill-opacity="0.7"/>"##)
             }
             if let header = section.header { supplementary("header", s, header, canvas, view, &svg) }
@@ -62,7 +65,8 @@ public struct SVGRenderer: Sendable {
             }
         }
         // Over every band: a pin range runs past its own section.
-        for (s, section) in picture.sections.enumerated() {
+        for (k, section) in picture.sections.enumerated() {
+            let s = picture.firstSection + k
             if let header = section.header, let pinMaxY = section.pinMaxY { pinRange(s, header, pinMaxY, canvas, &svg) }
             let band = Rect(x: view.x, y: section.origin, width: view.width, height: section.height)
             if band.maxY >= view.y, band.y <= view.maxY { sectionTag(s, band, canvas, &svg) }

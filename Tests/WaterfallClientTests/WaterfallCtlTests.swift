@@ -125,4 +125,21 @@ import WaterfallJSON
             #expect(svg.components(separatedBy: #"class="item""#).count == 4)
         }
     }
+
+    @Test func renderOfAWindowFetchesTheSectionsItShows() async throws {
+        try await InProcessDaemon.with { daemon in
+            // Ten sections of five 100-point items in one column: each is 540 points tall.
+            let sections = (0..<10).map { _ in
+                #"{"columns":1,"items":[{"h":100},{"h":100},{"h":100},{"h":100},{"h":100}]}"#
+            }
+            let create = #"{"layout":"tall","width":200,"sections":[\#(sections.joined(separator: ","))]}"#
+            _ = await Self.run(["call", "layout.create", create], socket: daemon.path)
+            let render = await Self.run(["render", "tall", "--rect", "0,1200,200,500"], socket: daemon.path)
+            #expect(render.status == .success, "\(render.err)")
+            #expect(render.out.contains(">section 2<") && render.out.contains(">section 3<"))
+            #expect(!render.out.contains(">section 1<") && !render.out.contains(">section 4<"))
+            #expect(render.out.contains("tall  ·  seq 1  ·  200 × 5400  ·  50 items"))
+            #expect(render.out.contains("window x 0–200, y 1200–1700"))
+        }
+    }
 }
