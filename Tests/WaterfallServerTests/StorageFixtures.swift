@@ -32,6 +32,11 @@ final class StoreDriver {
         return try await store.recover()
     }
 
+    /// Takes recovered layouts as the ones to change next.
+    func adopt(_ recovered: [RecoveredLayout]) {
+        layouts = Dictionary(uniqueKeysWithValues: recovered.map { ($0.name, $0.layout) })
+    }
+
     /// Closes the store and releases the directory's lock.
     func close() {
         store?.close()
