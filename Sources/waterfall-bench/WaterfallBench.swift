@@ -1,10 +1,13 @@
 import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
-/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, json, memory.
+/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, json, memory,
+/// storage.
 @main
 enum WaterfallBench {
-    static let names = ["kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "json", "memory"]
+    static let names = [
+        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "json", "memory", "storage",
+    ]
 
     static func main() async {
         let arguments = CommandLine.arguments.dropFirst()
@@ -71,6 +74,7 @@ enum WaterfallBench {
             let loads = quick ? [(1, 200_000), (1_000, 1_000)] : [(1, 1_000_000), (10_000, 1_000)]
             MemoryBenchmark.run(loads: loads, table: &table)
         }
+        if wants("storage") { await StorageBenchmark.run(quick: quick, table: &table) }
         print("\n" + table.render())
     }
 }
