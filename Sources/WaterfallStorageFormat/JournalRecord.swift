@@ -38,6 +38,15 @@ public enum JournalRecord: Sendable, Hashable {
         return w.bytes
     }
 
+    /// At least the framed size of an `apply` record of `commands`, whatever its seq: what a caller reserves before
+    /// it knows the seq the change will get.
+    public static func encodedSizeBound(_ commands: [LayoutCommand]) -> Int {
+        var w = ByteWriter()
+        w.commands(commands)
+        // Frame, type byte, and the longest seq varint.
+        return RecordFile.frameOverhead + 1 + 10 + w.bytes.count
+    }
+
     /// Decodes the payload of one record, at `base` in its file.
     public static func decode(_ payload: UnsafeRawBufferPointer, base: Int) throws(FormatError) -> JournalRecord {
         var r = ByteReader(payload, base: base)

@@ -40,6 +40,27 @@ import WaterfallTestSupport
         driver.close()
     }
 
+    /// Space reserved ahead of the journal's end is allocated on disk without changing the file's size.
+    @Test func reservingAllocatesAhead() async throws {
+        let path = try makeTemporaryDirectory()
+        defer { removeDirectory(path) }
+        let driver = StoreDriver(path: path)
+        _ = try await driver.open(.never)
+        try await driver.create("a")
+        var before = stat()
+        _ = stat(path + "/L1.0.wfj", &before)
+        try driver.store!.reserve("a", bytes: 100_000)
+        var after = stat()
+        _ = stat(path + "/L1.0.wfj", &after)
+        #expect(after.st_size == before.st_size)
+        #expect(after.st_blocks * 512 >= 100_000)
+        #expect(throws: StorageError.unknownLayout("b")) { try driver.store!.reserve("b", bytes: 1) }
+        try await driver.change("a", count: 10)
+        driver.close()
+        try await expectSame(try await driver.open(), driver.layouts)
+        driver.close()
+    }
+
     /// Under `always`, a failed `fdatasync` refuses the commit and cuts its records (their durability is unknown).
     @Test func aFailedSyncRefusesTheCommit() async throws {
         let path = try makeTemporaryDirectory()
@@ -88,7 +109,11 @@ import WaterfallTestSupport
             return
         }
         #expect(code == ENOSPC)
+        // A change that needs more room than is left is refused before it is made.
+        let bound = JournalRecord.encodedSizeBound([.insertItems(section: 0, at: 0, items: big.sections[0].items)])
+        #expect(throws: StorageError.self) { try driver.store!.reserve("big0", bytes: bound) }
         try await driver.drop("big0")
+        try driver.store!.reserve("big1", bytes: bound / 4)
         try await driver.create("small", LayoutSpec(width: 300, sections: [SectionSpec(items: [Item(height: 1)])]))
         driver.close()
         try await expectSame(try await driver.open(), driver.layouts)

@@ -57,6 +57,8 @@ final class StoreDriver {
             var layout = layouts[name]!
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
             let command = random.command(counts: counts)
+            // As the registry will: space first, so that a full disk refuses the change before it is made.
+            try store!.reserve(name, bytes: JournalRecord.encodedSizeBound([command]))
             guard (try? await layout.apply([command])) != nil else { continue }
             try await store!.commit([.applied(name, seq: layout.seq, commands: [command])])
             layouts[name] = layout
@@ -142,6 +144,10 @@ final class FaultyFiles: FileOperations {
     }
 
     func fsync(_ fd: Int32) -> Result<Void, Errno> { system.fsync(fd) }
+    func reserve(_ fd: Int32, offset: Int, length: Int) -> Result<Void, Errno> {
+        if let code = faults.withLock({ $0.write }) { return .failure(Errno(code)) }
+        return system.reserve(fd, offset: offset, length: length)
+    }
     func ftruncate(_ fd: Int32, length: Int) -> Result<Void, Errno> { system.ftruncate(fd, length: length) }
     func rename(_ from: String, _ to: String) -> Result<Void, Errno> { system.rename(from, to) }
     func unlink(_ path: String) -> Result<Void, Errno> { system.unlink(path) }

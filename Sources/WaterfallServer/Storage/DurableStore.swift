@@ -75,6 +75,18 @@ public final class DurableStore: Sendable {
         try result.get()
     }
 
+    /// Allocates disk space in the journal of layout `name` for records of `bytes` bytes in all (see
+    /// `JournalRecord.encodedSizeBound`), so that committing them cannot fail for want of space.
+    ///
+    /// A caller that must refuse a change it cannot make durable calls this before applying the change: a full
+    /// disk then refuses the change while nothing has changed yet.
+    ///
+    /// - Throws: `StorageError.system` (ENOSPC) when the disk is full; `.unknownLayout`.
+    public func reserve(_ name: String, bytes: Int) throws(StorageError) {
+        guard let files = layouts.withLock({ $0[name] }) else { throw .unknownLayout(name) }
+        try files.reserve(bytes, step: 1 << 20)
+    }
+
     /// Starts a snapshot of `layout` (the layout named `name`, as of its last committed change) if its journal
     /// has grown past `snapshotMinimumBytes` and about the snapshot's size; `layout` is read only then.
     ///

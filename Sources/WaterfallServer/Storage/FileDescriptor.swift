@@ -24,6 +24,10 @@ final class FileDescriptor: Sendable {
 
     func dataSync() throws(StorageError) { try files.fdatasync(fd).orThrow("fdatasync", path) }
 
+    func reserve(offset: Int, length: Int) throws(StorageError) {
+        try files.reserve(fd, offset: offset, length: length).orThrow("fallocate", path)
+    }
+
     func sync() throws(StorageError) { try files.fsync(fd).orThrow("fsync", path) }
 
     func truncate(to length: Int) throws(StorageError) {

@@ -9,6 +9,9 @@ public protocol FileOperations: Sendable {
     func fdatasync(_ fd: Int32) -> Result<Void, Errno>
     func fsync(_ fd: Int32) -> Result<Void, Errno>
     func ftruncate(_ fd: Int32, length: Int) -> Result<Void, Errno>
+    /// Allocates disk space for `length` bytes at `offset` without changing the file's size, so that writing
+    /// there later cannot fail for want of space; succeeds doing nothing where the file system cannot.
+    func reserve(_ fd: Int32, offset: Int, length: Int) -> Result<Void, Errno>
     func rename(_ from: String, _ to: String) -> Result<Void, Errno>
     func unlink(_ path: String) -> Result<Void, Errno>
     func close(_ fd: Int32)
@@ -54,6 +57,17 @@ public struct SystemFileOperations: FileOperations {
         repeating { Glibc.ftruncate(fd, off_t(length)) }.map { _ in }
     }
 
+    public func reserve(_ fd: Int32, offset: Int, length: Int) -> Result<Void, Errno> {
+        guard let fallocate = Self.fallocate else { return .success(()) }
+        let keepSize: Int32 = 1  // FALLOC_FL_KEEP_SIZE
+        while fallocate(fd, keepSize, off_t(offset), off_t(length)) != 0 {
+            if errno == EINTR { continue }
+            if errno == EOPNOTSUPP || errno == ENOSYS { return .success(()) }
+            return .failure(.current)
+        }
+        return .success(())
+    }
+
     public func rename(_ from: String, _ to: String) -> Result<Void, Errno> {
         Glibc.rename(from, to) == 0 ? .success(()) : .failure(.current)
     }
@@ -65,6 +79,12 @@ public struct SystemFileOperations: FileOperations {
     public func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
     // MARK: Private
+
+    /// glibc's `fallocate`, which the Glibc module does not export (it is declared under `_GNU_SOURCE`).
+    private static let fallocate: (@convention(c) (Int32, Int32, off_t, off_t) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "fallocate") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32, off_t, off_t) -> Int32).self)
+    }()
 
     private func repeating(_ call: () -> Int32) -> Result<Int32, Errno> {
         while true {

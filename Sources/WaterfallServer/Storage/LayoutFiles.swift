@@ -28,6 +28,8 @@ final class LayoutFiles: Sendable {
         var size: Int
         /// Whether the segment holds writes not yet `fdatasync`ed.
         var dirty = false
+        /// Where the disk space allocated ahead of the segment's end ends (`reserve`).
+        var reserved = 0
         /// Whether a failed write could not be cut back: the next append cuts first.
         var needsTruncate = false
         /// Journal bytes since the last snapshot (or since the start), to decide when the next is due.
@@ -68,6 +70,27 @@ final class LayoutFiles: Sendable {
             journal.size += bytes.count
             journal.bytesSinceSnapshot += bytes.count
             journal.dirty = policy != .always
+        }
+    }
+
+    /// Makes sure the segment has disk space allocated for `bytes` more, allocating ahead in steps of at least
+    /// `step` so that most calls make no system call.
+    ///
+    /// - Throws: `StorageError.system` (ENOSPC) when the space cannot be had: the caller refuses the change
+    ///   before making it.
+    func reserve(_ bytes: Int, step: Int) throws(StorageError) {
+        try journal.withLock { (journal: inout Journal) throws(StorageError) in
+            guard let segment = journal.segment else { throw .closed }
+            let needed = journal.size + bytes
+            guard needed > journal.reserved else { return }
+            do throws(StorageError) {
+                try segment.reserve(offset: journal.size, length: bytes + step)
+                journal.reserved = needed + step
+            } catch {
+                // Short of space for the step ahead: the change itself may still fit.
+                try segment.reserve(offset: journal.size, length: bytes)
+                journal.reserved = needed
+            }
         }
     }
 
