@@ -59,50 +59,79 @@ public enum SnapshotFormat {
     /// - Throws: `FormatError` naming the offset of the first problem; a snapshot is written whole and renamed
     ///   into place, so unlike a journal's end, any damage is refused.
     public static func decode(_ file: UnsafeRawBufferPointer) throws(FormatError) -> StoredLayout {
+        let index = try self.index(file)
+        var stored = index.layout
+        stored.spec.sections.reserveCapacity(index.sections.count)
+        for section in index.sections { stored.spec.sections.append(try self.section(section, in: file)) }
+        return stored
+    }
+
+    /// Checks a snapshot's framing and checksums and reads everything but the sections' items: what
+    /// `section(_:in:)` then decodes, section by section (in parallel, if the caller likes).
+    ///
+    /// - Throws: `FormatError` naming the offset of the first problem.
+    public static func index(_ file: UnsafeRawBufferPointer) throws(FormatError) -> SnapshotIndex {
         try RecordFile.checkHeader(file, .snapshot)
         let scan = RecordFile.scan(file)
         if let problem = scan.problem { throw problem }
-        var records = scan.payloads.makeIterator()
-        func next(_ what: String) throws(FormatError) -> ByteReader {
-            guard let payload = records.next() else { throw .truncated(offset: file.count) }
+        var records = scan.payloads[...]
+        func next() throws(FormatError) -> ByteReader {
+            guard let payload = records.popFirst() else { throw .truncated(offset: file.count) }
             return ByteReader(UnsafeRawBufferPointer(rebasing: file[payload]), base: payload.lowerBound)
         }
-        var r = try next("header")
+        var r = try next()
         try expect(Tag.header, &r)
         let name = try r.string("layout")
         let seq = try r.int("seq")
         let generation = try r.varint("generation")
-        var spec = try r.settings()
+        let settings = try r.settings()
         let sectionCount = try r.count("section count", limit: file.count)
         try expectEnd(r)
         var total = 0
-        spec.sections.reserveCapacity(sectionCount)
+        var sections: [SnapshotIndex.Section] = []
+        sections.reserveCapacity(sectionCount)
         for _ in 0..<sectionCount {
-            var r = try next("section")
+            var r = try next()
             try expect(Tag.section, &r)
             let properties = try r.properties()
             let count = try r.count("item count", limit: file.count)
             try expectEnd(r)
-            var items: [Item] = []
-            items.reserveCapacity(count)
-            while items.count < count {
-                var r = try next("items")
-                try expect(Tag.items, &r)
-                while !r.isAtEnd, items.count < count { items.append(try r.item()) }
-                try expectEnd(r)
-            }
+            // The encoder fills every items record but a section's last, so the count says how many there are.
+            let recordCount = (count + itemsPerRecord - 1) / itemsPerRecord
+            guard records.count >= recordCount else { throw .truncated(offset: file.count) }
+            let itemRecords = Array(records.prefix(recordCount))
+            records = records.dropFirst(recordCount)
             total += count
-            spec.sections.append(SectionSpec(properties: properties, items: items))
+            sections.append(SnapshotIndex.Section(properties: properties, count: count, records: itemRecords))
         }
-        var end = try next("end")
+        var end = try next()
         try expect(Tag.end, &end)
         let stated = try end.varint("item total")
         guard stated == UInt64(total) else { throw end.malformed("item total \(stated), not \(total)") }
         try expectEnd(end)
-        if let extra = records.next() {
+        if let extra = records.first {
             throw .malformed(offset: extra.lowerBound - RecordFile.frameOverhead, what: "a record after the end")
         }
-        return StoredLayout(name: name, seq: seq, generation: generation, spec: spec)
+        let layout = StoredLayout(name: name, seq: seq, generation: generation, spec: settings)
+        return SnapshotIndex(layout: layout, sections: sections, itemCount: total)
+    }
+
+    /// Decodes the items of one section of an indexed snapshot.
+    ///
+    /// - Throws: `FormatError` naming the offset of the first malformed item.
+    public static func section(
+        _ section: SnapshotIndex.Section, in file: UnsafeRawBufferPointer
+    ) throws(FormatError) -> SectionSpec {
+        var items: [Item] = []
+        items.reserveCapacity(section.count)
+        for (k, payload) in section.records.enumerated() {
+            var r = ByteReader(UnsafeRawBufferPointer(rebasing: file[payload]), base: payload.lowerBound)
+            try expect(Tag.items, &r)
+            let count = min(itemsPerRecord, section.count - k * itemsPerRecord)
+            for _ in 0..<count { items.append(try r.item()) }
+            try expectEnd(r)
+        }
+        return SectionSpec(properties: section.properties, items: items)
     }
 
     // MARK: Private
@@ -122,6 +151,21 @@ public enum SnapshotFormat {
     private static func expectEnd(_ r: ByteReader) throws(FormatError) {
         guard r.isAtEnd else { throw r.malformed("\(r.remaining) bytes after the record's fields") }
     }
+}
+
+/// A snapshot's layout without its sections, and where each section's items are.
+public struct SnapshotIndex: Sendable {
+    /// One section: its own properties, its item count, and the payload ranges of its items records.
+    public struct Section: Sendable {
+        public var properties: SectionProperties
+        public var count: Int
+        public var records: [Range<Int>]
+    }
+
+    /// The layout with its settings and no sections.
+    public var layout: StoredLayout
+    public var sections: [Section]
+    public var itemCount: Int
 }
 
 /// A layout as a snapshot holds it: its inputs and version, not its frames.

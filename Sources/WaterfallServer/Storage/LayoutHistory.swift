@@ -1,3 +1,4 @@
+import Dispatch
 import WaterfallLayout
 import WaterfallStorageFormat
 
@@ -47,9 +48,7 @@ struct LayoutHistory: Sendable {
         if files.hasSnapshot {
             let path = directory.file(StoreFileName.snapshot(id: files.id).text)
             let bytes = try directory.read(StoreFileName.snapshot(id: files.id).text)
-            let decoded = bytes.withUnsafeBytes { raw in
-                Result { () throws(FormatError) in try SnapshotFormat.decode(raw) }
-            }
+            let decoded = bytes.withUnsafeBytes { raw in Self.decodeSnapshot(raw) }
             let stored: StoredLayout
             switch decoded {
             case .success(let value): stored = value
@@ -87,6 +86,41 @@ struct LayoutHistory: Sendable {
     var lastSeq: Int { changes.last?.seq ?? seq }
 
     // MARK: Private
+
+    /// Decodes a snapshot with its sections shared among the cores: a 10-million-item snapshot decodes in about
+    /// half the time on two.
+    private static func decodeSnapshot(_ file: UnsafeRawBufferPointer) -> Result<StoredLayout, FormatError> {
+        let index: SnapshotIndex
+        do throws(FormatError) {
+            index = try SnapshotFormat.index(file)
+        } catch {
+            return .failure(error)
+        }
+        let count = index.sections.count
+        // Each slot is written by exactly one iteration and read only after all of them have returned.
+        let slots = UnsafeMutableBufferPointer<Result<SectionSpec, FormatError>?>.allocate(capacity: count)
+        slots.initialize(repeating: nil)
+        defer {
+            _ = slots.deinitialize()
+            slots.deallocate()
+        }
+        let shared = SharedBuffers(file: file, slots: slots)
+        DispatchQueue.concurrentPerform(iterations: count) { s in
+            shared.slots[s] = Result { () throws(FormatError) in
+                try SnapshotFormat.section(index.sections[s], in: shared.file)
+            }
+        }
+        var stored = index.layout
+        stored.spec.sections.reserveCapacity(count)
+        for s in 0..<count {
+            switch slots[s] {
+            case .success(let section): stored.spec.sections.append(section)
+            case .failure(let error): return .failure(error)
+            case nil: return .failure(.malformed(offset: 0, what: "section \(s) was not decoded"))
+            }
+        }
+        return .success(stored)
+    }
 
     /// Reads one segment's records into the history and returns where its valid records end.
     private mutating func read(segment path: String, isLast: Bool) throws(StorageError) -> Int {
@@ -136,4 +170,12 @@ struct LayoutHistory: Sendable {
         }
         return contents.scan.end
     }
+}
+
+/// The snapshot's bytes (read only) and the result slots (one per iteration) that `concurrentPerform`'s
+/// iterations share: unchecked, because no two iterations touch the same slot and the bytes do not change while
+/// they run.
+private struct SharedBuffers: @unchecked Sendable {
+    let file: UnsafeRawBufferPointer
+    let slots: UnsafeMutableBufferPointer<Result<SectionSpec, FormatError>?>
 }
