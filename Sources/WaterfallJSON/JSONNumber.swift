@@ -46,54 +46,95 @@ internal enum JSONNumber {
         return Int64(magnitude)
     }
 
-    /// The correctly rounded `Double` nearest a validated JSON number (±infinity if beyond range).
+    /// The correctly rounded `Double` nearest a validated JSON number (±infinity if beyond range), bit for bit
+    /// what `Double(String)` gives, without allocating.
     ///
-    /// Up to 19 significant digits with a decimal exponent within ±22 and a mantissa below 2^53 take Clinger's
-    /// fast path (both operands exact, so one IEEE operation rounds correctly); anything else goes to the
-    /// standard library's parser, which is correctly rounded and, for ≤ 15 bytes, does not allocate.
+    /// One pass reads the digits into a `UInt64` (a fraction eight at a time) and the power of ten that scales
+    /// them; past 19 significant digits, `firstNineteenDigits` reads the number again and keeps the first 19. Then,
+    /// cheapest first: Clinger's fast path, when the digits and 10^|power| are both exact doubles, so one IEEE
+    /// operation rounds correctly; Eisel–Lemire (`eiselLemireBits`: subnormals, infinity and ties included), which
+    /// settles all but a sliver of the rest with one or two multiplications, and settles a number cut at 19 digits
+    /// when the digits and the digits plus one round alike (fast_float's test); and for what remains (a cut number
+    /// whose two bounds round apart, a product that 128 bits leave undecided) the exact decimal conversion of
+    /// `BigDecimal` in a stack buffer.
+    ///
+    /// - Complexity: O(n) in the number's length; the exact conversion adds a bounded amount of work.
     @usableFromInline
     static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {
         guard let p = bytes.baseAddress, !bytes.isEmpty else { return .nan }
         let count = bytes.count
-        var i = 0
         let isNegative = p[0] == UInt8(ascii: "-")
-        if isNegative { i = 1 }
-        var mantissa: UInt64 = 0
-        var significantDigits = 0
-        var scale = 0
-        var sawPoint = false
+        let digitsStart = isNegative ? 1 : 0
+        var i = digitsStart
+        // Wrapping: past 19 digits the value is read again.
+        var significand: UInt64 = 0
         while i < count {
-            let byte = p[i]
-            if byte == UInt8(ascii: ".") {
-                sawPoint = true
-            } else if byte &- UInt8(ascii: "0") < 10 {
-                if mantissa != 0 || byte != UInt8(ascii: "0") { significantDigits += 1 }
-                if significantDigits <= 19 { mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0")) }
-                if sawPoint { scale -= 1 }
-            } else {
-                break
+            let digit = p[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            significand = significand &* 10 &+ UInt64(digit)
+            i &+= 1
+        }
+        var digitCount = i &- digitsStart
+        var scale = 0
+        if i < count && p[i] == UInt8(ascii: ".") {
+            i &+= 1
+            let fractionStart = i
+            // Eight digits at a time: a 17-digit double's fraction is most of its length.
+            while count &- i >= 8 {
+                let chunk = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                guard Self.isEightDigits(chunk) else { break }
+                significand = significand &* 100_000_000 &+ Self.valueOfEightDigits(chunk)
+                i &+= 8
             }
-            i += 1
+            while i < count {
+                let digit = p[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                significand = significand &* 10 &+ UInt64(digit)
+                i &+= 1
+            }
+            scale = fractionStart &- i
+            digitCount &+= i &- fractionStart
         }
         var exponent = 0
         if i < count {
             // An exponent: [eE][+-]?digits.
-            i += 1
-            let isNegativeExponent = i < count && p[i] == UInt8(ascii: "-")
-            if i < count && (p[i] == UInt8(ascii: "-") || p[i] == UInt8(ascii: "+")) { i += 1 }
+            i &+= 1
+            let isNegativeExponent = p[i] == UInt8(ascii: "-")
+            if isNegativeExponent || p[i] == UInt8(ascii: "+") { i &+= 1 }
             while i < count {
-                if exponent < 100_000 { exponent = exponent * 10 + Int(p[i] &- UInt8(ascii: "0")) }
-                i += 1
+                // Saturate far beyond any power that matters, and beyond any input's length, so that
+                // `scale + exponent` can neither overflow nor bring a saturated exponent back into range.
+                if exponent < 1 << 40 { exponent = exponent &* 10 &+ Int(p[i] &- UInt8(ascii: "0")) }
+                i &+= 1
             }
             if isNegativeExponent { exponent = -exponent }
         }
-        let power = scale + exponent
-        if significantDigits <= 19 && mantissa <= 1 << 53 && power >= -22 && power <= 22 {
-            let value = power < 0 ? Double(mantissa) / powersOfTen[-power] : Double(mantissa) * powersOfTen[power]
+        var isTruncated = false
+        if digitCount > 19 {
+            // Leading zeros (`0.000…`) count in `digitCount` but not in the value; beyond them, keep 19 digits.
+            (significand, scale, isTruncated) = firstNineteenDigits(p, from: digitsStart, count: count)
+        }
+        let power = scale &+ exponent
+        let sign: UInt64 = isNegative ? 1 << 63 : 0
+        if significand == 0 { return Double(bitPattern: sign) }
+        if !isTruncated && significand <= 1 << 53 && power >= -22 && power <= 22 {
+            let value =
+                power < 0 ? Double(significand) / powersOfTen[-power] : Double(significand) * powersOfTen[power]
             return isNegative ? -value : value
         }
-        if mantissa == 0 { return isNegative ? -0.0 : 0.0 }
-        return slowDouble(bytes)
+        let bits: UInt64
+        if power < PowersOfFive.minimumPower {
+            bits = 0
+        } else if power > PowersOfFive.maximumPower {
+            bits = 0x7FF << 52
+        } else if let fast = eiselLemireBits(significand, power: power),
+            !isTruncated || eiselLemireBits(significand &+ 1, power: power) == fast
+        {
+            bits = fast
+        } else {
+            bits = exactBits(bytes)
+        }
+        return Double(bitPattern: sign | bits)
     }
 
     // MARK: Private
@@ -104,12 +145,66 @@ internal enum JSONNumber {
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
-    /// The standard library's correctly rounded conversion, for the numbers the fast path cannot do exactly.
-    private static func slowDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {
-        guard let value = Double(String(decoding: bytes, as: UTF8.self)) else {
-            assertionFailure("unvalidated number")
-            return .nan
+    /// Whether the eight bytes of `chunk` (first byte lowest) are all ASCII digits: no byte's high bit is set
+    /// after adding 0x46 (which carries bytes above `9` past 0x7F) or subtracting 0x30 (which borrows below `0`).
+    @inline(__always)
+    private static func isEightDigits(_ chunk: UInt64) -> Bool {
+        (chunk &+ 0x4646_4646_4646_4646 | chunk &- 0x3030_3030_3030_3030) & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// The value of eight ASCII digits, the first in the lowest byte: pairs, then fours, then all eight combined
+    /// by three multiplications (fast_float's `parse_eight_digits_unrolled`).
+    @inline(__always)
+    private static func valueOfEightDigits(_ chunk: UInt64) -> UInt64 {
+        var value = chunk &- 0x3030_3030_3030_3030
+        value = value &* 10 &+ value >> 8
+        let mask: UInt64 = 0x0000_00FF_0000_00FF
+        let pairs = (value & mask) &* (100 &+ 1_000_000 << 32)
+        let quads = (value >> 16 & mask) &* (1 &+ 10_000 << 32)
+        return (pairs &+ quads) >> 32
+    }
+
+    /// The first 19 significant digits of the validated number whose digits start at `p[start]`, the power of
+    /// ten that scales them, and whether a nonzero digit follows them: the slow, careful reading for long texts.
+    private static func firstNineteenDigits(
+        _ p: UnsafePointer<UInt8>, from start: Int, count: Int
+    ) -> (significand: UInt64, scale: Int, isTruncated: Bool) {
+        var significand: UInt64 = 0
+        var significantDigits = 0
+        var scale = 0
+        var isTruncated = false
+        var sawPoint = false
+        var i = start
+        while i < count {
+            let digit = p[i] &- UInt8(ascii: "0")
+            if digit < 10 {
+                if significantDigits < 19 {
+                    // Leading zeros leave the significand zero and are not counted.
+                    significand = significand &* 10 &+ UInt64(digit)
+                    if significand != 0 { significantDigits &+= 1 }
+                    if sawPoint { scale &-= 1 }
+                } else {
+                    if !sawPoint { scale &+= 1 }
+                    if digit != 0 { isTruncated = true }
+                }
+            } else if p[i] == UInt8(ascii: ".") {
+                sawPoint = true
+            } else {
+                break
+            }
+            i &+= 1
         }
-        return value
+        return (significand, scale, isTruncated)
+    }
+
+    /// The bit pattern (sign clear) of the `Double` nearest `bytes` by exact decimal arithmetic, in a buffer on
+    /// the stack: for the few numbers the fast paths cannot settle, kept out of line so they stay small.
+    @inline(never)
+    private static func exactBits(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: BigDecimal.capacity) { buffer in
+            guard let digits = buffer.baseAddress else { return 0 }
+            var decimal = BigDecimal(digits: digits, parsing: bytes)
+            return decimal.nearestDoubleBits()
+        }
     }
 }

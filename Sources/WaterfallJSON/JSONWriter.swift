@@ -303,9 +303,18 @@ public struct JSONWriter: Sendable {
     }
 
     /// Grows the buffer to at least `needed` bytes, doubling.
+    ///
+    /// The room past `count` is left unwritten, as `init(capacity:)` leaves it: zeroing it made a 48 MB reply touch
+    /// every page twice (once zeroed, once written), and appending to the old array copied its room too.
     @usableFromInline
     internal mutating func grow(to needed: Int) {
         let target = max(needed, buffer.count * 2)
-        buffer.append(contentsOf: repeatElement(0, count: target - buffer.count))
+        let written = count
+        buffer = buffer.withUnsafeBufferPointer { old in
+            [UInt8](unsafeUninitializedCapacity: target) { new, initialized in
+                if let from = old.baseAddress, let to = new.baseAddress { to.initialize(from: from, count: written) }
+                initialized = target
+            }
+        }
     }
 }

@@ -33,6 +33,9 @@ struct ItemInput: Sendable, Hashable {
     /// The start column of the item's placement (meaningless before its first).
     var column: UInt16 = 0
 
+    /// A placeholder, overwritten before it is read.
+    static let blank = ItemInput(Item(height: 0))
+
     init(_ item: Item) {
         height = item.height
         aspectWidth = item.aspectWidth ?? 0
