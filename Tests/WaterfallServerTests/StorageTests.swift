@@ -115,3 +115,43 @@ import WaterfallTestSupport
         #expect(info.st_mode & 0o777 == 0o700)
     }
 }
+
+@Suite struct StorageConcurrencyTests {
+    /// Layouts changed at once from several tasks (each through the async commit, as the registry's layout actors
+    /// will), with snapshots taken along the way, all come back as built.
+    @Test func concurrentLayoutsRecover() async throws {
+        let path = try makeTemporaryDirectory()
+        defer { removeDirectory(path) }
+        let store = DurableStore(
+            directory: try StateDirectory(path: path),
+            options: StoreOptions(policy: .everysec, snapshotMinimumBytes: 1500))
+        _ = try await store.recover()
+        let built = try await withThrowingTaskGroup(of: (String, Layout).self) { group in
+            for k in 0..<4 {
+                group.addTask {
+                    var random = RandomCommands(seed: UInt64(k), maxItems: 30)
+                    let name = "layout \(k)"
+                    let spec = random.layout()
+                    var layout = try await Layout.make(spec).layout
+                    try await store.commit([.created(name, seq: 1, spec: spec)])
+                    for _ in 0..<80 {
+                        let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
+                        let command = random.command(counts: counts)
+                        guard (try? await layout.apply([command])) != nil else { continue }
+                        try await store.commit([.applied(name, seq: layout.seq, commands: [command])])
+                        store.snapshotIfDue(name, layout)
+                    }
+                    return (name, layout)
+                }
+            }
+            var all: [String: Layout] = [:]
+            for try await (name, layout) in group { all[name] = layout }
+            return all
+        }
+        store.close()
+        let again = DurableStore(directory: try StateDirectory(path: path))
+        try await expectSame(try await again.recover(), built)
+        again.close()
+        #expect(storeFiles(path).contains { $0.hasSuffix(".wfs") })
+    }
+}

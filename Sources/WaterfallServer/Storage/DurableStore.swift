@@ -84,7 +84,8 @@ public final class DurableStore: Sendable {
     /// - Throws: `StorageError.system` (ENOSPC) when the disk is full; `.unknownLayout`.
     public func reserve(_ name: String, bytes: Int) throws(StorageError) {
         guard let files = layouts.withLock({ $0[name] }) else { throw .unknownLayout(name) }
-        try files.reserve(bytes, step: 1 << 20)
+        // The drop's room stays reserved behind the change.
+        try files.reserve(bytes + Self.dropRoom, step: 1 << 20)
     }
 
     /// Starts a snapshot of `layout` (the layout named `name`, as of its last committed change) if its journal
@@ -154,6 +155,9 @@ public final class DurableStore: Sendable {
 
     // MARK: Private
 
+    /// Bytes allocated ahead in every new journal: more than any drop record needs.
+    private static let dropRoom = 4096
+
     private let snapshots: DispatchQueue
     private let syncThread: SyncThread?
     private let closed = Atomic(false)
@@ -185,6 +189,8 @@ public final class DurableStore: Sendable {
             throw error
         }
         if isNew {
+            // Room for the drop record kept from the start, so that a full disk can still be relieved by dropping.
+            do throws(StorageError) { try files.reserve(Self.dropRoom, step: 0) } catch {}
             let replaced = layouts.withLock { layouts in
                 defer { layouts[name] = files }
                 return layouts[name]

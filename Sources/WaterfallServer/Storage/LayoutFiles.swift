@@ -65,6 +65,8 @@ final class LayoutFiles: Sendable {
                 do throws(StorageError) { try segment.truncate(to: journal.size) } catch {
                     journal.needsTruncate = true
                 }
+                // A truncation frees the blocks allocated past the new end too.
+                journal.reserved = journal.size
                 throw error
             }
             journal.size += bytes.count
