@@ -41,6 +41,15 @@ public struct JSONFragment {
         count += JSONWriter.writeNumber(value, to: start + count)
     }
 
+    /// Copies `bytes` verbatim: text that already is valid JSON, such as members formatted once for many fragments.
+    /// The room needed is `bytes.count`.
+    @inlinable @inline(__always)
+    public mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        UnsafeMutableRawPointer(start + count).copyMemory(from: base, byteCount: bytes.count)
+        count += bytes.count
+    }
+
     /// Writes `value` as a JSON string, escaped.
     public mutating func string(_ value: String) {
         var value = value

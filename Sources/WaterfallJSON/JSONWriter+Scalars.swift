@@ -70,63 +70,9 @@ extension JSONWriter {
 
     // MARK: Writing at a pointer
 
-    /// The most bytes `writeInteger` and `writeNumber` write.
-    @usableFromInline static let maximumNumberLength = 24
-
     /// The most bytes `writeQuoted` writes for `count` bytes of text: each may become a six-byte \u00XX escape.
     @inlinable
     static func quotedLength(_ count: Int) -> Int { count * 6 + 2 }
-
-    /// Writes the decimal digits of `value` at `p`; returns how many (at most 20).
-    @inlinable
-    static func writeInteger(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        var k = 0
-        if value < 0 {
-            p[0] = UInt8(ascii: "-")
-            k = 1
-        }
-        var magnitude = value.magnitude
-        var digits = 1
-        var probe = magnitude
-        while probe >= 10 {
-            probe /= 10
-            digits += 1
-        }
-        var position = k + digits
-        repeat {
-            position -= 1
-            let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
-            p[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder)
-            magnitude = quotient
-        } while magnitude > 0
-        return k + digits
-    }
-
-    /// Writes `value` at `p` as `value(_: Double)` does: integral values below 2^53 as integers, others in the
-    /// shortest form that reads back the same; returns how many bytes (at most 24).
-    @inlinable
-    static func writeNumber(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        // Truncated through `Int64` (exact below 2^53), not `rounded(.towardZero)`: a call to libm's `trunc` on the
-        // x86-64 baseline.
-        if value.magnitude < 9_007_199_254_740_992, Double(Int64(value)) == value, value != 0 || value.sign == .plus {
-            return writeInteger(Int64(value), to: p)
-        }
-        return writeDouble(value, to: p)
-    }
-
-    /// Writes `value` at `p` in Swift's shortest round-trip form ("172.5", "1e-05", "1e+16", "-0.0", all valid
-    /// JSON), or `null` for NaN and infinity; returns how many bytes (at most 24).
-    @usableFromInline
-    static func writeDouble(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        guard value.isFinite else {
-            assertionFailure("NaN or infinity cannot be written as JSON")
-            for (k, byte) in "null".utf8.enumerated() { p[k] = byte }
-            return 4
-        }
-        var text = DecimalText(p)
-        value.write(to: &text)
-        return text.count
-    }
 
     /// Writes `utf8` at `p` in quotes, escaping what RFC 8259 requires; returns how many bytes.
     @usableFromInline
@@ -167,34 +113,5 @@ extension JSONWriter {
             return 6
         }
         return 2
-    }
-}
-
-/// Receives a number's text straight into the writer's buffer: `Double.write(to:)` hands its digits to
-/// `_writeASCII` without making the `String` that `description` allocates for 16 bytes and more (75 → 35 ns).
-/// `write(_:)` is there for a standard library that would send a `String` instead: slower, as correct.
-@usableFromInline
-struct DecimalText: TextOutputStream {
-    private let start: UnsafeMutablePointer<UInt8>
-    /// Bytes written.
-    @usableFromInline private(set) var count = 0
-
-    @usableFromInline
-    init(_ start: UnsafeMutablePointer<UInt8>) {
-        self.start = start
-    }
-
-    @usableFromInline
-    mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { _writeASCII($0) }
-    }
-
-    @usableFromInline
-    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        // The caller reserved room for the 24 bytes a Double's text needs at most.
-        let length = min(buffer.count, 24 - count)
-        if let base = buffer.baseAddress { (start + count).update(from: base, count: length) }
-        count += length
     }
 }

@@ -172,6 +172,11 @@ public struct JSONWriter: Sendable {
         json.withUnsafeBufferPointer { appendBytes($0, comma: comma) }
     }
 
+    /// Splices bytes that already are one valid JSON value, unchecked, from memory the caller owns (no array).
+    public mutating func raw(_ json: UnsafeRawBufferPointer) {
+        appendBytes(json.assumingMemoryBound(to: UInt8.self), comma: separate())
+    }
+
     /// Splices a parsed value verbatim.
     public mutating func raw(_ node: JSONNode) {
         raw(node.rawBytes)

@@ -1,12 +1,12 @@
 import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
-/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, json, numparse, memory,
-/// storage.
+/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, json, numparse, numformat,
+/// memory, storage.
 @main
 enum WaterfallBench {
     static let names = [
-        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "json", "numparse", "memory",
+        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "json", "numparse", "numformat", "memory",
         "storage",
     ]
 
@@ -72,6 +72,7 @@ enum WaterfallBench {
             await JSONBenchmark.run(lines: quick ? 40_000 : 200_000, runs: runs, table: &table)
         }
         if wants("numparse") { await NumberParseBenchmark.run(numbers: 10_000, runs: runs * 3, table: &table) }
+        if wants("numformat") { await NumberFormatBenchmark.run(count: million, runs: runs, table: &table) }
         if wants("memory") {
             let loads = quick ? [(1, 200_000), (1_000, 1_000)] : [(1, 1_000_000), (10_000, 1_000)]
             MemoryBenchmark.run(loads: loads, table: &table)
