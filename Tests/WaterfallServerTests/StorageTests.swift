@@ -155,3 +155,31 @@ import WaterfallTestSupport
         #expect(storeFiles(path).contains { $0.hasSuffix(".wfs") })
     }
 }
+
+@Suite struct StorageOpeningTests {
+    /// Opening resolves, locks and recovers; a second opener is refused naming the pid; without any directory to
+    /// use, the error says what to set.
+    @Test func openingLocksAndRecovers() async throws {
+        let base = try makeTemporaryDirectory()
+        defer {
+            removeDirectory(base + "/waterfalld")
+            removeDirectory(base)
+        }
+        let environment = ["XDG_STATE_HOME": base]
+        let first = try await DurableStore.open(directory: nil, environment: environment)
+        #expect(first.layouts.isEmpty)
+        #expect(first.store.directory.path == base + "/waterfalld")
+        try await first.store.commit([.created("a", seq: 1, spec: LayoutSpec(width: 100))])
+        await #expect(throws: StorageError.inUse(directory: base + "/waterfalld", pid: getpid())) {
+            _ = try await DurableStore.open(directory: nil, environment: environment)
+        }
+        first.store.close()
+        let second = try await DurableStore.open(directory: base + "/waterfalld", environment: [:], repair: true)
+        #expect(second.layouts.map(\.name) == ["a"])
+        #expect(second.repairs.isEmpty)
+        second.store.close()
+        await #expect(throws: StorageError.noDirectory) {
+            _ = try await DurableStore.open(directory: nil, environment: [:])
+        }
+    }
+}

@@ -13,6 +13,8 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupportedVersion(path: String, found: UInt16, supported: UInt16)
     /// A change names a layout the store holds no files for (the caller skipped its creation).
     case unknownLayout(String)
+    /// No state directory was given and none can be derived from the environment.
+    case noDirectory
     /// The store was closed (the daemon is stopping).
     case closed
 
@@ -28,6 +30,9 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path) has format version \(found); this build reads version \(supported)"
         case .unknownLayout(let name):
             return "no journal for layout '\(name)'"
+        case .noDirectory:
+            return "no state directory: give --state-dir or stateDirectory, or set STATE_DIRECTORY, XDG_STATE_HOME "
+                + "or HOME (or run with --ephemeral)"
         case .closed:
             return "the store is closed"
         }
