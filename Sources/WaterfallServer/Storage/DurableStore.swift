@@ -32,7 +32,9 @@ public final class DurableStore: Sendable {
         }
     }
 
-    deinit { close() }
+    // Without waiting for snapshots: the last reference may go on the snapshot queue itself, at the end of a
+    // snapshot's work, where waiting for that queue would never return.
+    deinit { shutDown(waitingForSnapshots: false) }
 
     // MARK: Public
 
@@ -114,15 +116,7 @@ public final class DurableStore: Sendable {
 
     /// Stops the sync thread (after a last round), waits for snapshots, refuses later commits, and releases the
     /// directory's lock.
-    public func close() {
-        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        syncThread?.stop()
-        waitForSnapshots()
-        if options.policy == .everysec { Self.syncDirty(layouts, logger) }
-        // The journals close with their last reference; the lock is released now, so that a successor may start.
-        for files in layouts.withLock({ Array($0.values) }) { files.journal.withLock { $0.segment = nil } }
-        directory.release()
-    }
+    public func close() { shutDown(waitingForSnapshots: true) }
 
     /// The names of the layouts the store holds files for.
     public var layoutNames: [String] { layouts.withLock { Array($0.keys) }.sorted() }
@@ -154,6 +148,16 @@ public final class DurableStore: Sendable {
     }
 
     // MARK: Private
+
+    private func shutDown(waitingForSnapshots: Bool) {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        syncThread?.stop()
+        if waitingForSnapshots { waitForSnapshots() }
+        if options.policy == .everysec { Self.syncDirty(layouts, logger) }
+        // The journals close with their last reference; the lock is released now, so that a successor may start.
+        for files in layouts.withLock({ Array($0.values) }) { files.journal.withLock { $0.segment = nil } }
+        directory.release()
+    }
 
     /// Bytes allocated ahead in every new journal: more than any drop record needs.
     private static let dropRoom = 4096
