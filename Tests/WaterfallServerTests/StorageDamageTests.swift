@@ -92,6 +92,33 @@ import WaterfallTestSupport
         driver.close()
     }
 
+    /// A damaged snapshot refuses recovery; repair moves it aside, and with it the journal that cannot stand
+    /// without it (its older segments went when the snapshot was taken), reporting both.
+    @Test func aDamagedSnapshotIsMovedAside() async throws {
+        let path = try makeTemporaryDirectory()
+        defer { removeDirectory(path) }
+        let driver = StoreDriver(path: path)
+        _ = try await driver.open(.never)
+        try await driver.create("a")
+        try await driver.create("b")
+        driver.store!.snapshot("a", driver.layouts["a"]!)
+        driver.store!.waitForSnapshots()
+        try await driver.change("a", count: 3)
+        driver.close()
+        var snapshot = readBytes(path + "/L1.wfs")
+        snapshot[snapshot.count / 2] ^= 1
+        writeBytes(path + "/L1.wfs", snapshot)
+        await #expect(throws: StorageError.self) { _ = try await driver.open() }
+        driver.close()
+        let store = DurableStore(directory: try StateDirectory(path: path))
+        let (recovered, actions) = try await store.repair()
+        store.close()
+        #expect(actions.count == 2, "\(actions)")
+        #expect(actions.first?.contains("L1.wfs: damaged at byte") == true, "\(actions)")
+        #expect(recovered.map(\.name) == ["b"])
+        #expect(storeFiles(path).contains("L1.wfs.damaged"))
+    }
+
     /// A snapshot interrupted before its rename leaves a temporary file: it is ignored and removed.
     @Test func anInterruptedSnapshotIsIgnored() async throws {
         let path = try makeTemporaryDirectory()
