@@ -32,7 +32,7 @@ import WaterfallTestSupport
         defer { if child == nil { removeDirectory(path) } }
         let policy = environment[Self.policyVariable].flatMap(FsyncPolicy.init(rawValue:)) ?? .always
         let store = DurableStore(
-            directory: try StateDirectory(path: path),
+            directory: try await lockedDirectory(path),
             options: StoreOptions(policy: policy, snapshotMinimumBytes: 20_000))
         var layout: Layout
         if let recovered = try await store.recover().first {
@@ -50,7 +50,7 @@ import WaterfallTestSupport
             _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
         }
         store.close()
-        let again = DurableStore(directory: try StateDirectory(path: path))
+        let again = DurableStore(directory: try await lockedDirectory(path))
         try await expectSame(try await again.recover(), ["a": layout])
         again.close()
     }
@@ -74,7 +74,7 @@ import WaterfallTestSupport
             child.signal(SIGKILL)
             _ = await child.waitForExit(within: 10)
             let acked = child.standardOutput().split(separator: "\n").compactMap { Int($0.dropFirst(4)) }.last ?? 0
-            let store = DurableStore(directory: try StateDirectory(path: path))
+            let store = DurableStore(directory: try await lockedDirectory(path))
             let recovered = try await store.recover()
             store.close()
             guard let layout = recovered.first?.layout else {

@@ -80,7 +80,7 @@ import WaterfallTestSupport
             #expect("\(error)".contains("L1.0.wfj is damaged at byte \(ends[record - 1])"))
         }
         driver.close()
-        let directory = try StateDirectory(path: path)
+        let directory = try await lockedDirectory(path)
         let store = DurableStore(directory: directory)
         let (recovered, actions) = try await store.repair()
         store.close()
@@ -110,7 +110,7 @@ import WaterfallTestSupport
         writeBytes(path + "/L1.wfs", snapshot)
         await #expect(throws: StorageError.self) { _ = try await driver.open() }
         driver.close()
-        let store = DurableStore(directory: try StateDirectory(path: path))
+        let store = DurableStore(directory: try await lockedDirectory(path))
         let (recovered, actions) = try await store.repair()
         store.close()
         #expect(actions.count == 2, "\(actions)")

@@ -24,7 +24,7 @@ final class StoreDriver {
         _ policy: FsyncPolicy = .always, files: any FileOperations = SystemFileOperations(), minimum: Int = 1 << 30,
         logger: Logger? = nil
     ) async throws -> [RecoveredLayout] {
-        let directory = try StateDirectory(path: path, files: files)
+        let directory = try await lockedDirectory(path, files: files)
         let store = DurableStore(
             directory: directory, options: StoreOptions(policy: policy, snapshotMinimumBytes: minimum, files: files),
             logger: logger)
@@ -152,4 +152,27 @@ final class FaultyFiles: FileOperations {
     func rename(_ from: String, _ to: String) -> Result<Void, Errno> { system.rename(from, to) }
     func unlink(_ path: String) -> Result<Void, Errno> { system.unlink(path) }
     func close(_ fd: Int32) { system.close(fd) }
+}
+
+/// Runs `body` again while it fails because this process (or, in a crash test's writer, its parent) still seems
+/// to hold the directory's lock.
+///
+/// A test that spawns a child (the crash tests) lends it a copy of every descriptor of this process until the child
+/// execs, close-on-exec or not (posix_spawn's child starts with a copy of the table); a lock released in that window
+/// stays held by the copy for a moment. The daemon spawns nothing, so only tests need this.
+func retryingInUse<T>(_ body: () async throws -> T) async throws -> T {
+    for _ in 0..<100 {
+        do {
+            return try await body()
+        } catch StorageError.inUse(_, let pid) where pid == getpid() || pid == getppid() {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+    return try await body()
+}
+
+/// The directory at `path`, locked (see `retryingInUse`).
+func lockedDirectory(_ path: String, files: any FileOperations = SystemFileOperations()) async throws -> StateDirectory
+{
+    try await retryingInUse { try StateDirectory(path: path, files: files) }
 }

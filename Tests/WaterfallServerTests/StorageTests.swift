@@ -123,7 +123,7 @@ import WaterfallTestSupport
         let path = try makeTemporaryDirectory()
         defer { removeDirectory(path) }
         let store = DurableStore(
-            directory: try StateDirectory(path: path),
+            directory: try await lockedDirectory(path),
             options: StoreOptions(policy: .everysec, snapshotMinimumBytes: 1500))
         _ = try await store.recover()
         let built = try await withThrowingTaskGroup(of: (String, Layout).self) { group in
@@ -149,7 +149,7 @@ import WaterfallTestSupport
             return all
         }
         store.close()
-        let again = DurableStore(directory: try StateDirectory(path: path))
+        let again = DurableStore(directory: try await lockedDirectory(path))
         try await expectSame(try await again.recover(), built)
         again.close()
         #expect(storeFiles(path).contains { $0.hasSuffix(".wfs") })
@@ -174,7 +174,9 @@ import WaterfallTestSupport
             _ = try await DurableStore.open(directory: nil, environment: environment)
         }
         first.store.close()
-        let second = try await DurableStore.open(directory: base + "/waterfalld", environment: [:], repair: true)
+        let second = try await retryingInUse {
+            try await DurableStore.open(directory: base + "/waterfalld", environment: [:], repair: true)
+        }
         #expect(second.layouts.map(\.name) == ["a"])
         #expect(second.repairs.isEmpty)
         second.store.close()

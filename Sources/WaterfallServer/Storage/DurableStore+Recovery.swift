@@ -91,13 +91,14 @@ extension DurableStore {
     /// Builds the layout a history describes.
     private static func build(_ history: LayoutHistory, limits: LayoutLimits) async -> Result<Layout, StorageError> {
         guard let spec = history.spec else {
-            return .failure(.damaged(path: "L\(history.files.id)", offset: 0, reason: "no creation record"))
+            return .failure(.damaged(path: history.base.path, offset: 0, reason: "no creation record"))
         }
         var layout: Layout
         do {
             layout = try await Layout.restored(spec, seq: history.seq, limits: limits)
         } catch {
-            return .failure(.damaged(path: "L\(history.files.id)", offset: 0, reason: "rebuilding: \(error)"))
+            return .failure(
+                .damaged(path: history.base.path, offset: history.base.offset, reason: "rebuilding: \(error)"))
         }
         for change in history.changes {
             do {

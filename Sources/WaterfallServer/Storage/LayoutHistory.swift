@@ -23,6 +23,8 @@ struct LayoutHistory: Sendable {
     var files: Files
     var name = ""
     var spec: LayoutSpec?
+    /// Where `spec` came from: the snapshot, or the segment and offset of the creation record.
+    var base: (path: String, offset: Int) = ("", 0)
     var seq = 0
     var changes: [Change] = []
     var dropped = false
@@ -56,6 +58,7 @@ struct LayoutHistory: Sendable {
             }
             name = stored.name
             spec = stored.spec
+            base = (path, 0)
             seq = stored.seq
             covered = stored.generation
         }
@@ -152,6 +155,7 @@ struct LayoutHistory: Sendable {
                 }
                 name = layout
                 self.spec = spec
+                base = (path, offset)
                 self.seq = seq
             case .apply(let seq, let commands):
                 guard spec != nil else {
