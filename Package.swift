@@ -10,7 +10,9 @@ let package = Package(
     products: [
         .executable(name: "waterfalld", targets: ["waterfalld"]),
         .executable(name: "waterfall-bench", targets: ["waterfall-bench"]),
+        .executable(name: "waterfallctl", targets: ["waterfallctl"]),
         .library(name: "WaterfallLayout", targets: ["WaterfallLayout"]),
+        .library(name: "WaterfallClient", targets: ["WaterfallClient"]),
     ],
     dependencies: [],
     targets: [
@@ -27,15 +29,20 @@ let package = Package(
             name: "WaterfallServer", dependencies: ["WaterfallProtocol", "WaterfallStorageFormat"],
             swiftSettings: strict),
         .executableTarget(name: "waterfalld", dependencies: ["WaterfallServer"], swiftSettings: strict),
+        // The Swift client: async calls over the socket, subscriptions, a frame model that applies diffs.
+        .target(name: "WaterfallClient", dependencies: ["WaterfallProtocol"], swiftSettings: strict),
+        // waterfallctl's commands, output and SVG renderer, testable in-process; the executable is one @main.
+        .target(name: "WaterfallCommandLine", dependencies: ["WaterfallClient"], swiftSettings: strict),
+        .executableTarget(name: "waterfallctl", dependencies: ["WaterfallCommandLine"], swiftSettings: strict),
         .executableTarget(
             name: "waterfall-bench",
-            dependencies: ["WaterfallServer", "WaterfallTestSupport"],
+            dependencies: ["WaterfallServer", "WaterfallTestSupport", "WaterfallClient"],
             swiftSettings: strict
         ),
         // Shared by tests and the benchmark: the reference layout, a seeded RNG, a socket client.
         .target(
             name: "WaterfallTestSupport",
-            dependencies: ["WaterfallLayout", "WaterfallJSON"],
+            dependencies: ["WaterfallLayout", "WaterfallJSON", "WaterfallProtocol", "WaterfallClient"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -57,6 +64,12 @@ let package = Package(
         .testTarget(
             name: "WaterfallServerTests",
             dependencies: ["WaterfallServer", "WaterfallTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WaterfallClientTests",
+            dependencies: ["WaterfallClient", "WaterfallCommandLine", "WaterfallServer", "WaterfallTestSupport"],
+            exclude: ["Golden"],
             swiftSettings: strict
         ),
     ],

@@ -1,13 +1,13 @@
 import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
-/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, json, numparse, numformat,
+/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, client, json, numparse, numformat,
 /// memory, storage.
 @main
 enum WaterfallBench {
     static let names = [
-        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "json", "numparse", "numformat", "memory",
-        "storage",
+        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
+        "memory", "storage",
     ]
 
     static func main() async {
@@ -67,6 +67,11 @@ enum WaterfallBench {
                 items: million, perInsert: quick ? 2_000 : 10_000, sections: grid.sections, sectionItems: grid.items,
                 updates: quick ? 3 : 7, runs: quick ? 2 : 3)
             WireBenchmark.run(sizes, table: &table)
+        }
+        if wants("client") {
+            let sizes = ClientBenchmark.Sizes(
+                requests: quick ? 20_000 : 100_000, pings: quick ? 2_000 : 10_000, items: million, runs: quick ? 2 : 3)
+            await ClientBenchmark.run(sizes, table: &table)
         }
         if wants("json") {
             await JSONBenchmark.run(lines: quick ? 40_000 : 200_000, runs: runs, table: &table)
