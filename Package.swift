@@ -2,7 +2,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -22,8 +22,12 @@ let package = Package(
         .target(name: "WaterfallJSON", swiftSettings: strict),
         // Wire types, framing, method decoding and reply encoding: no sockets.
         .target(name: "WaterfallProtocol", dependencies: ["WaterfallLayout", "WaterfallJSON"], swiftSettings: strict),
-        // Sockets, signals, config, systemd, the layout store: the only Glibc user.
-        .target(name: "WaterfallServer", dependencies: ["WaterfallProtocol"], swiftSettings: strict),
+        // The binary formats of snapshots and journals (CRC-32C, framing, encodings): standard library only.
+        .target(name: "WaterfallStorageFormat", dependencies: ["WaterfallLayout"], swiftSettings: strict),
+        // Sockets, signals, config, systemd, the layout store and its files: the only Glibc user.
+        .target(
+            name: "WaterfallServer", dependencies: ["WaterfallProtocol", "WaterfallStorageFormat"],
+            swiftSettings: strict),
         .executableTarget(name: "waterfalld", dependencies: ["WaterfallServer"], swiftSettings: strict),
         // The Swift client: async calls over the socket, subscriptions, a frame model that applies diffs.
         .target(name: "WaterfallClient", dependencies: ["WaterfallProtocol"], swiftSettings: strict),
@@ -47,6 +51,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "WaterfallJSONTests", dependencies: ["WaterfallJSON"], swiftSettings: strict),
+        .testTarget(
+            name: "WaterfallStorageFormatTests",
+            dependencies: ["WaterfallStorageFormat", "WaterfallTestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "WaterfallProtocolTests",
             dependencies: ["WaterfallProtocol", "WaterfallTestSupport"],

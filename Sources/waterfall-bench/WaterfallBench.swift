@@ -2,12 +2,12 @@ import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
 /// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, client, json, numparse, numformat,
-/// memory.
+/// memory, storage.
 @main
 enum WaterfallBench {
     static let names = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory",
+        "memory", "storage",
     ]
 
     static func main() async {
@@ -82,6 +82,7 @@ enum WaterfallBench {
             let loads = quick ? [(1, 200_000), (1_000, 1_000)] : [(1, 1_000_000), (10_000, 1_000)]
             MemoryBenchmark.run(loads: loads, table: &table)
         }
+        if wants("storage") { await StorageBenchmark.run(quick: quick, table: &table) }
         print("\n" + table.render())
     }
 }
