@@ -2,11 +2,12 @@ import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
 /// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, json, numparse, numformat,
-/// memory.
+/// memory, stages.
 @main
 enum WaterfallBench {
     static let names = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "json", "numparse", "numformat", "memory",
+        "stages",
     ]
 
     static func main() async {
@@ -75,6 +76,14 @@ enum WaterfallBench {
         if wants("memory") {
             let loads = quick ? [(1, 200_000), (1_000, 1_000)] : [(1, 1_000_000), (10_000, 1_000)]
             MemoryBenchmark.run(loads: loads, table: &table)
+        }
+        // Last: it sets this process's allocator as the daemon does (`MemoryTuning`).
+        if wants("stages") {
+            let texts = WireBenchmark.itemTexts(million)
+            let lines = [("real-valued", texts.real), ("integer", texts.integral)].map { name, items in
+                (name, WireBenchmark.insertLines(items, quick ? 2_000 : 10_000).map { Array($0.utf8) }, million)
+            }
+            await WireStagesBenchmark.run(lines: lines, runs: runs, table: &table)
         }
         print("\n" + table.render())
     }
