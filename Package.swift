@@ -2,7 +2,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -10,7 +10,9 @@ let package = Package(
     products: [
         .executable(name: "waterfalld", targets: ["waterfalld"]),
         .executable(name: "waterfall-bench", targets: ["waterfall-bench"]),
+        .executable(name: "waterfallctl", targets: ["waterfallctl"]),
         .library(name: "WaterfallLayout", targets: ["WaterfallLayout"]),
+        .library(name: "WaterfallClient", targets: ["WaterfallClient"]),
     ],
     dependencies: [],
     targets: [
@@ -20,18 +22,27 @@ let package = Package(
         .target(name: "WaterfallJSON", swiftSettings: strict),
         // Wire types, framing, method decoding and reply encoding: no sockets.
         .target(name: "WaterfallProtocol", dependencies: ["WaterfallLayout", "WaterfallJSON"], swiftSettings: strict),
-        // Sockets, signals, config, systemd, the layout store: the only Glibc user.
-        .target(name: "WaterfallServer", dependencies: ["WaterfallProtocol"], swiftSettings: strict),
+        // The binary formats of snapshots and journals (CRC-32C, framing, encodings): standard library only.
+        .target(name: "WaterfallStorageFormat", dependencies: ["WaterfallLayout"], swiftSettings: strict),
+        // Sockets, signals, config, systemd, the layout store and its files: the only Glibc user.
+        .target(
+            name: "WaterfallServer", dependencies: ["WaterfallProtocol", "WaterfallStorageFormat"],
+            swiftSettings: strict),
         .executableTarget(name: "waterfalld", dependencies: ["WaterfallServer"], swiftSettings: strict),
+        // The Swift client: async calls over the socket, subscriptions, a frame model that applies diffs.
+        .target(name: "WaterfallClient", dependencies: ["WaterfallProtocol"], swiftSettings: strict),
+        // waterfallctl's commands, output and SVG renderer, testable in-process; the executable is one @main.
+        .target(name: "WaterfallCommandLine", dependencies: ["WaterfallClient"], swiftSettings: strict),
+        .executableTarget(name: "waterfallctl", dependencies: ["WaterfallCommandLine"], swiftSettings: strict),
         .executableTarget(
             name: "waterfall-bench",
-            dependencies: ["WaterfallServer", "WaterfallTestSupport"],
+            dependencies: ["WaterfallServer", "WaterfallTestSupport", "WaterfallClient"],
             swiftSettings: strict
         ),
         // Shared by tests and the benchmark: the reference layout, a seeded RNG, a socket client.
         .target(
             name: "WaterfallTestSupport",
-            dependencies: ["WaterfallLayout", "WaterfallJSON"],
+            dependencies: ["WaterfallLayout", "WaterfallJSON", "WaterfallProtocol", "WaterfallClient"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -41,6 +52,11 @@ let package = Package(
         ),
         .testTarget(name: "WaterfallJSONTests", dependencies: ["WaterfallJSON"], swiftSettings: strict),
         .testTarget(
+            name: "WaterfallStorageFormatTests",
+            dependencies: ["WaterfallStorageFormat", "WaterfallTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "WaterfallProtocolTests",
             dependencies: ["WaterfallProtocol", "WaterfallTestSupport"],
             swiftSettings: strict
@@ -48,6 +64,12 @@ let package = Package(
         .testTarget(
             name: "WaterfallServerTests",
             dependencies: ["WaterfallServer", "WaterfallTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WaterfallClientTests",
+            dependencies: ["WaterfallClient", "WaterfallCommandLine", "WaterfallServer", "WaterfallTestSupport"],
+            exclude: ["Golden"],
             swiftSettings: strict
         ),
     ],

@@ -1,3 +1,4 @@
+import WaterfallClient
 import WaterfallLayout
 
 /// What a client holds: every section's frames. It replays commands on its indices and applies diffs, as
@@ -77,35 +78,24 @@ public struct ClientFrames: Sendable, Equatable {
     /// shift, or two adjacent shifts with the same `dy` (runs are maximal).
     public mutating func apply(_ diff: LayoutDiff) throws(WireFormatError) {
         try check(diff)
-        for shift in diff.shifts {
-            for s in shift.from...shift.to {
-                sections[s].move(by: shift.dy)
-                sections[s].origin += shift.dy
-            }
+        // The client library's model applies it: every diff the engine tests replay checks the client too.
+        var model = FrameModel(
+            seq: 0, contentSize: Size(width: 0, height: 0),
+            sections: sections.map { section in
+                FrameModel.Section(
+                    origin: section.origin, height: section.height, header: section.header, footer: section.footer,
+                    items: section.items.map { $0.map { FrameModel.Item(frame: $0) } })
+            })
+        do {
+            try model.apply(diff)
+        } catch {
+            throw WireFormatError("\(error)")
         }
-        for entry in diff.sections {
-            var section = sections[entry.section]
-            if entry.isNew {
-                section = Section(origin: entry.origin, height: entry.height, header: nil, footer: nil, items: [])
-                section.items = Array(repeating: nil, count: entry.count)
-            }
-            if entry.dy != 0 { section.move(by: entry.dy) }
-            section.origin = entry.origin
-            section.height = entry.height
-            switch entry.header {
-            case .unchanged: break
-            case .set(let frame): section.header = frame
-            case .removed: section.header = nil
-            }
-            switch entry.footer {
-            case .unchanged: break
-            case .set(let frame): section.footer = frame
-            case .removed: section.footer = nil
-            }
-            for item in entry.items { section.items[item.index] = item.frame }
-            sections[entry.section] = section
+        sections = model.sections.map { section in
+            Section(
+                origin: section.origin, height: section.height, header: section.header, footer: section.footer,
+                items: section.items.map { $0?.frame })
         }
-        for s in sections.indices { sections[s].isRecounted = false }
     }
 
     // MARK: Private
@@ -142,14 +132,5 @@ public struct ClientFrames: Sendable, Equatable {
             }
             previous = shift
         }
-    }
-}
-
-extension ClientFrames.Section {
-    /// Moves the frames (not the origin) down by `dy`.
-    fileprivate mutating func move(by dy: Double) {
-        for k in items.indices { items[k]?.y += dy }
-        header?.y += dy
-        footer?.y += dy
     }
 }

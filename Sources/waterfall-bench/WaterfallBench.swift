@@ -1,13 +1,13 @@
 import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
-/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, json, numparse, numformat,
-/// memory, stages.
+/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, client, json, numparse, numformat,
+/// memory, storage, stages.
 @main
 enum WaterfallBench {
     static let names = [
-        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "json", "numparse", "numformat", "memory",
-        "stages",
+        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
+        "memory", "storage", "stages",
     ]
 
     static func main() async {
@@ -68,6 +68,11 @@ enum WaterfallBench {
                 updates: quick ? 3 : 7, runs: quick ? 2 : 3)
             WireBenchmark.run(sizes, table: &table)
         }
+        if wants("client") {
+            let sizes = ClientBenchmark.Sizes(
+                requests: quick ? 20_000 : 100_000, pings: quick ? 2_000 : 10_000, items: million, runs: quick ? 2 : 3)
+            await ClientBenchmark.run(sizes, table: &table)
+        }
         if wants("json") {
             await JSONBenchmark.run(lines: quick ? 40_000 : 200_000, runs: runs, table: &table)
         }
@@ -77,6 +82,7 @@ enum WaterfallBench {
             let loads = quick ? [(1, 200_000), (1_000, 1_000)] : [(1, 1_000_000), (10_000, 1_000)]
             MemoryBenchmark.run(loads: loads, table: &table)
         }
+        if wants("storage") { await StorageBenchmark.run(quick: quick, table: &table) }
         // Last: it sets this process's allocator as the daemon does (`MemoryTuning`).
         if wants("stages") {
             let texts = WireBenchmark.itemTexts(million)

@@ -1,15 +1,17 @@
 import Foundation
 import Glibc
+import WaterfallProtocol
 
 /// Where the daemon listens when neither a flag nor the config names a socket.
 public enum SocketPath {
     // MARK: Internal
 
     /// The file name used inside `$XDG_RUNTIME_DIR` and the private directory.
-    public static let fileName = "waterfalld.sock"
+    public static let fileName = SocketLocation.fileName
 
-    /// The path to bind: `configured` if set, else `$WATERFALLD_SOCKET`, else `$XDG_RUNTIME_DIR/waterfalld.sock`
-    /// (when it is a directory), else `<temporaryDirectory>/waterfalld-<uid>/waterfalld.sock`.
+    /// The path to bind, by the rule clients share (`SocketLocation.resolve`): `configured` if set, else
+    /// `$WATERFALLD_SOCKET`, else `$XDG_RUNTIME_DIR/waterfalld.sock` (when it is a directory), else
+    /// `<temporaryDirectory>/waterfalld-<uid>/waterfalld.sock`.
     ///
     /// With `createDirectory` the private directory is created (mode 0700) and checked: it must be a real
     /// directory owned by `uid` with no group or other permissions, so nobody else can swap the socket.
@@ -20,21 +22,16 @@ public enum SocketPath {
         temporaryDirectory: String = "/tmp",
         createDirectory: Bool
     ) throws(ConfigError) -> String {
-        if let configured { return configured }
-        if let explicit = environment["WATERFALLD_SOCKET"], !explicit.isEmpty { return explicit }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, isDirectory(runtime) {
-            return join(runtime, fileName)
+        let resolution = SocketLocation.resolve(
+            configured: configured, environment: environment, uid: uid, temporaryDirectory: temporaryDirectory,
+            isDirectory: isDirectory)
+        if createDirectory, let directory = resolution.privateDirectory {
+            try preparePrivateDirectory(directory, uid: uid)
         }
-        let directory = join(temporaryDirectory, "waterfalld-\(uid)")
-        if createDirectory { try preparePrivateDirectory(directory, uid: uid) }
-        return join(directory, fileName)
+        return resolution.path
     }
 
     // MARK: Private
-
-    private static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
-    }
 
     private static func isDirectory(_ path: String) -> Bool {
         var info = stat()

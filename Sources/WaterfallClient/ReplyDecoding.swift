@@ -1,0 +1,241 @@
+import WaterfallJSON
+import WaterfallLayout
+import WaterfallProtocol
+
+/// Reads result nodes into the client's types; a node not shaped as PROTOCOL.md says is `bad_reply`, naming the
+/// path of the field at fault.
+enum ReplyDecoding {
+    typealias Failure = WaterfallClientError
+
+    static func fail(_ path: String, _ what: String) -> Failure { .unreadable("\(path): \(what)") }
+
+    static func member(_ node: JSONNode, _ key: StaticString, _ path: String) throws(Failure) -> JSONNode {
+        guard let value = node[key] else { throw fail(path, "no member \(key)") }
+        return value
+    }
+
+    static func number(_ node: JSONNode, _ key: StaticString, _ path: String) throws(Failure) -> Double {
+        guard let value = try member(node, key, path).double else { throw fail("\(path).\(key)", "not a number") }
+        return value
+    }
+
+    static func int(_ node: JSONNode, _ key: StaticString, _ path: String) throws(Failure) -> Int {
+        guard let value = try member(node, key, path).int else { throw fail("\(path).\(key)", "not an integer") }
+        return value
+    }
+
+    static func string(_ node: JSONNode, _ key: StaticString, _ path: String) throws(Failure) -> String {
+        guard let value = try member(node, key, path).string else { throw fail("\(path).\(key)", "not a string") }
+        return value
+    }
+
+    static func array(_ node: JSONNode, _ key: StaticString, _ path: String) throws(Failure) -> JSONNode.Elements {
+        let value = try member(node, key, path)
+        guard value.kind == .array else { throw fail("\(path).\(key)", "not an array") }
+        return value.elements
+    }
+
+    /// `{"x", "y", "w", "h"}`.
+    static func rect(_ node: JSONNode, _ path: String) throws(Failure) -> Rect {
+        Rect(
+            x: try number(node, "x", path), y: try number(node, "y", path), width: try number(node, "w", path),
+            height: try number(node, "h", path))
+    }
+
+    /// `{"w", "h"}`.
+    static func size(_ node: JSONNode, _ path: String) throws(Failure) -> Size {
+        Size(width: try number(node, "w", path), height: try number(node, "h", path))
+    }
+
+    /// An item frame of a section entry: `{"i", "x", "y", "w", "h", "id"?}`.
+    static func itemFrame(_ node: JSONNode, _ path: String) throws(Failure) -> ItemFrame {
+        ItemFrame(index: try int(node, "i", path), frame: try rect(node, path), id: node["id"]?.string)
+    }
+
+    /// The `items` array of a section entry, read in one pass over each item's members through views: a lookup
+    /// per key made a node (a retain) and walked the members again for each of the six (1 µs an item for a
+    /// million-item `layout.get`).
+    static func itemFrames(_ node: JSONNode, _ path: String) throws(Failure) -> [ItemFrame] {
+        try node.withView { (array: JSONView) throws(Failure) -> [ItemFrame] in
+            guard array.kind == .array else { throw fail(path, "not an array") }
+            var frames: [ItemFrame] = []
+            let elements = array.elements
+            frames.reserveCapacity(elements.underestimatedCount)
+            for (j, item) in elements.enumerated() {
+                var index: Int?
+                var x: Double?
+                var y: Double?
+                var w: Double?
+                var h: Double?
+                var id: String?
+                if item.kind == .object {
+                    for (key, value) in item.members {
+                        if key.isEqual(toKey: "i") {
+                            index = value.int
+                        } else if key.isEqual(toKey: "x") {
+                            x = value.double
+                        } else if key.isEqual(toKey: "y") {
+                            y = value.double
+                        } else if key.isEqual(toKey: "w") {
+                            w = value.double
+                        } else if key.isEqual(toKey: "h") {
+                            h = value.double
+                        } else if key.isEqual(toKey: "id") {
+                            id = value.string
+                        }
+                    }
+                }
+                guard let index, let x, let y, let w, let h else {
+                    throw fail("\(path)[\(j)]", "not an item frame {i, x, y, w, h} of numbers")
+                }
+                frames.append(ItemFrame(index: index, frame: Rect(x: x, y: y, width: w, height: h), id: id))
+            }
+            return frames
+        }
+    }
+
+    /// A header or footer of a diff entry: absent (unchanged), null (gone) or a rect.
+    static func change(_ node: JSONNode?, _ path: String) throws(Failure) -> FrameChange {
+        guard let node else { return .unchanged }
+        return node.isNull ? .removed : .set(try rect(node, path))
+    }
+
+    /// The mutation result: `{"seq", "contentSize", "diff"?, "anchor"?}`.
+    static func mutation(_ node: JSONNode) throws(Failure) -> MutationResult {
+        let diffNode = node["diff"]
+        return MutationResult(
+            seq: try int(node, "seq", "result"),
+            contentSize: try size(member(node, "contentSize", "result"), "contentSize"),
+            diff: try diffNode.map { node throws(Failure) in try diff(node, "result.diff") },
+            anchor: try anchor(node["anchor"], "result.anchor"))
+    }
+
+    /// `{"section", "i", "dy"}` or null; nil when absent.
+    static func anchor(_ node: JSONNode?, _ path: String) throws(Failure) -> AnchorResult? {
+        guard let node else { return nil }
+        if node.isNull { return .removed }
+        return .moved(
+            ItemPath(section: try int(node, "section", path), item: try int(node, "i", path)),
+            dy: try number(node, "dy", path))
+    }
+
+    /// A diff: `{"sections": [...], "shifts"?: [...]}`.
+    static func diff(_ node: JSONNode, _ path: String) throws(Failure) -> LayoutDiff {
+        var sections: [SectionDiff] = []
+        for (k, entry) in try array(node, "sections", path).enumerated() {
+            let at = "\(path).sections[\(k)]"
+            var diff = SectionDiff(
+                section: try int(entry, "section", at), origin: try number(entry, "origin", at),
+                height: try number(entry, "height", at), count: try int(entry, "count", at))
+            if entry["dy"] != nil { diff.dy = try number(entry, "dy", at) }
+            diff.isNew = entry["new"]?.bool == true
+            diff.header = try change(entry["header"], "\(at).header")
+            diff.footer = try change(entry["footer"], "\(at).footer")
+            if let items = entry["items"] { diff.items = try itemFrames(items, "\(at).items") }
+            sections.append(diff)
+        }
+        var shifts: [SectionShift] = []
+        if node["shifts"] != nil {
+            for (k, entry) in try array(node, "shifts", path).enumerated() {
+                let at = "\(path).shifts[\(k)]"
+                shifts.append(
+                    SectionShift(
+                        from: try int(entry, "from", at), to: try int(entry, "to", at), dy: try number(entry, "dy", at))
+                )
+            }
+        }
+        return LayoutDiff(sections: sections, shifts: shifts)
+    }
+
+    /// `layout.get`'s result.
+    static func frames(_ node: JSONNode) throws(Failure) -> LayoutFrames {
+        var sections: [SectionFrames] = []
+        var pins: [Int: Double] = [:]
+        for (k, entry) in try array(node, "sections", "result").enumerated() {
+            let at = "result.sections[\(k)]"
+            let items = try itemFrames(member(entry, "items", at), "\(at).items")
+            let index = try int(entry, "section", at)
+            let header = entry["header"]
+            if let pin = header?["pinMaxY"]?.double { pins[index] = pin }
+            sections.append(
+                SectionFrames(
+                    section: index, origin: try number(entry, "origin", at), height: try number(entry, "height", at),
+                    count: try int(entry, "count", at), items: items,
+                    header: try header.map { node throws(Failure) in try rect(node, "\(at).header") },
+                    footer: try entry["footer"].map { node throws(Failure) in try rect(node, "\(at).footer") }))
+        }
+        return LayoutFrames(
+            seq: try int(node, "seq", "result"),
+            contentSize: try size(member(node, "contentSize", "result"), "result.contentSize"), sections: sections,
+            pinMaxY: pins)
+    }
+
+    /// `query`'s result.
+    static func query(_ node: JSONNode) throws(Failure) -> QueryResult {
+        var elements: [Element] = []
+        for (k, entry) in try array(node, "elements", "result").enumerated() {
+            let at = "result.elements[\(k)]"
+            let name = try string(entry, "kind", at)
+            guard let kind = Element.Kind(rawValue: name) else { throw fail("\(at).kind", "unknown kind \(name)") }
+            elements.append(
+                Element(
+                    kind: kind, section: try int(entry, "section", at), index: entry["i"]?.int,
+                    frame: try rect(entry, at),
+                    id: entry["id"]?.string))
+        }
+        return QueryResult(
+            seq: try int(node, "seq", "result"),
+            contentSize: try size(member(node, "contentSize", "result"), "result.contentSize"), elements: elements)
+    }
+
+    /// `layout.export`'s result, its inputs read by the daemon's own decoder (they are `layout.create`'s params).
+    static func export(_ node: JSONNode) throws(Failure) -> LayoutExport {
+        let seq = try int(node, "seq", "result")
+        let inputs = try member(node, "layout", "result")
+        do throws(ProtocolError) {
+            var params = try Params(inputs, path: "result.layout")
+            let spec = try CommandDecoding.layoutSpec(&params)
+            try params.finish()
+            return LayoutExport(seq: seq, spec: spec)
+        } catch {
+            throw .unreadable(error.message)
+        }
+    }
+
+    /// A `{"method", "params"}` list.
+    static func operations(_ node: JSONNode, _ path: String) throws(Failure) -> [Operation] {
+        guard node.kind == .array else { throw fail(path, "not an array") }
+        var ops: [Operation] = []
+        for (k, op) in node.elements.enumerated() {
+            let at = "\(path)[\(k)]"
+            ops.append(Operation(method: try string(op, "method", at), params: op["params"]?.value ?? .object([])))
+        }
+        return ops
+    }
+}
+
+extension LayoutEvent {
+    /// The notifications a subscription receives.
+    static let methods = ["layout.changed", "layout.dropped", "subscription.overflow"]
+
+    /// The event of a notification line.
+    init(notification root: JSONNode) throws(WaterfallClientError) {
+        let method = try ReplyDecoding.string(root, "method", "event")
+        let params = try ReplyDecoding.member(root, "params", "event")
+        let layout = try ReplyDecoding.string(params, "layout", "event.params")
+        switch method {
+        case "layout.changed":
+            self = .changed(
+                LayoutChange(
+                    layout: layout, seq: try ReplyDecoding.int(params, "seq", "event.params"),
+                    ops: try ReplyDecoding.operations(
+                        ReplyDecoding.member(params, "ops", "event.params"), "event.params.ops"),
+                    diff: try ReplyDecoding.diff(
+                        ReplyDecoding.member(params, "diff", "event.params"), "event.params.diff"),
+                    anchor: try ReplyDecoding.anchor(params["anchor"], "event.params.anchor"), json: params.value))
+        case "layout.dropped": self = .dropped(layout: layout)
+        case "subscription.overflow": self = .overflow(layout: layout)
+        default: throw ReplyDecoding.fail("event.method", "unknown event \(method)")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import WaterfallJSON
+import WaterfallLayout
+
+/// What every mutating method answers: the layout's new version, its content size and, unless the request said
+/// `"diff": false`, how the frames moved (PROTOCOL.md, "Mutation result and diff").
+public struct MutationResult: Sendable, Hashable {
+    public var seq: Int
+    public var contentSize: Size
+    public var diff: LayoutDiff?
+    /// Where the request's scroll anchor went; nil when it named none.
+    public var anchor: AnchorResult?
+
+    public init(seq: Int, contentSize: Size, diff: LayoutDiff?, anchor: AnchorResult? = nil) {
+        self.seq = seq
+        self.contentSize = contentSize
+        self.diff = diff
+        self.anchor = anchor
+    }
+}
+
+/// Where a scroll anchor item is after a change, and how far its frame's y moved; or that it is gone.
+public enum AnchorResult: Sendable, Hashable {
+    case moved(ItemPath, dy: Double)
+    case removed
+}
+
+/// What a mutating request asks for besides its change.
+public struct MutationOptions: Sendable, Hashable {
+    /// Whether the result carries the diff.
+    public var diff: Bool
+    /// An item, by its indices before the request, whose move the result reports.
+    public var anchor: ItemPath?
+
+    public init(diff: Bool = true, anchor: ItemPath? = nil) {
+        self.diff = diff
+        self.anchor = anchor
+    }
+}
+
+/// The result of `layout.get`: the frames of the sections asked for (all by default).
+public struct LayoutFrames: Sendable, Hashable {
+    public var seq: Int
+    public var contentSize: Size
+    public var sections: [SectionFrames]
+    /// The `pinMaxY` of pinned headers, by section index.
+    public var pinMaxY: [Int: Double]
+
+    public init(seq: Int, contentSize: Size, sections: [SectionFrames], pinMaxY: [Int: Double] = [:]) {
+        self.seq = seq
+        self.contentSize = contentSize
+        self.sections = sections
+        self.pinMaxY = pinMaxY
+    }
+}
+
+/// The result of `query`: the headers, items and footers in a rect.
+public struct QueryResult: Sendable, Hashable {
+    public var seq: Int
+    public var contentSize: Size
+    public var elements: [Element]
+}
+
+/// One layout of `layout.list`.
+public struct LayoutSummary: Sendable, Hashable {
+    public var layout: String
+    public var sections: Int
+    public var items: Int
+    public var seq: Int
+
+    public init(layout: String, sections: Int, items: Int, seq: Int) {
+        self.layout = layout
+        self.sections = sections
+        self.items = items
+        self.seq = seq
+    }
+}
+
+/// The result of `version`.
+public struct ServerVersion: Sendable, Equatable {
+    public var server: String
+    public var version: String
+    public var protocolVersion: Int
+    /// Changes at every start of the daemon.
+    public var instance: String
+    /// Whether layouts survive a restart.
+    public var durable: Bool
+    /// The daemon's limits, as it names them.
+    public var limits: JSONValue
+}
+
+/// The result of `stats`: counters whose set grows with the daemon, so they are kept as the daemon wrote them.
+public struct ServerStats: Sendable, Equatable {
+    public var values: JSONValue
+
+    /// The integer at a dotted path (`"connections.open"`), if there is one.
+    public subscript(path: String) -> Int? {
+        var value: JSONValue? = values
+        for key in path.split(separator: ".") { value = value?[String(key)] }
+        switch value {
+        case .int(let n)?: return Int(n)
+        case .double(let d)?: return Int(exactly: d)
+        default: return nil
+        }
+    }
+}
+
+/// The result of `layout.export`: a layout's inputs, which `layout.create` of them rebuilds.
+public struct LayoutExport: Sendable, Hashable {
+    public var seq: Int
+    public var spec: LayoutSpec
+}
+
+/// A request as a `layout.changed` event repeats it, and as `batch` takes it.
+public struct Operation: Sendable, Equatable {
+    public var method: String
+    public var params: JSONValue
+
+    public init(method: String, params: JSONValue) {
+        self.method = method
+        self.params = params
+    }
+}
+
+/// A notification about a subscribed layout.
+public enum LayoutEvent: Sendable, Equatable {
+    /// `layout.changed`: a change by any connection.
+    case changed(LayoutChange)
+    /// `layout.dropped`: the layout is gone; the subscription is over.
+    case dropped(layout: String)
+    /// `subscription.overflow`: this subscriber fell behind and was unsubscribed; `layout.get` and subscribe again.
+    case overflow(layout: String)
+
+    /// The layout the event is about.
+    public var layout: String {
+        switch self {
+        case .changed(let change): return change.layout
+        case .dropped(let layout), .overflow(let layout): return layout
+        }
+    }
+}
+
+/// A `layout.changed` event: the requests as applied and the diff of them together.
+public struct LayoutChange: Sendable, Equatable {
+    public var layout: String
+    public var seq: Int
+    public var ops: [Operation]
+    public var diff: LayoutDiff
+    public var anchor: AnchorResult?
+    /// The event's params as the daemon wrote them.
+    public var json: JSONValue
+}

@@ -1,0 +1,209 @@
+import WaterfallJSON
+import WaterfallLayout
+import WaterfallProtocol
+
+/// A typed call for every method of PROTOCOL.md v2. Params are written by the protocol module's
+/// `CommandEncoding`, so a request is spelled the same way here, in the tests and in the benchmark.
+extension WaterfallClient {
+    // MARK: Daemon
+
+    /// `ping`.
+    public func ping() async throws(WaterfallClientError) {
+        _ = try await result("ping", nil)
+    }
+
+    /// `version`.
+    public func version() async throws(WaterfallClientError) -> ServerVersion {
+        let node = try await result("version", nil)
+        return try decode("version", node) { node throws(WaterfallClientError) in
+            ServerVersion(
+                server: try ReplyDecoding.string(node, "server", "result"),
+                version: try ReplyDecoding.string(node, "version", "result"),
+                protocolVersion: try ReplyDecoding.int(node, "protocol", "result"),
+                instance: node["instance"]?.string ?? "", durable: node["durable"]?.bool ?? false,
+                limits: node["limits"]?.value ?? .object([]))
+        }
+    }
+
+    /// `stats`.
+    public func stats() async throws(WaterfallClientError) -> ServerStats {
+        ServerStats(values: try await call(method: "stats"))
+    }
+
+    // MARK: Layouts
+
+    /// `layout.create`: a layout named `name` from `spec`; with `replace`, over an existing one.
+    public func createLayout(
+        _ name: String, _ spec: LayoutSpec, replace: Bool = false, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        var members = CommandEncoding.members(of: spec)
+        if replace { members.append(("replace", true)) }
+        return try await mutate("layout.create", layout: name, members, options)
+    }
+
+    /// `layout.configure`.
+    public func configureLayout(
+        _ name: String, _ patch: LayoutPatch, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        try await apply(.configureLayout(patch), to: name, options: options)
+    }
+
+    /// `layout.drop`.
+    public func dropLayout(_ name: String) async throws(WaterfallClientError) {
+        _ = try await result("layout.drop", ["layout": .string(name)])
+    }
+
+    /// `layout.list`.
+    public func listLayouts() async throws(WaterfallClientError) -> [LayoutSummary] {
+        let node = try await result("layout.list", nil)
+        return try decode("layout.list", node) { node throws(WaterfallClientError) in
+            var layouts: [LayoutSummary] = []
+            for (k, entry) in try ReplyDecoding.array(node, "layouts", "result").enumerated() {
+                let at = "result.layouts[\(k)]"
+                layouts.append(
+                    LayoutSummary(
+                        layout: try ReplyDecoding.string(entry, "layout", at),
+                        sections: try ReplyDecoding.int(entry, "sections", at),
+                        items: try ReplyDecoding.int(entry, "items", at), seq: try ReplyDecoding.int(entry, "seq", at)))
+            }
+            return layouts
+        }
+    }
+
+    /// `layout.get`: the frames of `sections` (indices), or of every section.
+    public func frames(of name: String, sections: [Int]? = nil) async throws(WaterfallClientError) -> LayoutFrames {
+        var params: [(key: String, value: JSONValue)] = [("layout", .string(name))]
+        if let sections { params.append(("sections", .array(sections.map { .integer($0) }))) }
+        let node = try await result("layout.get", .object(params))
+        return try decode("layout.get", node, ReplyDecoding.frames)
+    }
+
+    /// `layout.export`: the layout's inputs.
+    public func export(_ name: String) async throws(WaterfallClientError) -> LayoutExport {
+        let node = try await result("layout.export", ["layout": .string(name)])
+        return try decode("layout.export", node, ReplyDecoding.export)
+    }
+
+    // MARK: Changes
+
+    /// `sections.insert`.
+    public func insertSections(
+        _ sections: [SectionSpec], at index: Int, in layout: String, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        try await apply(.insertSections(at: index, sections: sections), to: layout, options: options)
+    }
+
+    /// `sections.delete`, by indices before the delete.
+    public func deleteSections(
+        _ indices: [Int], in layout: String, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        try await apply(.deleteSections(indices), to: layout, options: options)
+    }
+
+    /// `sections.move`; `to` is the position after the section is removed.
+    public func moveSection(
+        from: Int, to: Int, in layout: String, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        try await apply(.moveSection(from: from, to: to), to: layout, options: options)
+    }
+
+    /// `sections.configure`.
+    public func configureSection(
+        _ section: Int, _ patch: SectionPatch, in layout: String, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        try await apply(.configureSection(section, patch), to: layout, options: options)
+    }
+
+    /// `items.insert`.
+    public func insertItems(
+        _ items: [Item], at index: Int, inSection section: Int, of layout: String, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        try await apply(.insertItems(section: section, at: index, items: items), to: layout, options: options)
+    }
+
+    /// `items.delete`, by indices before the delete.
+    public func deleteItems(
+        _ indices: [Int], inSection section: Int, of layout: String, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        try await apply(.deleteItems(section: section, indices: indices), to: layout, options: options)
+    }
+
+    /// `items.update`: each update replaces the whole item at its index.
+    public func updateItems(
+        _ updates: [ItemUpdate], inSection section: Int, of layout: String, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        try await apply(.updateItems(section: section, updates: updates), to: layout, options: options)
+    }
+
+    /// `items.move`; `to` is the position after the item is removed.
+    public func moveItem(
+        from: ItemPath, to: ItemPath, in layout: String, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        try await apply(.moveItem(from: from, to: to), to: layout, options: options)
+    }
+
+    /// `batch`: `commands` applied together, all or nothing, with one result.
+    public func batch(
+        _ commands: [LayoutCommand], in layout: String, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        let ops: [JSONValue] = commands.map { command in
+            let request = CommandEncoding.request(command)
+            return ["method": .string(request.method.rawValue), "params": request.params]
+        }
+        return try await mutate("batch", layout: layout, [("ops", .array(ops))], options)
+    }
+
+    /// Any one change, by the method that makes it.
+    public func apply(
+        _ command: LayoutCommand, to layout: String, options: MutationOptions = .init()
+    ) async throws(WaterfallClientError) -> MutationResult {
+        let request = CommandEncoding.request(command)
+        guard case .object(let members) = request.params else { preconditionFailure("params are an object") }
+        return try await mutate(request.method.rawValue, layout: layout, members, options)
+    }
+
+    // MARK: Reading
+
+    /// `query`: the headers, items and footers in `rect`.
+    public func query(_ layout: String, rect: Rect) async throws(WaterfallClientError) -> QueryResult {
+        let node = try await result("query", ["layout": .string(layout), "rect": CommandEncoding.rect(rect)])
+        return try decode("query", node, ReplyDecoding.query)
+    }
+
+    /// `subscribe`: the layout's events, from the next change on, until the subscription or the connection ends.
+    public func subscribe(_ layout: String) async throws(WaterfallClientError) -> Subscription {
+        // Routed before the request is sent: an event may follow the reply in the same read.
+        let buffer = EventBuffer()
+        guard connection.addSink(buffer, for: layout) else {
+            _ = try await result("subscribe", ["layout": .string(layout)])
+            throw .connectionClosed(socketPath, "is closed")
+        }
+        do throws(WaterfallClientError) {
+            _ = try await result("subscribe", ["layout": .string(layout)])
+        } catch {
+            connection.removeSink(buffer, for: layout)
+            throw error
+        }
+        return Subscription(layout: layout, client: self, buffer: buffer)
+    }
+
+    /// `unsubscribe`: ends this connection's subscriptions to `layout`.
+    public func unsubscribe(_ layout: String) async throws(WaterfallClientError) {
+        _ = try await result("unsubscribe", ["layout": .string(layout)])
+        connection.finishSinks(for: layout)
+    }
+
+    // MARK: Private
+
+    private func mutate(
+        _ method: String, layout: String, _ members: [(key: String, value: JSONValue)], _ options: MutationOptions
+    ) async throws(WaterfallClientError) -> MutationResult {
+        var params: [(key: String, value: JSONValue)] = [("layout", .string(layout))] + members
+        if !options.diff { params.append(("diff", false)) }
+        if let anchor = options.anchor {
+            params.append(("anchor", ["section": .integer(anchor.section), "i": .integer(anchor.item)]))
+        }
+        let node = try await result(method, .object(params))
+        return try decode(method, node, ReplyDecoding.mutation)
+    }
+}

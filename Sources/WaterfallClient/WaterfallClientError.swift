@@ -1,0 +1,70 @@
+/// Everything a call can fail with: an error the daemon answered, or the client's own (the connection, a reply
+/// that is not shaped as PROTOCOL.md says, a timeout, a cancelled task).
+///
+/// `kind` is the daemon's stable `data.kind` for its errors (`not_found`, `bad_params`, ...) and one of the
+/// client's kinds below otherwise; `code` is the JSON-RPC code (0 for the client's own); `message` is for people.
+public struct WaterfallClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where an error comes from.
+    public enum Source: Sendable, Hashable {
+        /// The daemon answered an error reply.
+        case daemon
+        /// The socket could not be opened, or the connection was lost or closed.
+        case connection
+        /// No reply came within the timeout.
+        case timeout
+        /// A reply the client cannot read.
+        case reply
+        /// The calling task was cancelled.
+        case cancelled
+    }
+
+    public var source: Source
+    public var kind: String
+    public var code: Int
+    public var message: String
+    /// The socket path, for connection errors.
+    public var socketPath: String?
+
+    public init(source: Source, kind: String, code: Int = 0, message: String, socketPath: String? = nil) {
+        self.source = source
+        self.kind = kind
+        self.code = code
+        self.message = message
+        self.socketPath = socketPath
+    }
+
+    public var description: String { "\(kind): \(message)" }
+
+    // MARK: The client's own kinds
+
+    /// The socket could not be opened at `path`.
+    static func cannotConnect(_ path: String, _ reason: String) -> Self {
+        Self(
+            source: .connection, kind: "cannot_connect", message: "cannot connect to \(path): \(reason)",
+            socketPath: path)
+    }
+
+    /// The connection to `path` ended before a reply came.
+    static func connectionClosed(_ path: String, _ reason: String) -> Self {
+        Self(
+            source: .connection, kind: "connection_closed", message: "connection to \(path) \(reason)",
+            socketPath: path)
+    }
+
+    static func timeout(_ method: String, _ seconds: Double) -> Self {
+        Self(source: .timeout, kind: "timeout", message: "no reply to \(method) within \(seconds) s")
+    }
+
+    static func badReply(_ method: String, _ what: String) -> Self {
+        Self(source: .reply, kind: "bad_reply", message: "reply to \(method): \(what)")
+    }
+
+    /// A reply line that cannot be read, before it is matched to its method (see `badReply`).
+    static func unreadable(_ what: String) -> Self {
+        Self(source: .reply, kind: "bad_reply", message: what)
+    }
+
+    static func cancelled(_ method: String) -> Self {
+        Self(source: .cancelled, kind: "cancelled", message: "\(method) was cancelled")
+    }
+}

@@ -1,0 +1,231 @@
+import WaterfallClient
+import WaterfallJSON
+import WaterfallLayout
+import WaterfallProtocol
+
+/// One command being run: what it read from its arguments, then its calls and output.
+struct CommandRun: Sendable {
+    var invocation: Invocation
+    var command: Command
+    var terminal: Terminal
+
+    var name: String { invocation.arguments.first ?? "" }
+
+    /// Checks the arguments before connecting, so bad usage is exit 2 whether or not the daemon runs.
+    func prepare() async throws {
+        switch command {
+        case .get: _ = try invocation.sections()
+        case .query: _ = try invocation.rect("--rect")
+        case .render:
+            _ = try invocation.rect("--rect")
+            _ = try invocation.width()
+        case .call: if invocation.arguments.count == 2 && invocation.arguments[1] != "-" { _ = try params() }
+        default: break
+        }
+    }
+
+    func execute(_ client: WaterfallClient) async throws -> WaterfallCtl.ExitStatus {
+        switch command {
+        case .ping:
+            if invocation.json { return try await raw(client, "ping", nil) }
+            try await client.ping()
+            terminal.write("pong\n")
+        case .version:
+            if invocation.json { return try await raw(client, "version", nil) }
+            let v = try await client.version()
+            terminal.write(
+                "\(v.server) \(v.version) (protocol \(v.protocolVersion), instance \(v.instance), "
+                    + "\(v.durable ? "durable" : "not durable"))\n")
+        case .stats:
+            if invocation.json { return try await raw(client, "stats", nil) }
+            var table = TextTable(header: ["COUNTER", "VALUE"], rightAligned: [1])
+            Self.flatten(try await client.stats().values, prefix: "", into: &table.rows)
+            terminal.write(table.text)
+        case .list:
+            if invocation.json { return try await raw(client, "layout.list", nil) }
+            var table = TextTable(header: ["LAYOUT", "SECTIONS", "ITEMS", "SEQ"], rightAligned: [1, 2, 3])
+            table.rows = try await client.listLayouts().map {
+                [$0.layout, "\($0.sections)", "\($0.items)", "\($0.seq)"]
+            }
+            terminal.write(table.text)
+        case .get:
+            let sections = try invocation.sections()
+            if invocation.json {
+                var params: [(key: String, value: JSONValue)] = [("layout", .string(name))]
+                if let sections { params.append(("sections", .array(sections.map { .integer($0) }))) }
+                return try await raw(client, "layout.get", .object(params))
+            }
+            terminal.write(FrameListing.frames(try await client.frames(of: name, sections: sections)))
+        case .query:
+            let rect = try invocation.rect("--rect")!
+            if invocation.json {
+                return try await raw(client, "query", ["layout": .string(name), "rect": CommandEncoding.rect(rect)])
+            }
+            terminal.write(FrameListing.elements(try await client.query(name, rect: rect)))
+        case .export:
+            let node = try await client.callNode(method: "layout.export", params: ["layout": .string(name)])
+            let shown = invocation.json ? node : (node["layout"] ?? node)
+            terminal.write(String(decoding: shown.rawBytes, as: UTF8.self) + "\n")
+        case .call:
+            return try await raw(client, invocation.arguments[0], try await callParams())
+        case .watch:
+            return try await watch(client)
+        case .render:
+            return try await render(client)
+        case .help:
+            terminal.write(command.help)
+        }
+        return .success
+    }
+
+    // MARK: Private
+
+    /// Prints a result as the daemon wrote it.
+    private func raw(_ client: WaterfallClient, _ method: String, _ params: JSONValue?) async throws
+        -> WaterfallCtl.ExitStatus
+    {
+        let node = try await client.callNode(method: method, params: params)
+        terminal.write(String(decoding: node.rawBytes, as: UTF8.self) + "\n")
+        return .success
+    }
+
+    /// `call`'s params: the argument, standard input for `-`, or none.
+    private func callParams() async throws -> JSONValue? {
+        guard invocation.arguments.count == 2 else { return nil }
+        if invocation.arguments[1] == "-" {
+            return try params(from: await terminal.readInput(), what: "standard input")
+        }
+        return try params()
+    }
+
+    private func params() throws(UsageError) -> JSONValue {
+        try params(from: invocation.arguments[1], what: "PARAMS")
+    }
+
+    private func params(from text: String, what: String) throws(UsageError) -> JSONValue {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: text.trimmingNewlines)
+        } catch {
+            throw UsageError("\(what): not JSON (\(error))", command: .call)
+        }
+        guard case .object = value else {
+            throw UsageError("\(what): must be a JSON object, not \(value)", command: .call)
+        }
+        return value
+    }
+
+    private func watch(_ client: WaterfallClient) async throws -> WaterfallCtl.ExitStatus {
+        let events = try await client.subscribe(name)
+        terminal.writeError("watching \(name) on \(client.socketPath); interrupt (Ctrl-C) to stop\n")
+        for try await event in events {
+            switch event {
+            case .changed(let change):
+                let line: JSONValue = ["method": "layout.changed", "params": change.json]
+                terminal.write(invocation.json ? line.jsonText + "\n" : FrameListing.change(change))
+            case .dropped(let layout):
+                let line: JSONValue = ["method": "layout.dropped", "params": ["layout": .string(layout)]]
+                terminal.write(invocation.json ? line.jsonText + "\n" : "layout \(layout) dropped\n")
+                return .success
+            case .overflow(let layout):
+                throw WaterfallClientError(
+                    source: .daemon, kind: "overflow",
+                    message: "watch of \(layout) fell behind and was unsubscribed by the daemon; watch again")
+            }
+        }
+        // The sequence ends without dropped: the connection ended.
+        throw WaterfallClientError(
+            source: .connection, kind: "connection_closed", message: "connection to \(client.socketPath) ended",
+            socketPath: client.socketPath)
+    }
+
+    private func render(_ client: WaterfallClient) async throws -> WaterfallCtl.ExitStatus {
+        // An empty rect answers with the content size alone, which the default window needs.
+        let size = try await client.query(name, rect: Rect(x: 0, y: 0, width: 0, height: 0)).contentSize
+        let window = try invocation.rect("--rect") ?? SVGRenderer.defaultWindow(for: size)
+        let picture: LayoutPicture
+        if window.y <= 0 && window.maxY >= size.height {
+            picture = try await wholePicture(client)
+        } else {
+            picture = try await windowPicture(client, window)
+        }
+        let svg = SVGRenderer(width: try invocation.width(), window: window).render(picture)
+        if let path = invocation.options["--output"] {
+            do {
+                try terminal.writeFile(path, svg)
+            } catch {
+                terminal.writeError("waterfallctl: cannot write \(path): \(error)\n")
+                return .daemonError
+            }
+        } else {
+            terminal.write(svg)
+        }
+        return .success
+    }
+
+    /// Every section, with exact lanes when the daemon can export the layout.
+    private func wholePicture(_ client: WaterfallClient) async throws -> LayoutPicture {
+        let frames = try await client.frames(of: name)
+        var picture = LayoutPicture(name: name, model: FrameModel(frames))
+        if let lanes = try await exportedLanes(client, seq: frames.seq, sections: frames.sections.count) {
+            picture.lanes = lanes
+            picture.laneSource = .export
+        }
+        return picture
+    }
+
+    /// Only the sections from the first to the last that has an element in `window` (a query finds them), so
+    /// that a window of a thousand-section layout does not fetch them all; lanes inferred. An empty section at the
+    /// window's very top or bottom, with no element of its own, is left out.
+    private func windowPicture(_ client: WaterfallClient, _ window: Rect) async throws -> LayoutPicture {
+        let visible = try await client.query(name, rect: window)
+        let shown = visible.elements.map(\.section)
+        var frames = LayoutFrames(seq: visible.seq, contentSize: visible.contentSize, sections: [])
+        if let first = shown.min(), let last = shown.max() {
+            frames = try await client.frames(of: name, sections: Array(first...last))
+        }
+        var picture = LayoutPicture(name: name, model: FrameModel(frames))
+        picture.firstSection = shown.min() ?? 0
+        picture.totalItems = try await client.listLayouts().first { $0.layout == name }?.items
+        return picture
+    }
+
+    /// The exact lanes, from the layout's inputs laid out by the engine, when the daemon has `layout.export` and
+    /// the layout did not change in between; nil otherwise (the lanes are then inferred from the frames).
+    private func exportedLanes(_ client: WaterfallClient, seq: Int, sections: Int) async throws -> [[Rect]]? {
+        let export: LayoutExport
+        do {
+            export = try await client.export(name)
+        } catch {
+            // A daemon before durable layouts has no layout.export: infer the lanes.
+            if error.kind == "unknown_method" { return nil }
+            throw error
+        }
+        guard export.seq == seq, let built = try? await Layout.make(export.spec, allowsParallelism: false),
+            built.layout.sectionCount == sections
+        else { return nil }
+        return (0..<sections).map { built.layout.columnLanes(ofSection: $0) }
+    }
+
+    /// Nested counters as `a.b` rows.
+    private static func flatten(_ value: JSONValue, prefix: String, into rows: inout [[String]]) {
+        switch value {
+        case .object(let members):
+            for (key, member) in members {
+                flatten(member, prefix: prefix.isEmpty ? key : "\(prefix).\(key)", into: &rows)
+            }
+        case .int(let n): rows.append([prefix, "\(n)"])
+        case .double(let d): rows.append([prefix, format(d)])
+        case .string(let s): rows.append([prefix, s])
+        default: rows.append([prefix, value.jsonText])
+        }
+    }
+}
+
+extension String {
+    fileprivate var trimmingNewlines: String {
+        var s = Substring(self)
+        while let last = s.last, last.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,159 @@
+import WaterfallLayout
+
+/// A parsed command line: the global options, the command, its positional arguments and options.
+public struct Invocation: Sendable, Equatable {
+    public var socket: String?
+    public var json = false
+    public var timeout: Double = 30
+    /// nil: `--help` or `help` without a command.
+    public var command: Command?
+    /// `--help` after a command, or `help COMMAND`.
+    public var wantsHelp = false
+    public var arguments: [String] = []
+    public var options: [String: String] = [:]
+
+    // MARK: Lifecycle
+
+    /// Parses `arguments` (without the program name). Global options may come before or after the command;
+    /// both `--flag value` and `--flag=value` work.
+    public init(parsing arguments: [String]) throws(UsageError) {
+        var rest = arguments[...]
+        var positionals: [String] = []
+        var sawHelp = false
+        while let argument = rest.popFirst() {
+            if argument == "--" {
+                positionals += rest
+                break
+            }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                if command == nil && positionals.isEmpty {
+                    guard let named = Command(rawValue: argument) else {
+                        throw UsageError("unknown command '\(argument)'", command: nil)
+                    }
+                    command = named
+                } else {
+                    positionals.append(argument)
+                }
+                continue
+            }
+            var name = argument
+            var inline: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(UsageError) -> String {
+                if let inline { return inline }
+                guard let next = rest.popFirst() else { throw UsageError("\(name) needs a value", command: command) }
+                return next
+            }
+            switch name {
+            case "--help", "-h": sawHelp = true
+            case "--json": json = true
+            case "--socket":
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError("--socket: the path is empty", command: command) }
+                socket = path
+            case "--timeout":
+                let text = try value()
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw UsageError("--timeout: '\(text)' is not a number of seconds > 0", command: command)
+                }
+                timeout = seconds
+            default:
+                guard let command, command.options.contains(name) else {
+                    throw UsageError("unknown option '\(name)'", command: command)
+                }
+                options[name] = try value()
+            }
+        }
+        if command == .help {
+            guard positionals.count <= 1 else { throw UsageError("help takes at most one command", command: .help) }
+            if let name = positionals.first {
+                guard let named = Command(rawValue: name) else {
+                    throw UsageError("unknown command '\(name)'", command: .help)
+                }
+                command = named
+                wantsHelp = true
+            } else if sawHelp {
+                wantsHelp = true
+            } else {
+                command = nil
+            }
+            return
+        }
+        wantsHelp = sawHelp
+        guard let command else {
+            if sawHelp { return }
+            throw UsageError("no command given", command: nil)
+        }
+        if sawHelp { return }
+        guard command.positionals.contains(positionals.count) else {
+            let expected = command.positionals
+            let what =
+                positionals.count < expected.lowerBound
+                ? "\(command.rawValue) needs \(command.usage.split(separator: " ").first ?? "an argument")"
+                : "\(command.rawValue): unexpected argument '\(positionals[expected.upperBound])'"
+            throw UsageError(what, command: command)
+        }
+        self.arguments = positionals
+        if command == .query && options["--rect"] == nil {
+            throw UsageError("query needs --rect X,Y,W,H", command: command)
+        }
+    }
+
+    // MARK: Internal
+
+    /// The rect of option `name` (`X,Y,W,H`), if given.
+    func rect(_ name: String) throws(UsageError) -> Rect? {
+        guard let text = options[name] else { return nil }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmed) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3],
+            [x, y, w, h].allSatisfy(\.isFinite), w >= 0, h >= 0
+        else {
+            throw UsageError("\(name): '\(text)' is not X,Y,W,H (four numbers, W and H ≥ 0)", command: command)
+        }
+        return Rect(x: x, y: y, width: w, height: h)
+    }
+
+    /// The section indices of `--sections` (`0,2`), if given.
+    func sections() throws(UsageError) -> [Int]? {
+        guard let text = options["--sections"] else { return nil }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmed) }
+        guard !parts.isEmpty, parts.allSatisfy({ ($0 ?? -1) >= 0 }) else {
+            throw UsageError("--sections: '\(text)' is not a list of section indices like 0,2", command: command)
+        }
+        return parts.compactMap { $0 }
+    }
+
+    /// The width of `--width`, if given.
+    func width() throws(UsageError) -> Double? {
+        guard let text = options["--width"] else { return nil }
+        guard let width = Double(text), width > 0, width <= 100_000 else {
+            throw UsageError("--width: '\(text)' is not a number of pixels in 1...100000", command: command)
+        }
+        return width
+    }
+}
+
+/// A command line that cannot be run: exit status 2, with the message and where to find help.
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var command: Command?
+
+    public init(_ message: String, command: Command?) {
+        self.message = message
+        self.command = command
+    }
+
+    public var description: String { message }
+}
+
+extension Substring {
+    fileprivate var trimmed: Substring {
+        var s = self
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,240 @@
+import WaterfallClient
+import WaterfallLayout
+
+/// Draws a layout as SVG: sections as bands with their index, each column's lane lightly shaded, headers and
+/// footers as labelled boxes (a pinned header's pin range dashed), items as rectangles labelled with their index
+/// and id in colours that differ from their neighbours', and a caption with the name, seq, content size and item
+/// count.
+///
+/// A pure function of its input, so golden files pin its output. Coordinates are computed in pixels rather than
+/// through an SVG transform, so that text keeps its size whatever the scale.
+public struct SVGRenderer: Sendable {
+    /// The default window's height: a picture of a million items would be a picture of nothing.
+    public static let defaultWindowHeight = 4000.0
+
+    /// The picture's width in pixels; nil for one pixel per point of the window.
+    public var width: Double?
+    /// The part of the layout drawn; nil for the full width and the first `defaultWindowHeight` points.
+    public var window: Rect?
+
+    public init(width: Double? = nil, window: Rect? = nil) {
+        self.width = width
+        self.window = window
+    }
+
+    /// The full width and the first `defaultWindowHeight` points of a layout of `contentSize`.
+    public static func defaultWindow(for contentSize: Size) -> Rect {
+        Rect(
+            x: 0, y: 0, width: max(1, contentSize.width), height: max(1, min(contentSize.height, defaultWindowHeight)))
+    }
+
+    /// The SVG document of `picture`.
+    public func render(_ picture: LayoutPicture) -> String {
+        let view = window ?? Self.defaultWindow(for: picture.contentSize)
+        let viewWidth = max(view.width, 1e-9)
+        let pixelWidth = width ?? viewWidth
+        let canvas = Canvas(window: view, scale: pixelWidth / viewWidth, top: Self.captionHeight)
+        var svg = SVGText()
+        let totalHeight = Self.captionHeight + view.height * canvas.scale
+        svg.line(
+            ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(n(pixelWidth))" height="\##(n(totalHeight))" "##
+                + ##"viewBox="0 0 \##(n(pixelWidth)) \##(n(totalHeight))" font-family="Helvetica, Arial, sans-serif">"##
+        )
+        svg.line(
+            "<!-- waterfallctl render: layout \(escape(picture.name)), seq \(picture.seq); \(picture.laneSource.rawValue) -->"
+        )
+        svg.line(##"<rect width="100%" height="100%" fill="#ffffff"/>"##)
+        caption(picture, view, pixelWidth, &svg)
+        svg.line(
+            ##"<clipPath id="window"><rect x="0" y="\##(n(Self.captionHeight))" width="\##(n(pixelWidth))" height="\##(n(view.height * canvas.scale))"/></clipPath>"##
+        )
+        svg.line(##"<g clip-path="url(#window)">"##)
+        for (k, section) in picture.sections.enumerated() {
+            let s = picture.firstSection + k
+            let band = Rect(x: view.x, y: section.origin, width: view.width, height: section.height)
+            guard band.maxY >= view.y, band.y <= view.maxY else { continue }
+            sectionBand(s, band, canvas, &svg)
+            for lane in k < picture.lanes.count ? picture.lanes[k] : [] where intersects(lane, view) {
+                svg.line(##"<rect class="lane" \##(canvas.box(lane)) fill="#c7d7f4" fill-opacity="0.7"/>"##)
+            }
+            if let header = section.header { supplementary("header", s, header, canvas, view, &svg) }
+            if let footer = section.footer { supplementary("footer", s, footer, canvas, view, &svg) }
+            for (i, item) in section.items.enumerated() {
+                guard let item, intersects(item.frame, view) else { continue }
+                self.item(i, item, canvas, &svg)
+            }
+        }
+        // Over every band: a pin range runs past its own section.
+        for (k, section) in picture.sections.enumerated() {
+            let s = picture.firstSection + k
+            if let header = section.header, let pinMaxY = section.pinMaxY { pinRange(s, header, pinMaxY, canvas, &svg) }
+            let band = Rect(x: view.x, y: section.origin, width: view.width, height: section.height)
+            if band.maxY >= view.y, band.y <= view.maxY { sectionTag(s, band, canvas, &svg) }
+        }
+        svg.line("</g>")
+        svg.line("</svg>")
+        return svg.text
+    }
+
+    // MARK: Private
+
+    private static let captionHeight = 40.0
+
+    /// Distinct hues in index order: consecutive items (which sit side by side in the columns) never share one.
+    private static let palette: [(fill: String, stroke: String)] = [
+        ("#8ecae6", "#3a86a8"), ("#ffb703", "#b07d00"), ("#90be6d", "#4f7a32"), ("#f28482", "#b5403e"),
+        ("#b8a1e3", "#6f56a8"), ("#f6bd60", "#b07f22"), ("#84dcc6", "#3a9a82"), ("#e5989b", "#a5545a"),
+    ]
+
+    /// Layout points to pixels.
+    private struct Canvas {
+        var window: Rect
+        var scale: Double
+        var top: Double
+
+        func x(_ x: Double) -> Double { (x - window.x) * scale }
+        func y(_ y: Double) -> Double { top + (y - window.y) * scale }
+
+        /// `x`, `y`, `width` and `height` attributes of `rect`.
+        func box(_ rect: Rect) -> String {
+            ##"x="\##(n(x(rect.x)))" y="\##(n(y(rect.y)))" width="\##(n(rect.width * scale))" height="\##(n(rect.height * scale))""##
+        }
+    }
+
+    private func caption(_ picture: LayoutPicture, _ view: Rect, _ pixelWidth: Double, _ svg: inout SVGText) {
+        let size = "\(n(picture.contentSize.width)) × \(n(picture.contentSize.height))"
+        let items = picture.itemCount == 1 ? "1 item" : "\(picture.itemCount) items"
+        let title = "\(picture.name)  ·  seq \(picture.seq)  ·  \(size)  ·  \(items)"
+        svg.line(
+            ##"<text x="8" y="17" font-size="\##(fitting(title, 14, pixelWidth))" font-weight="bold" fill="#222">\##(escape(title))</text>"##
+        )
+        let shown =
+            "window x \(n(view.x))–\(n(view.maxX)), y \(n(view.y))–\(n(view.maxY)) · \(picture.laneSource.rawValue)"
+        svg.line(
+            ##"<text x="8" y="33" font-size="\##(fitting(shown, 11, pixelWidth))" fill="#666">\##(escape(shown))</text>"##
+        )
+        svg.line(
+            ##"<line x1="0" y1="\##(n(Self.captionHeight - 0.5))" x2="\##(n(pixelWidth))" y2="\##(n(Self.captionHeight - 0.5))" stroke="#999" stroke-width="1"/>"##
+        )
+    }
+
+    /// The font size at which a caption line fits a narrow picture (at most `size`); characters are taken as
+    /// 0.6 of the size wide, a little more than Helvetica's average, so a line never runs off the picture.
+    private func fitting(_ text: String, _ size: Double, _ pixelWidth: Double) -> String {
+        n(max(6, min(size, (pixelWidth - 16) / (Double(text.count) * 0.6))))
+    }
+
+    private func sectionBand(_ s: Int, _ band: Rect, _ canvas: Canvas, _ svg: inout SVGText) {
+        let fill = s % 2 == 0 ? "#f3f4f7" : "#e8eaef"
+        svg.line(
+            ##"<rect class="section" \##(canvas.box(band)) fill="\##(fill)" stroke="#9aa0ab" stroke-width="0.5"/>"##)
+    }
+
+    /// The section's index as a tag on its band's top left corner, drawn over its header and items.
+    private func sectionTag(_ s: Int, _ band: Rect, _ canvas: Canvas, _ svg: inout SVGText) {
+        let text = "section \(s)"
+        let x = canvas.x(band.x) + 2
+        let y = max(canvas.y(band.y), canvas.top) + 2
+        let width = Double(text.count) * 6 + 8
+        svg.line(
+            ##"<rect class="tag" x="\##(n(x))" y="\##(n(y))" width="\##(n(width))" height="14" rx="3" fill="#374151" fill-opacity="0.8"/>"##
+        )
+        svg.line(##"<text x="\##(n(x + 4))" y="\##(n(y + 10.5))" font-size="10" fill="#ffffff">\##(text)</text>"##)
+    }
+
+    /// A pinned header's range: where its frame may slide, from its own y down to `pinMaxY`, dashed.
+    private func pinRange(_ s: Int, _ frame: Rect, _ pinMaxY: Double, _ canvas: Canvas, _ svg: inout SVGText) {
+        guard pinMaxY > frame.maxY else { return }
+        let range = Rect(x: frame.x, y: frame.y, width: frame.width, height: pinMaxY - frame.y)
+        svg.line(
+            ##"<rect class="pin" \##(canvas.box(range)) fill="none" stroke="#c2410c" stroke-width="1.5" stroke-dasharray="6 3"/>"##
+        )
+        let text = "header \(s) pins down to y \(n(pinMaxY))"
+        let right = canvas.x(frame.maxX) - 4
+        let width = Double(text.count) * 5.6 + 6
+        svg.line(
+            ##"<rect x="\##(n(right - width + 3))" y="\##(n(canvas.y(pinMaxY) - 15))" width="\##(n(width))" height="14" fill="#ffffff" fill-opacity="0.85"/>"##
+        )
+        svg.line(
+            ##"<text x="\##(n(right))" y="\##(n(canvas.y(pinMaxY) - 4))" font-size="10" fill="#c2410c" text-anchor="end">\##(text)</text>"##
+        )
+    }
+
+    private func supplementary(
+        _ kind: String, _ s: Int, _ frame: Rect, _ canvas: Canvas, _ view: Rect, _ svg: inout SVGText
+    ) {
+        guard intersects(frame, view) else { return }
+        let (fill, stroke) = kind == "header" ? ("#fde68a", "#b45309") : ("#ddd6fe", "#6d28d9")
+        svg.line(
+            ##"<rect class="\##(kind)" \##(canvas.box(frame)) fill="\##(fill)" stroke="\##(stroke)" stroke-width="1"/>"##
+        )
+        label("\(kind) \(s)", nil, frame, canvas, &svg)
+    }
+
+    private func item(_ i: Int, _ item: FrameModel.Item, _ canvas: Canvas, _ svg: inout SVGText) {
+        let colour = Self.palette[i % Self.palette.count]
+        svg.line(
+            ##"<rect class="item" \##(canvas.box(item.frame)) rx="2" fill="\##(colour.fill)" stroke="\##(colour.stroke)" stroke-width="1"/>"##
+        )
+        label("\(i)", item.id, item.frame, canvas, &svg)
+    }
+
+    /// A centred label, and a second line under it when there is room; none on a box too small to read it.
+    private func label(_ text: String, _ second: String?, _ frame: Rect, _ canvas: Canvas, _ svg: inout SVGText) {
+        let width = frame.width * canvas.scale
+        let height = frame.height * canvas.scale
+        let size = min(13, height * 0.6)
+        guard size >= 6, width >= Double(text.count) * size * 0.6 else { return }
+        let cx = canvas.x(frame.x) + width / 2
+        let cy = canvas.y(frame.y) + height / 2
+        let showsSecond = second != nil && height >= size * 2.6 && width >= Double(second!.count) * size * 0.5
+        let baseline = showsSecond ? cy - size * 0.15 : cy + size * 0.35
+        svg.line(
+            ##"<text x="\##(n(cx))" y="\##(n(baseline))" font-size="\##(n(size))" fill="#1f2937" text-anchor="middle">\##(escape(text))</text>"##
+        )
+        if showsSecond, let second {
+            svg.line(
+                ##"<text x="\##(n(cx))" y="\##(n(baseline + size))" font-size="\##(n(size * 0.8))" fill="#374151" text-anchor="middle">\##(escape(second))</text>"##
+            )
+        }
+    }
+
+    private func intersects(_ rect: Rect, _ view: Rect) -> Bool {
+        rect.y <= view.maxY && rect.maxY >= view.y && rect.x <= view.maxX && rect.maxX >= view.x
+    }
+}
+
+/// Lines of SVG text.
+private struct SVGText {
+    var text = ""
+
+    mutating func line(_ line: String) {
+        text += line
+        text += "\n"
+    }
+}
+
+/// A number as SVG attributes and captions write it: at most two decimals, no trailing zeros.
+func n(_ value: Double) -> String {
+    guard value.isFinite else { return "0" }
+    let rounded = (value * 100).rounded() / 100
+    if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+    var text = String(rounded)
+    if text.contains("e") { text = String(Int(rounded.rounded())) }
+    return text
+}
+
+/// Text escaped for XML content and attributes.
+func escape(_ text: String) -> String {
+    var result = ""
+    for character in text {
+        switch character {
+        case "&": result += "&amp;"
+        case "<": result += "&lt;"
+        case ">": result += "&gt;"
+        case "\"": result += "&quot;"
+        default: result.append(character)
+        }
+    }
+    return result
+}

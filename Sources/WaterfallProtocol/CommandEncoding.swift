@@ -1,0 +1,145 @@
+import WaterfallJSON
+import WaterfallLayout
+
+/// Writes engine commands and layout specs as a client sends them: the mirror of `CommandDecoding`, so that a
+/// client, the tests and the benchmark spell a request one way.
+///
+/// Params never include `layout` (the caller adds it first, where PROTOCOL.md's examples put it).
+public enum CommandEncoding {
+    /// The method and params of `command`.
+    public static func request(_ command: LayoutCommand) -> (method: Method, params: JSONValue) {
+        switch command {
+        case .insertItems(let section, let at, let items):
+            return (.itemsInsert, ["section": .integer(section), "at": .integer(at), "items": .array(items.map(item))])
+        case .deleteItems(let section, let indices):
+            return (.itemsDelete, ["section": .integer(section), "items": .array(indices.map { .integer($0) })])
+        case .updateItems(let section, let updates):
+            let items: [JSONValue] = updates.map { update in
+                .object([(key: "i", value: .integer(update.index))] + itemMembers(update.item))
+            }
+            return (.itemsUpdate, ["section": .integer(section), "items": .array(items)])
+        case .moveItem(let from, let to):
+            return (.itemsMove, ["from": path(from), "to": path(to)])
+        case .insertSections(let at, let sections):
+            return (.sectionsInsert, ["at": .integer(at), "sections": .array(sections.map(section))])
+        case .deleteSections(let indices):
+            return (.sectionsDelete, ["sections": .array(indices.map { .integer($0) })])
+        case .moveSection(let from, let to):
+            return (.sectionsMove, ["from": .integer(from), "to": .integer(to)])
+        case .configureSection(let section, let patch):
+            return (.sectionsConfigure, .object([(key: "section", value: .integer(section))] + members(of: patch)))
+        case .configureLayout(let patch):
+            return (.layoutConfigure, .object(members(of: patch)))
+        }
+    }
+
+    /// The members of `layout.create`'s params for `spec` (without `layout` and `replace`); settings equal to
+    /// their defaults are left out.
+    public static func members(of spec: LayoutSpec) -> [(key: String, value: JSONValue)] {
+        var result: [(key: String, value: JSONValue)] = [("width", .double(spec.width))]
+        if spec.scale != 0 { result.append(("scale", .double(spec.scale))) }
+        if spec.direction != .ltr { result.append(("direction", .string(spec.direction.rawValue))) }
+        if spec.minContentHeight != 0 { result.append(("minContentHeight", .double(spec.minContentHeight))) }
+        if spec.defaults != SectionProperties() {
+            result.append(("defaults", .object(Self.members(of: spec.defaults))))
+        }
+        result.append(("sections", .array(spec.sections.map(section))))
+        return result
+    }
+
+    /// The settings `patch` names, as `layout.configure` spells them.
+    public static func members(of patch: LayoutPatch) -> [(key: String, value: JSONValue)] {
+        var result: [(key: String, value: JSONValue)] = []
+        if let width = patch.width { result.append(("width", .double(width))) }
+        if let scale = patch.scale { result.append(("scale", .double(scale))) }
+        if let direction = patch.direction { result.append(("direction", .string(direction.rawValue))) }
+        if let height = patch.minContentHeight { result.append(("minContentHeight", .double(height))) }
+        if let defaults = patch.defaults { result.append(("defaults", .object(Self.members(of: defaults)))) }
+        return result
+    }
+
+    /// An item: `{"h", "w"?, "span"?, "id"?}`.
+    public static func item(_ item: Item) -> JSONValue { .object(itemMembers(item)) }
+
+    /// A section: its own properties and `items`.
+    public static func section(_ spec: SectionSpec) -> JSONValue {
+        .object(members(of: spec.properties) + [("items", .array(spec.items.map(item)))])
+    }
+
+    /// The properties that are set, as section objects spell them.
+    public static func members(of p: SectionProperties) -> [(key: String, value: JSONValue)] {
+        var patch = SectionPatch()
+        patch.columns = p.columns.map { .set($0) }
+        patch.minColumnWidth = p.minColumnWidth.map { .set($0) }
+        patch.maxColumns = p.maxColumns.map { .set($0) }
+        patch.columnSpacing = p.columnSpacing.map { .set($0) }
+        patch.rowSpacing = p.rowSpacing.map { .set($0) }
+        patch.insets = p.insets.map { .set($0) }
+        patch.headerHeight = p.headerHeight.map { .set($0) }
+        patch.footerHeight = p.footerHeight.map { .set($0) }
+        patch.headerInsets = p.headerInsets.map { .set($0) }
+        patch.footerInsets = p.footerInsets.map { .set($0) }
+        patch.placement = p.placement.map { .set($0) }
+        patch.tolerance = p.tolerance.map { .set($0) }
+        return members(of: patch)
+    }
+
+    /// What a `sections.configure` patch names: set values, and `null` for a reset.
+    public static func members(of patch: SectionPatch) -> [(key: String, value: JSONValue)] {
+        var result: [(key: String, value: JSONValue)] = []
+        func add<T>(_ key: String, _ change: PropertyChange<T>?, _ encode: (T) -> JSONValue) {
+            switch change {
+            case nil: break
+            case .reset?: result.append((key, .null))
+            case .set(let value)?: result.append((key, encode(value)))
+            }
+        }
+        add("columns", patch.columns) { .integer($0) }
+        add("minColumnWidth", patch.minColumnWidth) { .double($0) }
+        add("maxColumns", patch.maxColumns) { .integer($0) }
+        add("columnSpacing", patch.columnSpacing) { .double($0) }
+        add("rowSpacing", patch.rowSpacing) { .double($0) }
+        add("insets", patch.insets, insets)
+        add("headerHeight", patch.headerHeight) { .double($0) }
+        add("footerHeight", patch.footerHeight) { .double($0) }
+        add("headerInsets", patch.headerInsets, insets)
+        add("footerInsets", patch.footerInsets, insets)
+        add("placement", patch.placement) { .string($0.rawValue) }
+        add("tolerance", patch.tolerance) { .double($0) }
+        return result
+    }
+
+    /// An item's position, `[section, item]`.
+    public static func path(_ path: ItemPath) -> JSONValue { [.integer(path.section), .integer(path.item)] }
+
+    /// A rect, `{"x", "y", "w", "h"}`.
+    public static func rect(_ rect: Rect) -> JSONValue {
+        ["x": .double(rect.x), "y": .double(rect.y), "w": .double(rect.width), "h": .double(rect.height)]
+    }
+
+    // MARK: Private
+
+    private static func itemMembers(_ item: Item) -> [(key: String, value: JSONValue)] {
+        var members: [(key: String, value: JSONValue)] = [("h", .double(item.height))]
+        if let w = item.aspectWidth { members.append(("w", .double(w))) }
+        switch item.span {
+        case .full: members.append(("span", "full"))
+        case .columns(1): break
+        case .columns(let n): members.append(("span", .integer(n)))
+        }
+        if let id = item.id { members.append(("id", .string(id))) }
+        return members
+    }
+
+    private static func insets(_ insets: Insets) -> JSONValue {
+        [
+            "top": .double(insets.top), "left": .double(insets.left), "bottom": .double(insets.bottom),
+            "right": .double(insets.right),
+        ]
+    }
+}
+
+extension JSONValue {
+    /// An integer value from an `Int`.
+    public static func integer(_ value: Int) -> JSONValue { .int(Int64(value)) }
+}

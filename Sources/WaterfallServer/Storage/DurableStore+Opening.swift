@@ -1,0 +1,47 @@
+import Dispatch
+import WaterfallLayout
+
+extension DurableStore {
+    /// What starting on a state directory found: the open store, the layouts it holds, and what repair did.
+    public struct Opening: Sendable {
+        public var store: DurableStore
+        public var layouts: [RecoveredLayout]
+        /// One line per repair action (empty unless repairing found damage).
+        public var repairs: [String]
+    }
+
+    /// What the daemon does before it listens: resolves the state directory (`explicit`, else the environment;
+    /// see `StateDirectory.resolve`), creates and locks it, and recovers its layouts, repairing first if asked.
+    ///
+    /// - Throws: `StorageError.inUse` naming the pid holding the directory, `.damaged` naming the file and offset
+    ///   (without `repair`), `.unsupportedVersion`, `.noDirectory`, or `.system`.
+    public static func open(
+        directory explicit: String?, environment: [String: String], options: StoreOptions = StoreOptions(),
+        repair: Bool = false, logger: Logger? = nil
+    ) async throws(StorageError) -> Opening {
+        guard let path = StateDirectory.resolve(explicit: explicit, environment: environment) else {
+            throw .noDirectory
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let store = DurableStore(
+            directory: try StateDirectory(path: path, files: options.files), options: options, logger: logger)
+        do throws(StorageError) {
+            var repairs: [String] = []
+            let layouts: [RecoveredLayout]
+            if repair {
+                (layouts, repairs) = try await store.repair()
+            } else {
+                layouts = try await store.recover()
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let items = layouts.reduce(0) { $0 + $1.layout.itemCount }
+            logger?.info(
+                "state directory \(path): \(layouts.count) layouts, \(items) items recovered in "
+                    + "\((seconds * 1000).rounded() / 1000) s (fsync \(options.policy.rawValue))")
+            return Opening(store: store, layouts: layouts, repairs: repairs)
+        } catch {
+            store.close()
+            throw error
+        }
+    }
+}

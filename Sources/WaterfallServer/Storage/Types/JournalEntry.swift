@@ -1,0 +1,50 @@
+import WaterfallLayout
+import WaterfallStorageFormat
+
+/// One record for the store to journal, with the name of the layout it belongs to.
+public struct JournalEntry: Sendable, Hashable {
+    public var layout: String
+    public var record: JournalRecord
+
+    /// A layout made (or replaced) from `spec`, at `seq`.
+    public static func created(_ layout: String, seq: Int, spec: LayoutSpec) -> JournalEntry {
+        JournalEntry(layout: layout, record: .create(layout: layout, seq: seq, spec: spec))
+    }
+
+    /// `commands` applied to a layout as one change, taking it to `seq`.
+    public static func applied(_ layout: String, seq: Int, commands: [LayoutCommand]) -> JournalEntry {
+        JournalEntry(layout: layout, record: .apply(seq: seq, commands: commands))
+    }
+
+    /// A layout dropped.
+    public static func dropped(_ layout: String) -> JournalEntry {
+        JournalEntry(layout: layout, record: .drop(layout: layout))
+    }
+}
+
+/// A layout read back from the state directory at start.
+public struct RecoveredLayout: Sendable {
+    public var name: String
+    public var layout: Layout
+}
+
+/// How the store is set up.
+public struct StoreOptions: Sendable {
+    public var policy: FsyncPolicy
+    /// No snapshot is taken before a layout's journal holds this many bytes (nor before it holds about the size
+    /// of the layout's snapshot, so that the journal stays within twice the state).
+    public var snapshotMinimumBytes: Int
+    /// The limits layouts are rebuilt under at recovery.
+    public var limits: LayoutLimits
+    public var files: any FileOperations
+
+    public init(
+        policy: FsyncPolicy = .everysec, snapshotMinimumBytes: Int = 4 << 20, limits: LayoutLimits = .default,
+        files: any FileOperations = SystemFileOperations()
+    ) {
+        self.policy = policy
+        self.snapshotMinimumBytes = snapshotMinimumBytes
+        self.limits = limits
+        self.files = files
+    }
+}

@@ -1,0 +1,247 @@
+import WaterfallLayout
+
+/// The binary forms of the engine's input types: items, section properties, patches, specs and commands.
+///
+/// An item is one tag byte, then its height in the shortest exact form (an integer below 2^53 as a varint, else a
+/// `Float` that round-trips, else the 8-byte `Double`), then only what it has: an aspect width the same way, a
+/// span, an id. A plain item of an integral height is 2 bytes below 128, 3 below 16,384; of any other height at
+/// most 9.
+extension ByteWriter {
+    public mutating func item(_ item: Item) {
+        let h = Self.numberKind(item.height)
+        var tag = h
+        var w: UInt8 = 0
+        if let aspectWidth = item.aspectWidth {
+            w = Self.numberKind(aspectWidth) + 1
+            tag |= w << 2
+        }
+        switch item.span {
+        case .columns(1): break
+        case .columns: tag |= ItemTag.spanColumns
+        case .full: tag |= ItemTag.spanFull
+        }
+        if item.id != nil { tag |= ItemTag.id }
+        u8(tag)
+        number(item.height, kind: h)
+        if let aspectWidth = item.aspectWidth { number(aspectWidth, kind: w - 1) }
+        if case .columns(let n) = item.span, n != 1 { int(n) }
+        if let id = item.id { string(id) }
+    }
+
+    public mutating func items(_ items: [Item]) {
+        varint(UInt64(items.count))
+        for item in items { self.item(item) }
+    }
+
+    public mutating func insets(_ insets: Insets) {
+        double(insets.top)
+        double(insets.left)
+        double(insets.bottom)
+        double(insets.right)
+    }
+
+    /// A presence mask, then the present values in declaration order.
+    public mutating func properties(_ p: SectionProperties) {
+        var mask: UInt64 = 0
+        for (k, present) in Self.presence(p).enumerated() where present { mask |= 1 << k }
+        varint(mask)
+        if let v = p.columns { int(v) }
+        if let v = p.minColumnWidth { double(v) }
+        if let v = p.maxColumns { int(v) }
+        if let v = p.columnSpacing { double(v) }
+        if let v = p.rowSpacing { double(v) }
+        if let v = p.insets { insets(v) }
+        if let v = p.headerHeight { double(v) }
+        if let v = p.footerHeight { double(v) }
+        if let v = p.headerInsets { insets(v) }
+        if let v = p.footerInsets { insets(v) }
+        if let v = p.placement { u8(v.code) }
+        if let v = p.tolerance { double(v) }
+    }
+
+    /// Two bits per field (0 kept, 1 set, 2 reset), then the values that are set, in declaration order.
+    public mutating func patch(_ p: SectionPatch) {
+        var mask: UInt64 = 0
+        let states = [
+            Self.state(p.columns), Self.state(p.minColumnWidth), Self.state(p.maxColumns),
+            Self.state(p.columnSpacing), Self.state(p.rowSpacing), Self.state(p.insets), Self.state(p.headerHeight),
+            Self.state(p.footerHeight), Self.state(p.headerInsets), Self.state(p.footerInsets),
+            Self.state(p.placement), Self.state(p.tolerance),
+        ]
+        for (k, state) in states.enumerated() { mask |= UInt64(state) << (2 * k) }
+        varint(mask)
+        if case .set(let v) = p.columns { int(v) }
+        if case .set(let v) = p.minColumnWidth { double(v) }
+        if case .set(let v) = p.maxColumns { int(v) }
+        if case .set(let v) = p.columnSpacing { double(v) }
+        if case .set(let v) = p.rowSpacing { double(v) }
+        if case .set(let v) = p.insets { insets(v) }
+        if case .set(let v) = p.headerHeight { double(v) }
+        if case .set(let v) = p.footerHeight { double(v) }
+        if case .set(let v) = p.headerInsets { insets(v) }
+        if case .set(let v) = p.footerInsets { insets(v) }
+        if case .set(let v) = p.placement { u8(v.code) }
+        if case .set(let v) = p.tolerance { double(v) }
+    }
+
+    public mutating func patch(_ p: LayoutPatch) {
+        var mask: UInt8 = 0
+        if p.width != nil { mask |= 1 }
+        if p.scale != nil { mask |= 2 }
+        if p.direction != nil { mask |= 4 }
+        if p.minContentHeight != nil { mask |= 8 }
+        if p.defaults != nil { mask |= 16 }
+        u8(mask)
+        if let v = p.width { double(v) }
+        if let v = p.scale { double(v) }
+        if let v = p.direction { u8(v.code) }
+        if let v = p.minContentHeight { double(v) }
+        if let v = p.defaults { properties(v) }
+    }
+
+    public mutating func section(_ section: SectionSpec) {
+        properties(section.properties)
+        items(section.items)
+    }
+
+    /// The settings of a layout, without its sections.
+    public mutating func settings(
+        width: Double, scale: Double, direction: Direction, minContentHeight: Double, defaults: SectionProperties
+    ) {
+        double(width)
+        double(scale)
+        u8(direction.code)
+        double(minContentHeight)
+        properties(defaults)
+    }
+
+    public mutating func spec(_ spec: LayoutSpec) {
+        settings(
+            width: spec.width, scale: spec.scale, direction: spec.direction, minContentHeight: spec.minContentHeight,
+            defaults: spec.defaults)
+        varint(UInt64(spec.sections.count))
+        for s in spec.sections { section(s) }
+    }
+
+    public mutating func command(_ command: LayoutCommand) {
+        switch command {
+        case .insertItems(let s, let at, let items):
+            u8(CommandTag.insertItems)
+            int(s)
+            int(at)
+            self.items(items)
+        case .deleteItems(let s, let indices):
+            u8(CommandTag.deleteItems)
+            int(s)
+            ints(indices)
+        case .updateItems(let s, let updates):
+            u8(CommandTag.updateItems)
+            int(s)
+            varint(UInt64(updates.count))
+            for update in updates {
+                int(update.index)
+                item(update.item)
+            }
+        case .moveItem(let from, let to):
+            u8(CommandTag.moveItem)
+            int(from.section)
+            int(from.item)
+            int(to.section)
+            int(to.item)
+        case .insertSections(let at, let sections):
+            u8(CommandTag.insertSections)
+            int(at)
+            varint(UInt64(sections.count))
+            for s in sections { section(s) }
+        case .deleteSections(let indices):
+            u8(CommandTag.deleteSections)
+            ints(indices)
+        case .moveSection(let from, let to):
+            u8(CommandTag.moveSection)
+            int(from)
+            int(to)
+        case .configureSection(let s, let p):
+            u8(CommandTag.configureSection)
+            int(s)
+            patch(p)
+        case .configureLayout(let p):
+            u8(CommandTag.configureLayout)
+            patch(p)
+        }
+    }
+
+    public mutating func commands(_ commands: [LayoutCommand]) {
+        varint(UInt64(commands.count))
+        for c in commands { command(c) }
+    }
+
+    // MARK: Private
+
+    private mutating func ints(_ values: [Int]) {
+        varint(UInt64(values.count))
+        for v in values { int(v) }
+    }
+
+    /// 0: an integer in 0..<2^53 (not -0), as a varint; 1: a `Float` that converts back exactly; 2: the `Double`.
+    @inline(__always)
+    static func numberKind(_ v: Double) -> UInt8 {
+        if v >= 0, v < 9_007_199_254_740_992, v.rounded(.towardZero) == v, v.sign == .plus { return 0 }
+        if Double(Float(v)) == v { return 1 }
+        return 2
+    }
+
+    @inline(__always)
+    private mutating func number(_ v: Double, kind: UInt8) {
+        switch kind {
+        case 0: varint(UInt64(v))
+        case 1: u32(Float(v).bitPattern)
+        default: double(v)
+        }
+    }
+
+    private static func presence(_ p: SectionProperties) -> [Bool] {
+        [
+            p.columns != nil, p.minColumnWidth != nil, p.maxColumns != nil, p.columnSpacing != nil,
+            p.rowSpacing != nil, p.insets != nil, p.headerHeight != nil, p.footerHeight != nil,
+            p.headerInsets != nil, p.footerInsets != nil, p.placement != nil, p.tolerance != nil,
+        ]
+    }
+
+    private static func state<V>(_ change: PropertyChange<V>?) -> UInt8 {
+        switch change {
+        case nil: return 0
+        case .set: return 1
+        case .reset: return 2
+        }
+    }
+}
+
+/// The bits of an item's tag byte above its two height bits and two aspect-width bits.
+enum ItemTag {
+    static let spanColumns: UInt8 = 1 << 4
+    static let spanFull: UInt8 = 1 << 5
+    static let id: UInt8 = 1 << 6
+    /// Bits no encoder sets: a tag with one of them is damage.
+    static let unused: UInt8 = 1 << 7
+}
+
+/// The first byte of an encoded command.
+enum CommandTag {
+    static let insertItems: UInt8 = 1
+    static let deleteItems: UInt8 = 2
+    static let updateItems: UInt8 = 3
+    static let moveItem: UInt8 = 4
+    static let insertSections: UInt8 = 5
+    static let deleteSections: UInt8 = 6
+    static let moveSection: UInt8 = 7
+    static let configureSection: UInt8 = 8
+    static let configureLayout: UInt8 = 9
+}
+
+extension Placement {
+    var code: UInt8 { self == .shortest ? 0 : 1 }
+}
+
+extension Direction {
+    var code: UInt8 { self == .ltr ? 0 : 1 }
+}

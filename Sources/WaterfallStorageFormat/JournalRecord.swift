@@ -1,0 +1,99 @@
+import WaterfallLayout
+
+/// One entry of a layout's journal: its creation, a run of commands applied as one change, or its drop.
+public enum JournalRecord: Sendable, Hashable {
+    /// The layout `layout` was made from `spec`; it is at `seq` (1) after.
+    case create(layout: String, seq: Int, spec: LayoutSpec)
+    /// `commands` were applied as one change (one `Layout.apply`), taking the layout to `seq`.
+    case apply(seq: Int, commands: [LayoutCommand])
+    /// The layout was dropped: whatever its files still hold is gone.
+    case drop(layout: String)
+
+    // MARK: Public
+
+    /// Appends the framed record to `w`.
+    public func encode(into w: inout ByteWriter) {
+        RecordFile.append(to: &w) { w in
+            switch self {
+            case .create(let layout, let seq, let spec):
+                w.u8(Self.createTag)
+                w.int(seq)
+                w.string(layout)
+                w.spec(spec)
+            case .apply(let seq, let commands):
+                w.u8(Self.applyTag)
+                w.int(seq)
+                w.commands(commands)
+            case .drop(let layout):
+                w.u8(Self.dropTag)
+                w.string(layout)
+            }
+        }
+    }
+
+    /// The framed record alone.
+    public var encoded: [UInt8] {
+        var w = ByteWriter()
+        encode(into: &w)
+        return w.bytes
+    }
+
+    /// At least the framed size of an `apply` record of `commands`, whatever its seq: what a caller reserves before
+    /// it knows the seq the change will get.
+    public static func encodedSizeBound(_ commands: [LayoutCommand]) -> Int {
+        var w = ByteWriter()
+        w.commands(commands)
+        // Frame, type byte, and the longest seq varint.
+        return RecordFile.frameOverhead + 1 + 10 + w.bytes.count
+    }
+
+    /// Decodes the payload of one record, at `base` in its file.
+    public static func decode(_ payload: UnsafeRawBufferPointer, base: Int) throws(FormatError) -> JournalRecord {
+        var r = ByteReader(payload, base: base)
+        let record: JournalRecord
+        switch try r.u8("record type") {
+        case createTag:
+            let seq = try r.int("seq")
+            record = .create(layout: try r.string("layout"), seq: seq, spec: try r.spec())
+        case applyTag:
+            record = .apply(seq: try r.int("seq"), commands: try r.commands())
+        case dropTag:
+            record = .drop(layout: try r.string("layout"))
+        case let tag:
+            throw .malformed(offset: base, what: "record type \(tag)")
+        }
+        guard r.isAtEnd else { throw r.malformed("\(r.remaining) bytes after the record") }
+        return record
+    }
+
+    /// Every record of a journal file: the header checked, payloads scanned, and each decoded.
+    ///
+    /// - Returns: the records with the offset each starts at, the length of the valid prefix, and the scan's
+    ///   problem (with whether it is a torn end) when the file does not end on a record boundary.
+    /// - Throws: `FormatError` for a bad header, or for a record whose checksum holds but whose contents do not
+    ///   decode (that is a bug or a different build, never a torn write).
+    public static func read(_ file: UnsafeRawBufferPointer) throws(FormatError) -> JournalContents {
+        try RecordFile.checkHeader(file, .journal)
+        let scan = RecordFile.scan(file)
+        var records: [(offset: Int, record: JournalRecord)] = []
+        records.reserveCapacity(scan.payloads.count)
+        for payload in scan.payloads {
+            let record = try decode(UnsafeRawBufferPointer(rebasing: file[payload]), base: payload.lowerBound)
+            records.append((payload.lowerBound - RecordFile.frameOverhead, record))
+        }
+        return JournalContents(records: records, scan: scan)
+    }
+
+    // MARK: Private
+
+    private static let createTag: UInt8 = 1
+    private static let applyTag: UInt8 = 2
+    private static let dropTag: UInt8 = 3
+}
+
+/// A journal file read back.
+public struct JournalContents: Sendable {
+    /// The valid records, each with the file offset its frame starts at.
+    public var records: [(offset: Int, record: JournalRecord)]
+    public var scan: RecordScan
+}

@@ -1,0 +1,185 @@
+import WaterfallLayout
+
+/// A layout's inputs as a snapshot file: a header record (name, seq, the journal generation it covers, settings,
+/// section count), then per section a record of its properties and item count followed by its items in records of
+/// at most `itemsPerRecord`, then an end record with the item total.
+///
+/// Items are in the compact form of `ByteWriter.item`; a plain item costs its 3 to 9 bytes plus 8 bytes of framing
+/// per 65,536 items.
+public enum SnapshotFormat {
+    /// Items per record: big enough that framing is noise, small enough that no record nears 4 GB.
+    public static let itemsPerRecord = 65_536
+
+    /// The snapshot file of `layout`, named `name`, covering the journal up to generation `generation`.
+    ///
+    /// - Complexity: O(items); reads the layout in place (a caller hands it an immutable copy).
+    public static func encode(_ layout: Layout, name: String, generation: UInt64) -> [UInt8] {
+        var w = ByteWriter(capacity: RecordFile.headerSize + 64 + layout.itemCount * 10)
+        w.bytes.append(contentsOf: RecordFile.header(.snapshot))
+        RecordFile.append(to: &w) { w in
+            w.u8(Tag.header)
+            w.string(name)
+            w.int(layout.seq)
+            w.varint(generation)
+            w.settings(
+                width: layout.width, scale: layout.scale, direction: layout.direction,
+                minContentHeight: layout.minContentHeight, defaults: layout.defaults)
+            w.varint(UInt64(layout.sectionCount))
+        }
+        for s in 0..<layout.sectionCount {
+            let count = layout.itemCount(inSection: s)
+            RecordFile.append(to: &w) { w in
+                w.u8(Tag.section)
+                w.properties(layout.properties(ofSection: s))
+                w.varint(UInt64(count))
+            }
+            var start = -1
+            var left = 0
+            layout.forEachItem(inSection: s) { item in
+                if left == 0 {
+                    if start >= 0 { RecordFile.endRecord(&w, startedAt: start) }
+                    start = RecordFile.beginRecord(&w)
+                    w.u8(Tag.items)
+                    left = itemsPerRecord
+                }
+                w.item(item)
+                left -= 1
+            }
+            if start >= 0 { RecordFile.endRecord(&w, startedAt: start) }
+        }
+        RecordFile.append(to: &w) { w in
+            w.u8(Tag.end)
+            w.varint(UInt64(layout.itemCount))
+        }
+        return w.bytes
+    }
+
+    /// Decodes a whole snapshot file.
+    ///
+    /// - Throws: `FormatError` naming the offset of the first problem; a snapshot is written whole and renamed
+    ///   into place, so unlike a journal's end, any damage is refused.
+    public static func decode(_ file: UnsafeRawBufferPointer) throws(FormatError) -> StoredLayout {
+        let index = try self.index(file)
+        var stored = index.layout
+        stored.spec.sections.reserveCapacity(index.sections.count)
+        for section in index.sections { stored.spec.sections.append(try self.section(section, in: file)) }
+        return stored
+    }
+
+    /// Checks a snapshot's framing and checksums and reads everything but the sections' items: what
+    /// `section(_:in:)` then decodes, section by section (in parallel, if the caller likes).
+    ///
+    /// - Throws: `FormatError` naming the offset of the first problem.
+    public static func index(_ file: UnsafeRawBufferPointer) throws(FormatError) -> SnapshotIndex {
+        try RecordFile.checkHeader(file, .snapshot)
+        let scan = RecordFile.scan(file)
+        if let problem = scan.problem { throw problem }
+        var records = scan.payloads[...]
+        func next() throws(FormatError) -> ByteReader {
+            guard let payload = records.popFirst() else { throw .truncated(offset: file.count) }
+            return ByteReader(UnsafeRawBufferPointer(rebasing: file[payload]), base: payload.lowerBound)
+        }
+        var r = try next()
+        try expect(Tag.header, &r)
+        let name = try r.string("layout")
+        let seq = try r.int("seq")
+        let generation = try r.varint("generation")
+        let settings = try r.settings()
+        let sectionCount = try r.count("section count", limit: file.count)
+        try expectEnd(r)
+        var total = 0
+        var sections: [SnapshotIndex.Section] = []
+        sections.reserveCapacity(sectionCount)
+        for _ in 0..<sectionCount {
+            var r = try next()
+            try expect(Tag.section, &r)
+            let properties = try r.properties()
+            let count = try r.count("item count", limit: file.count)
+            try expectEnd(r)
+            // The encoder fills every items record but a section's last, so the count says how many there are.
+            let recordCount = (count + itemsPerRecord - 1) / itemsPerRecord
+            guard records.count >= recordCount else { throw .truncated(offset: file.count) }
+            let itemRecords = Array(records.prefix(recordCount))
+            records = records.dropFirst(recordCount)
+            total += count
+            sections.append(SnapshotIndex.Section(properties: properties, count: count, records: itemRecords))
+        }
+        var end = try next()
+        try expect(Tag.end, &end)
+        let stated = try end.varint("item total")
+        guard stated == UInt64(total) else { throw end.malformed("item total \(stated), not \(total)") }
+        try expectEnd(end)
+        if let extra = records.first {
+            throw .malformed(offset: extra.lowerBound - RecordFile.frameOverhead, what: "a record after the end")
+        }
+        let layout = StoredLayout(name: name, seq: seq, generation: generation, spec: settings)
+        return SnapshotIndex(layout: layout, sections: sections, itemCount: total)
+    }
+
+    /// Decodes the items of one section of an indexed snapshot.
+    ///
+    /// - Throws: `FormatError` naming the offset of the first malformed item.
+    public static func section(
+        _ section: SnapshotIndex.Section, in file: UnsafeRawBufferPointer
+    ) throws(FormatError) -> SectionSpec {
+        var items: [Item] = []
+        items.reserveCapacity(section.count)
+        for (k, payload) in section.records.enumerated() {
+            var r = ByteReader(UnsafeRawBufferPointer(rebasing: file[payload]), base: payload.lowerBound)
+            try expect(Tag.items, &r)
+            let count = min(itemsPerRecord, section.count - k * itemsPerRecord)
+            for _ in 0..<count { items.append(try r.item()) }
+            try expectEnd(r)
+        }
+        return SectionSpec(properties: section.properties, items: items)
+    }
+
+    // MARK: Private
+
+    private enum Tag {
+        static let header: UInt8 = 1
+        static let section: UInt8 = 2
+        static let items: UInt8 = 3
+        static let end: UInt8 = 4
+    }
+
+    private static func expect(_ tag: UInt8, _ r: inout ByteReader) throws(FormatError) {
+        let found = try r.u8("record type")
+        guard found == tag else { throw .malformed(offset: r.base, what: "record type \(found), not \(tag)") }
+    }
+
+    private static func expectEnd(_ r: ByteReader) throws(FormatError) {
+        guard r.isAtEnd else { throw r.malformed("\(r.remaining) bytes after the record's fields") }
+    }
+}
+
+/// A snapshot's layout without its sections, and where each section's items are.
+public struct SnapshotIndex: Sendable {
+    /// One section: its own properties, its item count, and the payload ranges of its items records.
+    public struct Section: Sendable {
+        public var properties: SectionProperties
+        public var count: Int
+        public var records: [Range<Int>]
+    }
+
+    /// The layout with its settings and no sections.
+    public var layout: StoredLayout
+    public var sections: [Section]
+    public var itemCount: Int
+}
+
+/// A layout as a snapshot holds it: its inputs and version, not its frames.
+public struct StoredLayout: Sendable, Hashable {
+    public var name: String
+    public var seq: Int
+    /// The journal generation the snapshot covers: segments up to this one hold nothing newer.
+    public var generation: UInt64
+    public var spec: LayoutSpec
+
+    public init(name: String, seq: Int, generation: UInt64, spec: LayoutSpec) {
+        self.name = name
+        self.seq = seq
+        self.generation = generation
+        self.spec = spec
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Glibc
+import WaterfallServer
+
+/// The real daemon (`Server` with the `LayoutService`) on a socket in a fresh temporary directory.
+struct InProcessDaemon {
+    let server: Server
+    let directory: String
+    let path: String
+
+    static func start(configure: (inout Config) -> Void = { _ in }) throws -> InProcessDaemon {
+        let directory = try makeTemporaryDirectory()
+        var config = Config()
+        config.socket = directory + "/waterfalld.sock"
+        configure(&config)
+        // Quiet: a test that fails prints its own findings.
+        let logger = Logger(level: .error, style: .journal) { _ in }
+        let counters = TransportCounters()
+        let service = LayoutService(config: config, logger: logger, transport: counters)
+        let server = try Server(config: config, handler: service, logger: logger, counters: counters)
+        try server.start()
+        return InProcessDaemon(server: server, directory: directory, path: config.socket!)
+    }
+
+    func stop() async {
+        await server.shutdown()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs `body` with a started daemon, and stops it after, also when `body` throws.
+    static func with<T>(_ body: (InProcessDaemon) async throws -> T) async throws -> T {
+        let daemon = try start()
+        do {
+            let value = try await body(daemon)
+            await daemon.stop()
+            return value
+        } catch {
+            await daemon.stop()
+            throw error
+        }
+    }
+}
+
+/// A fresh private directory under /tmp.
+func makeTemporaryDirectory() throws -> String {
+    var template = Array("/tmp/waterfall-client-test-XXXXXX".utf8CString)
+    guard mkdtemp(&template) != nil else { throw TestFailure("mkdtemp: \(String(cString: strerror(errno)))") }
+    return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}
+
+/// A test precondition that did not hold, with what happened.
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,57 @@
+import Testing
+import WaterfallCommandLine
+
+@Suite struct InvocationTests {
+    struct Good: Sendable, CustomTestStringConvertible {
+        var line: [String]
+        var check: @Sendable (Invocation) -> Bool
+        var testDescription: String { line.joined(separator: " ") }
+    }
+
+    static let good: [Good] = [
+        Good(line: ["ping"]) { $0.command == .ping && !$0.json && $0.timeout == 30 && $0.socket == nil },
+        Good(line: ["--socket", "/s", "--json", "--timeout", "2.5", "list"]) {
+            $0.command == .list && $0.json && $0.timeout == 2.5 && $0.socket == "/s"
+        },
+        Good(line: ["get", "feed", "--sections=0,2", "--json"]) {
+            $0.command == .get && $0.arguments == ["feed"] && $0.options["--sections"] == "0,2" && $0.json
+        },
+        Good(line: ["query", "feed", "--rect", "0,100,375,100"]) { $0.options["--rect"] == "0,100,375,100" },
+        Good(line: ["call", "items.delete", "-"]) { $0.arguments == ["items.delete", "-"] },
+        Good(line: ["call", "ping"]) { $0.arguments == ["ping"] },
+        Good(line: ["render", "feed", "--width", "800", "--output", "f.svg"]) {
+            $0.options == ["--width": "800", "--output": "f.svg"]
+        },
+        Good(line: ["help", "get"]) { $0.command == .get && $0.wantsHelp },
+        Good(line: ["get", "--help"]) { $0.command == .get && $0.wantsHelp },
+        Good(line: ["--help"]) { $0.command == nil },
+        Good(line: ["help"]) { $0.command == nil },
+    ]
+
+    @Test(arguments: good)
+    func parses(_ testCase: Good) throws {
+        #expect(testCase.check(try Invocation(parsing: testCase.line)))
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "unknown command 'frobnicate'"),
+        ([], "no command given"),
+        (["get"], "get needs LAYOUT"),
+        (["get", "a", "b"], "get: unexpected argument 'b'"),
+        (["ping", "--rect", "1,2,3,4"], "unknown option '--rect'"),
+        (["--timeout", "0", "ping"], "--timeout: '0' is not a number of seconds > 0"),
+        (["--timeout"], "--timeout needs a value"),
+        (["--socket=", "ping"], "--socket: the path is empty"),
+        (["query", "feed"], "query needs --rect X,Y,W,H"),
+        (["help", "nope"], "unknown command 'nope'"),
+        (["call"], "call needs METHOD"),
+    ])
+    func refuses(_ line: [String], _ message: String) {
+        #expect {
+            try Invocation(parsing: line)
+        } throws: { error in
+            (error as? UsageError)?.message == message
+        }
+    }
+
+}

@@ -1,0 +1,145 @@
+import Testing
+import WaterfallClient
+import WaterfallCommandLine
+import WaterfallJSON
+
+/// waterfallctl's commands run in-process against the real daemon.
+@Suite struct WaterfallCtlTests {
+    static let create = #"""
+        {"layout":"feed","width":375,"defaults":{"columns":2,"insets":{"left":10,"right":10}},"sections":[{"headerHeight":44,"items":[{"h":120},{"h":80},{"h":100,"id":"ad-1"}]}]}
+        """#
+
+    /// Runs one command line; its exit status and output.
+    static func run(
+        _ arguments: [String], socket: String?, input: String = ""
+    ) async -> (status: WaterfallCtl.ExitStatus, out: String, err: String, files: [String: String]) {
+        let (terminal, output) = Terminal.capturing(input: input)
+        let line = (socket.map { ["--socket", $0] } ?? []) + arguments
+        let status = await WaterfallCtl.run(line, environment: [:], terminal: terminal)
+        return (status, output.standardText, output.errorText, output.files.withLock { $0 })
+    }
+
+    @Test func theReadmeStepsPrintTablesAndJSON() async throws {
+        try await InProcessDaemon.with { daemon in
+            let p = daemon.path
+            #expect(await Self.run(["ping"], socket: p).out == "pong\n")
+            let created = await Self.run(["call", "layout.create", "-"], socket: p, input: Self.create)
+            #expect(created.status == .success)
+            let createdResult = try JSONValue(parsing: created.out)
+            #expect(createdResult["seq"] == 1)
+            #expect(
+                await Self.run(["list"], socket: p).out
+                    == "LAYOUT  SECTIONS  ITEMS  SEQ\nfeed           1      3    1\n")
+            let get = await Self.run(["get", "feed"], socket: p)
+            #expect(get.err == "")
+            #expect(
+                get.out == """
+                    # seq 1, content 375 × 234
+                    KIND     SECTION  I      X    Y      W    H  ID
+                    section        0  -      0    0    375  234  3 items
+                    header         0  -      0    0    375   44
+                    item           0  0     10   44  172.5  120
+                    item           0  1  192.5   44  172.5   80
+                    item           0  2  192.5  134  172.5  100  ad-1
+
+                    """)
+            let query = await Self.run(["query", "feed", "--rect", "0,150,375,10"], socket: p)
+            #expect(query.out.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ")[2] } == ["0", "2"])
+            let json = await Self.run(["--json", "get", "feed", "--sections", "0"], socket: p)
+            let jsonResult = try JSONValue(parsing: json.out)
+            #expect(jsonResult["seq"] == 1)
+            let stats = await Self.run(["stats"], socket: p)
+            #expect(stats.out.hasPrefix("COUNTER") && stats.out.contains("\nconnections.open "))
+        }
+    }
+
+    @Test func errorsExitWithTheirStatusAndNameWhatFailed() async throws {
+        try await InProcessDaemon.with { daemon in
+            let missing = await Self.run(["get", "nope"], socket: daemon.path)
+            #expect(missing.status == .daemonError && missing.out.isEmpty)
+            #expect(missing.err == "waterfallctl: not_found: params.layout: layout 'nope' does not exist\n")
+            let unknown = await Self.run(["call", "no.such"], socket: daemon.path)
+            #expect(unknown.status == .daemonError && unknown.err.hasPrefix("waterfallctl: unknown_method: "))
+            let badJSON = await Self.run(["call", "ping", "{nope"], socket: daemon.path)
+            #expect(badJSON.status == .usage && badJSON.err.hasPrefix("waterfallctl: PARAMS: not JSON"))
+            let badRect = await Self.run(["query", "feed", "--rect", "1,2"], socket: daemon.path)
+            #expect(badRect.status == .usage)
+            #expect(
+                badRect.err
+                    == "waterfallctl: --rect: '1,2' is not X,Y,W,H (four numbers, W and H ≥ 0)\nTry 'waterfallctl help query'.\n"
+            )
+        }
+        let gone = await Self.run(["ping"], socket: "/tmp/waterfallctl-test-none.sock")
+        #expect(gone.status == .connection)
+        #expect(
+            gone.err.hasPrefix("waterfallctl: cannot_connect: cannot connect to /tmp/waterfallctl-test-none.sock: "))
+        // Bad usage is status 2 before any connection is tried.
+        #expect(await Self.run(["get", "feed", "--sections", "x"], socket: "/tmp/none.sock").status == .usage)
+    }
+
+    @Test(arguments: Command.allCases)
+    func everyCommandHasHelp(_ command: Command) async {
+        let viaHelp = await Self.run(["help", command.rawValue], socket: nil)
+        let viaFlag = await Self.run([command.rawValue, "--help"], socket: nil)
+        #expect(viaHelp.status == .success && viaHelp.out == viaFlag.out)
+        #expect(viaHelp.out.hasPrefix("usage: waterfallctl [--socket PATH] [--json] [--timeout S] \(command.rawValue)"))
+        let overview = await Self.run(["--help"], socket: nil)
+        #expect(overview.out.contains("\n  \(command.rawValue) "))
+    }
+
+    @Test(arguments: [false, true])
+    func watchPrintsEachEventUntilTheLayoutIsDropped(json: Bool) async throws {
+        try await InProcessDaemon.with { daemon in
+            let client = try await WaterfallClient.connect(to: daemon.path)
+            _ = try await client.call(method: "layout.create", params: try JSONValue(parsing: Self.create))
+            let (terminal, output) = Terminal.capturing()
+            let line = ["--socket", daemon.path, "watch", "feed"] + (json ? ["--json"] : [])
+            let watch = Task { await WaterfallCtl.run(line, environment: [:], terminal: terminal) }
+            // The watcher says so on stderr once subscribed.
+            while !output.errorText.contains("watching feed") { try await Task.sleep(for: .milliseconds(5)) }
+            _ = try await client.call(
+                method: "items.update", params: ["layout": "feed", "section": 0, "items": [["i": 0, "h": 90]]])
+            try await client.dropLayout("feed")
+            #expect(await watch.value == .success)
+            guard json else {
+                #expect(output.standardText == "seq 2  items.update  diff: section 0 (1 item)\nlayout feed dropped\n")
+                return
+            }
+            let lines = try output.standardText.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+            #expect(lines.map { $0["method"] } == ["layout.changed", "layout.dropped"])
+            #expect(lines.first?["params"]?["seq"] == 2 && lines.last?["params"] == ["layout": "feed"])
+        }
+    }
+
+    @Test func renderWritesAnSVGFile() async throws {
+        try await InProcessDaemon.with { daemon in
+            _ = await Self.run(["call", "layout.create", Self.create], socket: daemon.path)
+            let render = await Self.run(
+                ["render", "feed", "--width", "750", "--output", "/x/feed.svg"], socket: daemon.path)
+            #expect(render.status == .success && render.out.isEmpty, "\(render.err)")
+            let svg = try #require(render.files["/x/feed.svg"])
+            #expect(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="750" height="508""#))
+            // This daemon has no layout.export yet, or has it: either way the comment says where lanes came from.
+            #expect(svg.contains("lanes from layout.export") || svg.contains("lanes inferred from the frames"))
+            #expect(svg.contains("feed  ·  seq 1  ·  375 × 234  ·  3 items"))
+            #expect(svg.components(separatedBy: #"class="item""#).count == 4)
+        }
+    }
+
+    @Test func renderOfAWindowFetchesTheSectionsItShows() async throws {
+        try await InProcessDaemon.with { daemon in
+            // Ten sections of five 100-point items in one column: each is 540 points tall.
+            let sections = (0..<10).map { _ in
+                #"{"columns":1,"items":[{"h":100},{"h":100},{"h":100},{"h":100},{"h":100}]}"#
+            }
+            let create = #"{"layout":"tall","width":200,"sections":[\#(sections.joined(separator: ","))]}"#
+            _ = await Self.run(["call", "layout.create", create], socket: daemon.path)
+            let render = await Self.run(["render", "tall", "--rect", "0,1200,200,500"], socket: daemon.path)
+            #expect(render.status == .success, "\(render.err)")
+            #expect(render.out.contains(">section 2<") && render.out.contains(">section 3<"))
+            #expect(!render.out.contains(">section 1<") && !render.out.contains(">section 4<"))
+            #expect(render.out.contains("tall  ·  seq 1  ·  200 × 5400  ·  50 items"))
+            #expect(render.out.contains("window x 0–200, y 1200–1700"))
+        }
+    }
+}

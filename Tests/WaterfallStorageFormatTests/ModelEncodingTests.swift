@@ -1,0 +1,132 @@
+import Testing
+import WaterfallLayout
+import WaterfallStorageFormat
+import WaterfallTestSupport
+
+@Suite struct ModelEncodingTests {
+    @Test(arguments: 0..<40)
+    func randomSpecsRoundTrip(seed: Int) throws {
+        var random = RandomCommands(seed: UInt64(seed))
+        let spec = random.layout()
+        var w = ByteWriter()
+        w.spec(spec)
+        let decoded = try w.bytes.withUnsafeBytes { bytes in
+            var r = ByteReader(bytes)
+            let spec = try r.spec()
+            #expect(r.isAtEnd, "seed \(seed)")
+            return spec
+        }
+        #expect(decoded == spec, "seed \(seed)")
+    }
+
+    /// Random commands, valid or not, and a patch of every field in each of its three states.
+    @Test(arguments: 0..<40)
+    func randomCommandsRoundTrip(seed: Int) throws {
+        var random = RandomCommands(seed: UInt64(seed))
+        var commands = (0..<30).map { _ in random.command(counts: [random.int(0...20), random.int(0...20)]) }
+        commands.append(.configureSection(seed, Self.fullPatch(seed)))
+        commands.append(.configureLayout(Self.fullLayoutPatch(seed)))
+        commands.append(.moveItem(from: ItemPath(section: -1, item: Int.max), to: ItemPath(section: Int.min, item: 0)))
+        commands.append(.deleteSections([]))
+        let record = JournalRecord.apply(seq: seed + 2, commands: commands)
+        let decoded = try Self.roundTrip(record)
+        #expect(decoded == record, "seed \(seed)")
+    }
+
+    @Test(arguments: [
+        Item(height: 0), Item(height: 100), Item(height: 16_383), Item(height: 16_384), Item(height: 0.5),
+        Item(height: 0.1), Item(height: -0.0), Item(height: 1e300), Item(height: .infinity),
+        Item(height: 9_007_199_254_740_992), Item(height: 3, aspectWidth: 4), Item(height: 3, aspectWidth: 1.0 / 3),
+        Item(height: 7, span: .full), Item(height: 7, span: .columns(3)), Item(height: 7, span: .columns(-2)),
+        Item(height: 1.25, aspectWidth: 2, span: .columns(0), id: "é \u{0}x"),
+    ])
+    func itemsRoundTripExactly(item: Item) throws {
+        var w = ByteWriter()
+        w.item(item)
+        let back = try w.bytes.withUnsafeBytes { bytes in
+            var r = ByteReader(bytes)
+            return try r.item()
+        }
+        #expect(back == item)
+        #expect(back.height.bitPattern == item.height.bitPattern)
+    }
+
+    /// A plain item is a tag byte and its height: 2 bytes for an integer below 128, 3 below 16,384, 5 for a float's worth, 9 at most.
+    @Test(
+        arguments: [(100.0, 2), (127, 2), (128, 3), (16_383, 3), (0.5, 5), (0.1, 9), (1.0 / 3, 9)] as [(Double, Int)])
+    func plainItemSizes(height: Double, bytes: Int) {
+        var w = ByteWriter()
+        w.item(Item(height: height))
+        #expect(w.bytes.count == bytes)
+    }
+
+    /// NaN is not a valid height, but encoding must still be exact about whatever it is given.
+    @Test func nanKeepsItsBits() throws {
+        let nan = Double(bitPattern: 0x7FF8_0000_0000_1234)
+        var w = ByteWriter()
+        w.item(Item(height: nan))
+        let back = try w.bytes.withUnsafeBytes { bytes in
+            var r = ByteReader(bytes)
+            return try r.item()
+        }
+        #expect(back.height.bitPattern == nan.bitPattern)
+    }
+
+    @Test func malformedFieldsAreNamed() {
+        #expect(throws: FormatError.malformed(offset: 0, what: "command tag 42")) {
+            try [42].withUnsafeBytes { bytes in
+                var r = ByteReader(bytes)
+                return try r.command()
+            }
+        }
+        #expect(throws: FormatError.malformed(offset: 3, what: "item count 5 is more than 1")) {
+            try [UInt8(CommandTagValue.insertItems), 0, 0, 5].withUnsafeBytes { bytes in
+                var r = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[1...]), base: 1)
+                _ = try r.int("section")
+                _ = try r.int("at")
+                return try r.items()
+            }
+        }
+    }
+
+    // MARK: Private
+
+    private enum CommandTagValue {
+        static let insertItems = 1
+    }
+
+    static func roundTrip(_ record: JournalRecord) throws -> JournalRecord {
+        var file = RecordFile.header(.journal)
+        file += record.encoded
+        let contents = try file.withUnsafeBytes { try JournalRecord.read($0) }
+        #expect(contents.scan.problem == nil)
+        #expect(contents.records.count == 1)
+        return contents.records[0].record
+    }
+
+    static func fullPatch(_ seed: Int) -> SectionPatch {
+        var p = SectionPatch()
+        let set = seed % 3 == 0
+        let insets = Insets(top: 1, left: 2, bottom: 3, right: 4.5)
+        p.columns = set ? .set(3) : .reset
+        p.minColumnWidth = set ? nil : .set(80)
+        p.maxColumns = set ? .set(4) : nil
+        p.columnSpacing = .set(1.5)
+        p.rowSpacing = .reset
+        p.insets = set ? .set(insets) : .reset
+        p.headerHeight = .set(40)
+        p.footerHeight = set ? .reset : .set(0.1)
+        p.headerInsets = .set(insets)
+        p.footerInsets = .reset
+        p.placement = set ? .set(.next) : .set(.shortest)
+        p.tolerance = set ? .reset : .set(2)
+        return p
+    }
+
+    static func fullLayoutPatch(_ seed: Int) -> LayoutPatch {
+        seed % 2 == 0
+            ? LayoutPatch(
+                width: 375, scale: 2, direction: .rtl, minContentHeight: 0.25, defaults: SectionProperties(columns: 2))
+            : LayoutPatch(defaults: SectionProperties())
+    }
+}
