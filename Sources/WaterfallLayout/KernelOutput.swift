@@ -107,7 +107,11 @@ struct ColumnEntries: ColumnEntrySink {
             let before = lists[column].count
             let entries = UnsafeBufferPointer(start: base + column * capacity, count: counts[column])
             let needed = before + entries.count
-            if last && lists[column].capacity < needed { lists[column].reserveCapacity(needed) }
+            if last && lists[column].capacity < needed {
+                lists[column].reserveCapacity(needed)
+            } else {
+                lists[column].reserveForAppend(entries.count)
+            }
             lists[column].append(contentsOf: entries)
             counts[column] = 0
             guard samples != nil else { continue }

@@ -286,6 +286,7 @@ extension SectionState {
             // Appended through a buffer: `append(contentsOf:)` of a lazy map went element by element through the
             // generic sequence copy, a quarter of a bulk insert's engine time.
             let start = inputs.count
+            inputs.reserveForAppend(items.count)
             inputs.append(contentsOf: repeatElement(ItemInput.blank, count: items.count))
             inputs.withUnsafeMutableBufferPointer { inputs in
                 items.withUnsafeBufferPointer { items in
@@ -330,6 +331,23 @@ extension Array {
 }
 
 extension ContiguousArray {
+    /// Elements from which `reserveForAppend` grows by 4×: arrays this large live in their own mmap (see
+    /// `MemoryTuning` in the server), where capacity never written costs no resident memory.
+    static var quadrupling: Int { 65_536 / Swift.max(1, MemoryLayout<Element>.stride) }
+
+    /// Makes room for `extra` more elements: by doubling while the array is small, by 4× once it is large.
+    ///
+    /// A bulk load appends to the same arrays a hundred times over; each growth allocates fresh pages, faults them
+    /// in and copies the old elements across, and with doubling that is twice the final size in page faults (a
+    /// fifth of a bulk load's engine time, measured). Growing by 4× makes it 4/3.
+    @inline(__always)
+    mutating func reserveForAppend(_ extra: Int) {
+        let needed = count + extra
+        guard capacity < needed else { return }
+        let factor = capacity >= Self.quadrupling ? 4 : 2
+        reserveCapacity(Swift.max(needed, factor * capacity))
+    }
+
     /// Removes the elements in `ranges` (ascending, disjoint), moving each kept element once.
     ///
     /// - Complexity: O(n) however many ranges, where removing them one by one would be O(n × ranges).

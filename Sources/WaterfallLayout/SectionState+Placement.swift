@@ -152,7 +152,9 @@ extension SectionState {
         let count = inputs.count
         assert(ys.count == start && heights.count == start, "appending to a section whose placement is stale")
         var cursor = cursor(before: start)
+        ys.reserveForAppend(count - start)
         ys.append(contentsOf: repeatElement(0, count: count - start))
+        heights.reserveForAppend(count - start)
         heights.append(contentsOf: repeatElement(0, count: count - start))
         var lists = columnItems
         columnItems = []

@@ -72,9 +72,9 @@ enum ModelDecoding {
     }
 
     static func items(_ nodes: JSONView.Elements, _ path: @autoclosure () -> String) throws(ProtocolError) -> [Item] {
-        var result: [Item] = []
-        result.reserveCapacity(nodes.underestimatedCount)
+        var result = ItemBuffers.take(capacity: nodes.underestimatedCount)
         for (k, node) in nodes.enumerated() { result.append(try item(node, in: path(), at: k)) }
+        ItemBuffers.keep(result)
         return result
     }
 

@@ -2,12 +2,12 @@ import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
 /// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, client, json, numparse, numformat,
-/// memory, storage.
+/// memory, storage, stages.
 @main
 enum WaterfallBench {
     static let names = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory", "storage",
+        "memory", "storage", "stages",
     ]
 
     static func main() async {
@@ -83,6 +83,14 @@ enum WaterfallBench {
             MemoryBenchmark.run(loads: loads, table: &table)
         }
         if wants("storage") { await StorageBenchmark.run(quick: quick, table: &table) }
+        // Last: it sets this process's allocator as the daemon does (`MemoryTuning`).
+        if wants("stages") {
+            let texts = WireBenchmark.itemTexts(million)
+            let lines = [("real-valued", texts.real), ("integer", texts.integral)].map { name, items in
+                (name, WireBenchmark.insertLines(items, quick ? 2_000 : 10_000).map { Array($0.utf8) }, million)
+            }
+            await WireStagesBenchmark.run(lines: lines, runs: runs, table: &table)
+        }
         print("\n" + table.render())
     }
 }

@@ -24,10 +24,7 @@ enum WireBenchmark {
         defer { daemon.stop() }
         // Uniform doubles in [20, 400) from mulberry32(42), written as JavaScript's JSON.stringify writes them (the
         // shortest text that reads back, 17 significant digits for most), and the same rounded to integers.
-        var random = Mulberry32(seed: 42)
-        let heights = (0..<sizes.items).map { _ in 20 + 380 * random.next() }
-        let real = heights.map { "{\"h\":\($0)}" }
-        let integral = heights.map { "{\"h\":\(Int($0))}" }
+        let (real, integral) = itemTexts(sizes.items)
         let inserts = sizes.items / sizes.perInsert
         for (name, texts, target) in [("real-valued", real, 15e6), ("integer", integral, 20e6)] {
             let pipeline = EndToEndBenchmark.Pipeline(lines: insertLines(texts, sizes.perInsert), perChunk: 1)
@@ -43,10 +40,15 @@ enum WireBenchmark {
         topOfManySections(control, sizes, &table)
     }
 
-    // MARK: Private
+    /// The bulk loads' item texts: real-valued heights as `JSON.stringify` writes them, and the same as integers.
+    static func itemTexts(_ count: Int) -> (real: [String], integral: [String]) {
+        var random = Mulberry32(seed: 42)
+        let heights = (0..<count).map { _ in 20 + 380 * random.next() }
+        return (heights.map { "{\"h\":\($0)}" }, heights.map { "{\"h\":\(Int($0))}" })
+    }
 
     /// `items.insert` requests into section 0 of layout `bulk`, `perInsert` item texts each, appended in turn.
-    private static func insertLines(_ items: [String], _ perInsert: Int) -> [String] {
+    static func insertLines(_ items: [String], _ perInsert: Int) -> [String] {
         stride(from: 0, to: items.count, by: perInsert).map { start in
             let chunk = items[start..<min(items.count, start + perInsert)].joined(separator: ",")
             return #"{"id":\#(start),"method":"items.insert","params":{"layout":"bulk","section":0,"at":\#(start),"#
@@ -56,6 +58,8 @@ enum WireBenchmark {
 
     /// Updates the middle item of a million real-valued heights, one request at a time, with its full diff and
     /// with `"diff": false` in turn, so that the host's drift falls on both sides of the ratio.
+    // MARK: Private
+
     private static func midListUpdate(
         _ daemon: BenchDaemon, _ control: BenchClient, lines: [String], _ sizes: Sizes, _ table: inout Table
     ) {

@@ -7,8 +7,8 @@ import Glibc
 /// ones stay resident. Measured here: 70 bytes of RSS per item after a million items appended in batches, against
 /// the 44 the engine stores. Fixing the threshold at 64 KiB keeps every block above it returnable; a mmap per such
 /// block costs microseconds, next to the milliseconds of work that allocates it.
-enum MemoryTuning {
-    static func apply() {
+public enum MemoryTuning {
+    public static func apply() {
         // `mallopt` is not in Swift's Glibc module (malloc.h is not part of it), so it is looked up at run time.
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }

@@ -1,0 +1,90 @@
+import Foundation
+import WaterfallJSON
+import WaterfallLayout
+import WaterfallProtocol
+import WaterfallServer
+
+/// The two stages of a bulk load as the daemon runs them, in process and in thread CPU time: a connection's thread
+/// parses and decodes each `items.insert` line while the session applies the one before, so the load's rate is
+/// bounded by the slower of the two. Here they alternate on one thread, one command in flight as in the daemon,
+/// under the daemon's allocator settings (`MemoryTuning`), and each is timed on its own.
+///
+/// CPU time rather than wall time: on this shared host the wall time of a loaded run says more about the other
+/// processes than about the code.
+enum WireStagesBenchmark {
+    static func run(lines: [(name: String, lines: [[UInt8]], items: Int)], runs: Int, table: inout Table) async {
+        MemoryTuning.apply()
+        for (name, bytes, items) in lines {
+            var decode: [Double] = []
+            var apply: [Double] = []
+            for run in 0...runs {
+                guard let times = await load(bytes) else {
+                    table.add("bulk load stages, \(name) heights", "failed")
+                    return
+                }
+                // The first round warms up.
+                if run > 0 {
+                    decode.append(times.decode)
+                    apply.append(times.apply)
+                }
+            }
+            let perItem = (
+                decode: decode.sorted()[runs / 2] / Double(items), apply: apply.sorted()[runs / 2] / Double(items)
+            )
+            table.add(
+                "bulk load stages in process, \(bytes.count) items.insert of \(name) heights",
+                "decode \(Format.seconds(perItem.decode)), apply \(Format.seconds(perItem.apply)) CPU per item",
+                "bound \(Format.rate(1 / max(perItem.decode, perItem.apply))) items")
+        }
+    }
+
+    /// The CPU seconds of decoding and of applying `lines` in turn into a fresh layout of one 3-column section.
+    private static func load(_ lines: [[UInt8]]) async -> (decode: Double, apply: Double)? {
+        let spec = LayoutSpec(width: 1000, defaults: SectionProperties(columns: 3), sections: [SectionSpec()])
+        guard var layout = try? await Layout.make(spec).layout else { return nil }
+        var reader = JSONReader()
+        var decode = 0.0
+        var apply = 0.0
+        var pending: LayoutCommand?
+        for line in lines + [[]] {
+            var next: LayoutCommand?
+            if !line.isEmpty {
+                let start = threadCPUTime()
+                next = decodeInsert(line[...], &reader)
+                decode += threadCPUTime() - start
+                guard next != nil else { return nil }
+            }
+            if let command = pending {
+                pending = nil
+                let start = threadCPUTime()
+                guard (try? await layout.apply([command], listingItems: false)) != nil else { return nil }
+                apply += threadCPUTime() - start
+            }
+            pending = next
+        }
+        return (decode, apply)
+    }
+
+    /// What `PreparedRequest` does with an `items.insert` line: parse, read the envelope, decode the command.
+    private static func decodeInsert(_ line: ArraySlice<UInt8>, _ reader: inout JSONReader) -> LayoutCommand? {
+        guard let document = try? reader.parse(line) else { return nil }
+        var id = RequestID.none
+        do throws(ProtocolError) {
+            let request = try Request(document, partialID: &id)
+            var p = try Params(request.params, path: "params")
+            _ = try p.string("layout")
+            _ = try p.optionalBool("diff")
+            let command = try CommandDecoding.command(.itemsInsert, &p)
+            try p.finish()
+            return command
+        } catch {
+            return nil
+        }
+    }
+
+    private static func threadCPUTime() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
