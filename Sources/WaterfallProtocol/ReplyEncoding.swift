@@ -8,12 +8,7 @@ import WaterfallLayout
 public enum ReplyEncoding {
     /// `{"jsonrpc":"2.0","id":…,"result":…}` and a newline; `body` writes the result value.
     public static func result(_ w: inout JSONWriter, id: RequestID, _ body: (inout JSONWriter) -> Void) {
-        w.beginObject()
-        w.keyFragment(maximumLength: 40 + idLength(id)) { f in
-            f.text(#""jsonrpc":"2.0","id":"#)
-            write(id, &f)
-            f.text(#","result":"#)
-        }
+        beginResult(&w, id: id)
         body(&w)
         w.endObject()
         w.newline()
@@ -84,59 +79,17 @@ public enum ReplyEncoding {
 
     /// A diff object: `{"sections":[…]}`, and `"shifts":[…]` when some sections only moved.
     public static func diff(_ diff: LayoutDiff, _ w: inout JSONWriter) {
-        w.beginObject()
-        w.key("sections")
-        w.beginArray()
-        for entry in diff.sections {
-            w.beginObject()
-            w.fragment(maximumLength: 2 * rectLength + 90 + 5 * JSONFragment.numberLength) { f in
-                sectionMembers(entry.section, entry.origin, entry.height, entry.count, &f)
-                if entry.dy != 0 {
-                    f.text(#","dy":"#)
-                    f.number(entry.dy)
-                }
-                if entry.isNew { f.text(#","new":true"#) }
-                change(entry.header, #","header":"#, &f)
-                change(entry.footer, #","footer":"#, &f)
-            }
-            if entry.isNew || !entry.items.isEmpty { items(entry.items, &w) }
-            w.endObject()
-        }
-        w.endArray()
-        if !diff.shifts.isEmpty {
-            w.key("shifts")
-            w.beginArray()
-            for shift in diff.shifts {
-                w.fragment(maximumLength: 30 + 3 * JSONFragment.numberLength) { f in
-                    f.text(#"{"from":"#)
-                    f.integer(shift.from)
-                    f.text(#","to":"#)
-                    f.integer(shift.to)
-                    f.text(#","dy":"#)
-                    f.number(shift.dy)
-                    f.text("}")
-                }
-            }
-            w.endArray()
-        }
-        w.endObject()
+        var writer = DiffWriter(diff)
+        _ = writer.write(&w, untilByteCount: .max)
     }
 
     /// A section's frames, as `layout.get` returns them.
     public static func section(_ frames: SectionFrames, _ w: inout JSONWriter) {
-        w.beginObject()
-        w.fragment(maximumLength: 2 * rectLength + 80 + 4 * JSONFragment.numberLength) { f in
-            sectionMembers(frames.section, frames.origin, frames.height, frames.count, &f)
-            if let header = frames.header {
-                f.text(#","header":"#)
-                rectText(header, &f)
-            }
-            if let footer = frames.footer {
-                f.text(#","footer":"#)
-                rectText(footer, &f)
-            }
-        }
-        items(frames.items, &w)
+        sectionHead(frames, &w)
+        w.key("items")
+        w.beginArray()
+        itemTexts(frames.items[...], &w)
+        w.endArray()
         w.endObject()
     }
 
@@ -172,11 +125,21 @@ public enum ReplyEncoding {
         w.fragment(maximumLength: rectLength) { rectText(rect, &$0) }
     }
 
-    // MARK: Private
+    // MARK: Internal
 
-    private static func mutation(
-        _ w: inout JSONWriter, seq: Int, contentSize: Size, diff: (inout JSONWriter) -> Void
-    ) {
+    /// `{"jsonrpc":"2.0","id":…,"result":`: a reply's envelope up to its result, which the caller writes and closes.
+    static func beginResult(_ w: inout JSONWriter, id: RequestID) {
+        w.beginObject()
+        w.keyFragment(maximumLength: 40 + idLength(id)) { f in
+            f.text(#""jsonrpc":"2.0","id":"#)
+            write(id, &f)
+            f.text(#","result":"#)
+        }
+    }
+
+    /// `{"seq":…,"contentSize":{…}`: a result object, open for the rest (a mutation's `diff`, `layout.get`'s
+    /// `sections`).
+    static func beginSeqAndSize(_ w: inout JSONWriter, seq: Int, contentSize: Size) {
         w.beginObject()
         w.fragment(maximumLength: 40 + 3 * JSONFragment.numberLength) { f in
             f.text(#""seq":"#)
@@ -187,12 +150,96 @@ public enum ReplyEncoding {
             f.number(contentSize.height)
             f.text("}")
         }
+    }
+
+    /// A diff entry's object, open, with its members but for `items`.
+    static func entryHead(_ entry: SectionDiff, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.fragment(maximumLength: 2 * rectLength + 90 + 5 * JSONFragment.numberLength) { f in
+            sectionMembers(entry.section, entry.origin, entry.height, entry.count, &f)
+            if entry.dy != 0 {
+                f.text(#","dy":"#)
+                f.number(entry.dy)
+            }
+            if entry.isNew { f.text(#","new":true"#) }
+            change(entry.header, #","header":"#, &f)
+            change(entry.footer, #","footer":"#, &f)
+        }
+    }
+
+    /// A `layout.get` section's object, open, with its members but for `items`.
+    static func sectionHead(_ frames: SectionFrames, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.fragment(maximumLength: 2 * rectLength + 80 + 4 * JSONFragment.numberLength) { f in
+            sectionMembers(frames.section, frames.origin, frames.height, frames.count, &f)
+            if let header = frames.header {
+                f.text(#","header":"#)
+                rectText(header, &f)
+            }
+            if let footer = frames.footer {
+                f.text(#","footer":"#)
+                rectText(footer, &f)
+            }
+        }
+    }
+
+    /// `"shifts":[…]`.
+    static func shifts(_ shifts: [SectionShift], _ w: inout JSONWriter) {
+        w.key("shifts")
+        w.beginArray()
+        for shift in shifts {
+            w.fragment(maximumLength: 30 + 3 * JSONFragment.numberLength) { f in
+                f.text(#"{"from":"#)
+                f.integer(shift.from)
+                f.text(#","to":"#)
+                f.integer(shift.to)
+                f.text(#","dy":"#)
+                f.number(shift.dy)
+                f.text("}")
+            }
+        }
+        w.endArray()
+    }
+
+    /// The frames of `items` as elements of an open array. A section's x and w take a few values (one x per column,
+    /// a w per span), so they are formatted once per call and copied after; y and h are formatted for each item.
+    static func itemTexts(_ items: ArraySlice<ItemFrame>, _ w: inout JSONWriter) {
+        NumberTextCache.withCache { cache in
+            for item in items {
+                let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
+                w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in
+                    f.text(#"{"i":"#)
+                    f.integer(item.index)
+                    f.text(#","x":"#)
+                    f.number(item.frame.x, cache: cache)
+                    f.text(#","y":"#)
+                    f.number(item.frame.y)
+                    f.text(#","w":"#)
+                    f.number(item.frame.width, cache: cache)
+                    f.text(#","h":"#)
+                    f.number(item.frame.height)
+                    if let id = item.id {
+                        f.text(#","id":"#)
+                        f.string(id)
+                    }
+                    f.text("}")
+                }
+            }
+        }
+    }
+
+    // MARK: Private
+
+    private static func mutation(
+        _ w: inout JSONWriter, seq: Int, contentSize: Size, diff: (inout JSONWriter) -> Void
+    ) {
+        beginSeqAndSize(&w, seq: seq, contentSize: contentSize)
         diff(&w)
         w.endObject()
     }
 
     /// The room `rectText` needs at most.
-    private static let rectLength = 24 + 4 * JSONFragment.numberLength
+    static let rectLength = 24 + 4 * JSONFragment.numberLength
 
     private static func idLength(_ id: RequestID) -> Int {
         if case .string(let text) = id { return JSONFragment.stringLength(text) }
@@ -229,38 +276,8 @@ public enum ReplyEncoding {
         f.integer(count)
     }
 
-    /// `"items":[…]`. A section's x and w take a few values (one x per column, a w per span), so they are formatted
-    /// once per call and copied after; y and h are formatted for each item.
-    private static func items(_ items: [ItemFrame], _ w: inout JSONWriter) {
-        w.key("items")
-        w.beginArray()
-        NumberTextCache.withCache { cache in
-            for item in items {
-                let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
-                w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in
-                    f.text(#"{"i":"#)
-                    f.integer(item.index)
-                    f.text(#","x":"#)
-                    f.number(item.frame.x, cache: cache)
-                    f.text(#","y":"#)
-                    f.number(item.frame.y)
-                    f.text(#","w":"#)
-                    f.number(item.frame.width, cache: cache)
-                    f.text(#","h":"#)
-                    f.number(item.frame.height)
-                    if let id = item.id {
-                        f.text(#","id":"#)
-                        f.string(id)
-                    }
-                    f.text("}")
-                }
-            }
-        }
-        w.endArray()
-    }
-
     /// `{"x":…,"y":…,"w":…,"h":…}`.
-    private static func rectText(_ rect: Rect, _ f: inout JSONFragment) {
+    static func rectText(_ rect: Rect, _ f: inout JSONFragment) {
         f.text("{")
         frameText(rect, &f)
         f.text("}")

@@ -7,7 +7,7 @@ import WaterfallLayout
 /// and then only the arrays that change are copied. So a reply of any size costs the chunk being written and what
 /// the socket has not taken yet, never the whole reply (48 MB for a million items), and the layout's actor is free
 /// while the reply is written.
-public struct SnapshotReply: Sendable {
+public struct SnapshotReply: ChunkedReply {
     // MARK: Lifecycle
 
     /// The `layout.get` reply listing `sections` (nil: all), after checking that each exists.
@@ -37,10 +37,6 @@ public struct SnapshotReply: Sendable {
     /// Whether the whole reply, up to its newline, has been written.
     public var isComplete: Bool { stage == .done }
 
-    /// Writes on until `w` holds at least `byteCount` bytes or the reply is complete; true when it is complete.
-    ///
-    /// `w` must be the same writer, or one whose chunks were taken with `takeChunk(capacity:)`, from one call to the
-    /// next: it holds the reply's open containers.
     @discardableResult
     public mutating func write(_ w: inout JSONWriter, untilByteCount byteCount: Int) -> Bool {
         while stage != .done && w.byteCount < byteCount {
@@ -104,20 +100,8 @@ public struct SnapshotReply: Sendable {
 
     /// `{"jsonrpc":"2.0","id":…,"result":{"seq":…,"contentSize":{…},"sections"|"elements":[`.
     private func writeHead(_ w: inout JSONWriter) {
-        w.beginObject()
-        w.key("jsonrpc")
-        w.value("2.0")
-        w.key("id")
-        switch id {
-        case .none: w.null()
-        case .int(let n): w.value(n)
-        case .string(let s): w.value(s)
-        }
-        w.key("result")
-        w.beginObject()
-        w.member("seq", layout.seq)
-        w.key("contentSize")
-        ReplyEncoding.size(layout.contentSize, &w)
+        ReplyEncoding.beginResult(&w, id: id)
+        ReplyEncoding.beginSeqAndSize(&w, seq: layout.seq, contentSize: layout.contentSize)
         switch listing {
         case .sections: w.key("sections")
         case .elements: w.key("elements")
@@ -129,26 +113,7 @@ public struct SnapshotReply: Sendable {
     private func writeSection(_ s: Int, position: Int, from item: Int, _ w: inout JSONWriter) -> Stage {
         let count = layout.itemCount(inSection: s)
         if item < 0 {
-            let frames = layout.frames(ofSection: s, items: 0..<0)
-            w.beginObject()
-            w.fragment(maximumLength: 2 * Self.rectLength + 80 + 4 * JSONFragment.numberLength) { f in
-                f.text(#""section":"#)
-                f.integer(frames.section)
-                f.text(#","origin":"#)
-                f.number(frames.origin)
-                f.text(#","height":"#)
-                f.number(frames.height)
-                f.text(#","count":"#)
-                f.integer(frames.count)
-                if let header = frames.header {
-                    f.text(#","header":"#)
-                    Self.rectText(header, &f)
-                }
-                if let footer = frames.footer {
-                    f.text(#","footer":"#)
-                    Self.rectText(footer, &f)
-                }
-            }
+            ReplyEncoding.sectionHead(layout.frames(ofSection: s, items: 0..<0), &w)
             w.key("items")
             w.beginArray()
             return .listing(position: position, item: 0)
@@ -159,11 +124,7 @@ public struct SnapshotReply: Sendable {
             return .listing(position: position + 1, item: -1)
         }
         let end = min(count, item + Self.itemsPerStep)
-        let frames = layout.frames(ofSection: s, items: item..<end).items
-        // A section's x and w take a few values: formatted once per step, copied after.
-        NumberTextCache.withCache { cache in
-            for frame in frames { Self.itemText(frame, cache, &w) }
-        }
+        ReplyEncoding.itemTexts(layout.frames(ofSection: s, items: item..<end).items[...], &w)
         return .listing(position: position, item: end)
     }
 
@@ -191,47 +152,5 @@ public struct SnapshotReply: Sendable {
                 Element(kind: .item, section: s, index: frame.index, frame: frame.frame, id: frame.id), &w)
         }
         return .listing(position: position, item: end)
-    }
-
-    /// The room `rectText` needs at most.
-    private static let rectLength = 24 + 4 * JSONFragment.numberLength
-
-    /// `{"i":…,"x":…,"y":…,"w":…,"h":…}` with `"id"` when the item has one.
-    private static func itemText(_ item: ItemFrame, _ cache: NumberTextCache, _ w: inout JSONWriter) {
-        let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
-        w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in
-            f.text(#"{"i":"#)
-            f.integer(item.index)
-            f.text(#","x":"#)
-            f.number(item.frame.x, cache: cache)
-            f.text(#","y":"#)
-            f.number(item.frame.y)
-            f.text(#","w":"#)
-            f.number(item.frame.width, cache: cache)
-            f.text(#","h":"#)
-            f.number(item.frame.height)
-            if let id = item.id {
-                f.text(#","id":"#)
-                f.string(id)
-            }
-            f.text("}")
-        }
-    }
-
-    private static func rectText(_ rect: Rect, _ f: inout JSONFragment) {
-        f.text("{")
-        frameText(rect, &f)
-        f.text("}")
-    }
-
-    private static func frameText(_ rect: Rect, _ f: inout JSONFragment) {
-        f.text(#""x":"#)
-        f.number(rect.x)
-        f.text(#","y":"#)
-        f.number(rect.y)
-        f.text(#","w":"#)
-        f.number(rect.width)
-        f.text(#","h":"#)
-        f.number(rect.height)
     }
 }

@@ -22,7 +22,7 @@ import WaterfallProtocol
     }
 
     /// Writes `reply` whole, and in chunks of about `chunkBytes` taken as the server takes them.
-    static func written(_ reply: SnapshotReply, chunkBytes: Int) -> (whole: [UInt8], chunked: [UInt8]) {
+    static func written(_ reply: some ChunkedReply, chunkBytes: Int) -> (whole: [UInt8], chunked: [UInt8]) {
         var whole = JSONWriter()
         var first = reply
         #expect(first.write(&whole, untilByteCount: .max))

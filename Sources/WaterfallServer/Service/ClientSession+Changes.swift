@@ -17,9 +17,16 @@ extension ClientSession {
             case .success(let outcome):
                 // A notification runs and gets no reply (JSON-RPC).
                 guard !change.isNotification else { continue }
-                ReplyEncoding.mutationResult(
-                    &out, id: change.id, seq: outcome.seq, contentSize: outcome.size, encodedDiff: outcome.encoded,
-                    diff: outcome.diff)
+                if let encoded = outcome.encoded {
+                    // Shared with the event: written whole (subscribers hold it whole anyway).
+                    ReplyEncoding.mutationResult(
+                        &out, id: change.id, seq: outcome.seq, contentSize: outcome.size, encodedDiff: encoded,
+                        diff: nil)
+                } else {
+                    let reply = MutationReply(
+                        id: change.id, seq: outcome.seq, contentSize: outcome.size, diff: outcome.diff)
+                    guard await stream(reply, &out) else { return }
+                }
             case .failure(let error):
                 fail(error, id: change.isNotification ? nil : change.id, &out)
             }

@@ -16,9 +16,10 @@ extension ClientSession {
             ReplyEncoding.version(&out, id: id, service.versionReport)
         case .layoutCreate(let creation):
             let (layout, diff) = try await registry.create(creation, limits: service.limits)
-            ReplyEncoding.mutationResult(
-                &out, id: id, seq: layout.seq, contentSize: layout.contentSize, encodedDiff: nil,
-                diff: creation.wantsDiff ? diff : nil)
+            await stream(
+                MutationReply(
+                    id: id, seq: layout.seq, contentSize: layout.contentSize, diff: creation.wantsDiff ? diff : nil),
+                &out)
         case .layoutDrop(let name):
             try registry.drop(name)
             ReplyEncoding.emptyResult(&out, id: id)
@@ -47,15 +48,15 @@ extension ClientSession {
         }
     }
 
-    // MARK: Private
-
     /// Writes `reply` into `out` a chunk at a time, each sent as the client makes room for it: a reply of any size
     /// costs a few chunks of memory. Stops at the next chunk once the connection closes (the caller then sees it
-    /// closed and stops too); the end of the reply stays in `out`, for the replies after it.
-    private func stream(_ reply: SnapshotReply, _ out: inout JSONWriter) async {
+    /// closed and stops too, and this returns false); the end of the reply stays in `out`, for the replies after it.
+    @discardableResult
+    func stream(_ reply: some ChunkedReply, _ out: inout JSONWriter) async -> Bool {
         var reply = reply
         while !reply.write(&out, untilByteCount: Self.replyChunkBytes) {
-            guard await sendChunk(&out, endingInsideAReply: true) else { return }
+            guard await sendChunk(&out, endingInsideAReply: true) else { return false }
         }
+        return true
     }
 }

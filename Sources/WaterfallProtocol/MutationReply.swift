@@ -1,0 +1,151 @@
+import WaterfallJSON
+import WaterfallLayout
+
+/// A reply that can be written a piece at a time, each piece sent before the next is written.
+public protocol ChunkedReply: Sendable {
+    /// Writes on until `w` holds at least `byteCount` bytes or the reply is complete; true when it is complete.
+    ///
+    /// `w` must be the same writer, or one whose chunks were taken with `takeChunk(capacity:)`, from one call to the
+    /// next: it holds the reply's open containers.
+    mutating func write(_ w: inout JSONWriter, untilByteCount byteCount: Int) -> Bool
+}
+
+/// A mutation's reply, written a piece at a time: `{"jsonrpc":"2.0","id":…,"result":{"seq":…,"contentSize":…,
+/// "diff":…}}` and its newline.
+///
+/// A change in the middle of a million items lists half a million frames, 48 MB of JSON. Written whole, the reply
+/// grew a buffer through fresh pages to 64 MB, and page faults took more time than formatting the numbers; written
+/// in steps, each chunk goes to the socket from the buffer it was written in, and the reply costs a few of them.
+public struct MutationReply: ChunkedReply {
+    // MARK: Lifecycle
+
+    /// The reply to request `id`, which left the layout at `seq` and `contentSize`, with `diff` unless nil.
+    public init(id: RequestID, seq: Int, contentSize: Size, diff: LayoutDiff?) {
+        self.id = id
+        self.seq = seq
+        self.contentSize = contentSize
+        self.diff = diff.map(DiffWriter.init)
+    }
+
+    // MARK: Public
+
+    /// Whether the whole reply, up to its newline, has been written.
+    public var isComplete: Bool { stage == .done }
+
+    @discardableResult
+    public mutating func write(_ w: inout JSONWriter, untilByteCount byteCount: Int) -> Bool {
+        while stage != .done && w.byteCount < byteCount {
+            switch stage {
+            case .start:
+                ReplyEncoding.beginResult(&w, id: id)
+                ReplyEncoding.beginSeqAndSize(&w, seq: seq, contentSize: contentSize)
+                if diff != nil { w.key("diff") }
+                stage = diff == nil ? .end : .diff
+            case .diff:
+                if diff?.write(&w, untilByteCount: byteCount) ?? true { stage = .end }
+            case .end:
+                w.endObject()
+                w.endObject()
+                w.newline()
+                stage = .done
+            case .done:
+                break
+            }
+        }
+        return stage == .done
+    }
+
+    // MARK: Private
+
+    private enum Stage: Sendable {
+        case start
+        case diff
+        case end
+        case done
+    }
+
+    private let id: RequestID
+    private let seq: Int
+    private let contentSize: Size
+    private var diff: DiffWriter?
+    private var stage = Stage.start
+}
+
+/// A diff object, `{"sections":[…],"shifts":[…]}`, written a step at a time: an entry's opening, then its items a
+/// few hundred at a time, then its end.
+struct DiffWriter: Sendable {
+    // MARK: Lifecycle
+
+    init(_ diff: LayoutDiff) {
+        self.diff = diff
+    }
+
+    // MARK: Internal
+
+    /// Items written per step: a step is a few KB, so a chunk ends close to its size.
+    static let itemsPerStep = 256
+
+    /// Writes on until `w` holds at least `byteCount` bytes or the diff is complete; true when it is complete.
+    mutating func write(_ w: inout JSONWriter, untilByteCount byteCount: Int) -> Bool {
+        while stage != .done && w.byteCount < byteCount { step(&w) }
+        return stage == .done
+    }
+
+    // MARK: Private
+
+    private enum Stage: Sendable, Equatable {
+        case start
+        /// At entry `entry`; `item` is the next item to write, -1 before the entry opens.
+        case entry(Int, item: Int)
+        case shifts
+        case done
+    }
+
+    private let diff: LayoutDiff
+    private var stage = Stage.start
+
+    private mutating func step(_ w: inout JSONWriter) {
+        switch stage {
+        case .start:
+            w.beginObject()
+            w.key("sections")
+            w.beginArray()
+            stage = .entry(0, item: -1)
+        case .entry(let k, let item):
+            guard k < diff.sections.count else {
+                w.endArray()
+                stage = .shifts
+                return
+            }
+            let entry = diff.sections[k]
+            let lists = entry.isNew || !entry.items.isEmpty
+            if item < 0 {
+                ReplyEncoding.entryHead(entry, &w)
+                if lists {
+                    w.key("items")
+                    w.beginArray()
+                    stage = .entry(k, item: 0)
+                } else {
+                    w.endObject()
+                    stage = .entry(k + 1, item: -1)
+                }
+                return
+            }
+            guard item < entry.items.count else {
+                w.endArray()
+                w.endObject()
+                stage = .entry(k + 1, item: -1)
+                return
+            }
+            let end = min(entry.items.count, item + Self.itemsPerStep)
+            ReplyEncoding.itemTexts(entry.items[item..<end], &w)
+            stage = .entry(k, item: end)
+        case .shifts:
+            if !diff.shifts.isEmpty { ReplyEncoding.shifts(diff.shifts, &w) }
+            w.endObject()
+            stage = .done
+        case .done:
+            return
+        }
+    }
+}
