@@ -48,15 +48,7 @@ extension Layout {
     public static func restored(
         _ spec: LayoutSpec, seq: Int, limits: LayoutLimits = .default, allowsParallelism: Bool = true
     ) async throws(LayoutError) -> Layout {
-        // The checks of `make`, in its order.
-        try Validation.width(spec.width, "width")
-        try Validation.scale(spec.scale)
-        try Validation.length(spec.minContentHeight, "minContentHeight")
-        try Validation.properties(spec.defaults, "defaults.", limits: limits)
-        var layout = Layout(
-            width: spec.width, scale: spec.scale, direction: spec.direction, minContentHeight: spec.minContentHeight,
-            defaults: spec.defaults, limits: limits)
-        layout.allowsParallelism = allowsParallelism
+        var layout = try empty(spec, limits: limits, allowsParallelism: allowsParallelism)
         _ = try await layout.apply([.insertSections(at: 0, sections: spec.sections)], listingItems: false)
         layout.seq = seq
         return layout

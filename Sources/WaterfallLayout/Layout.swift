@@ -38,6 +38,16 @@ public struct Layout: Sendable {
     public static func make(
         _ spec: LayoutSpec, limits: LayoutLimits = .default, allowsParallelism: Bool = true
     ) async throws(LayoutError) -> (layout: Layout, diff: LayoutDiff) {
+        var layout = try empty(spec, limits: limits, allowsParallelism: allowsParallelism)
+        let diff = try await layout.apply([.insertSections(at: 0, sections: spec.sections)], countsAsChange: false)
+        layout.seq = 1
+        return (layout, diff)
+    }
+
+    /// A layout with `spec`'s settings and no sections yet, after checking them.
+    static func empty(
+        _ spec: LayoutSpec, limits: LayoutLimits, allowsParallelism: Bool
+    ) throws(LayoutError) -> Layout {
         try Validation.width(spec.width, "width")
         try Validation.scale(spec.scale)
         try Validation.length(spec.minContentHeight, "minContentHeight")
@@ -46,9 +56,7 @@ public struct Layout: Sendable {
             width: spec.width, scale: spec.scale, direction: spec.direction, minContentHeight: spec.minContentHeight,
             defaults: spec.defaults, limits: limits)
         layout.allowsParallelism = allowsParallelism
-        let diff = try await layout.apply([.insertSections(at: 0, sections: spec.sections)], countsAsChange: false)
-        layout.seq = 1
-        return (layout, diff)
+        return layout
     }
 
     init(

@@ -39,7 +39,7 @@ public struct StatsReport: Sendable {
 }
 
 /// One row of `layout.list`.
-public struct LayoutSummary: Sendable, Equatable {
+public struct LayoutSummary: Sendable, Hashable {
     public var layout: String
     public var sections: Int
     public var items: Int

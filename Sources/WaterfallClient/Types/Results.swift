@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallProtocol
 
 /// What every mutating method answers: the layout's new version, its content size and, unless the request said
 /// `"diff": false`, how the frames moved (PROTOCOL.md, "Mutation result and diff").
@@ -60,20 +61,8 @@ public struct QueryResult: Sendable, Hashable {
     public var elements: [Element]
 }
 
-/// One layout of `layout.list`.
-public struct LayoutSummary: Sendable, Hashable {
-    public var layout: String
-    public var sections: Int
-    public var items: Int
-    public var seq: Int
-
-    public init(layout: String, sections: Int, items: Int, seq: Int) {
-        self.layout = layout
-        self.sections = sections
-        self.items = items
-        self.seq = seq
-    }
-}
+/// One layout of `layout.list`: the protocol module's type, which the daemon encodes.
+public typealias LayoutSummary = WaterfallProtocol.LayoutSummary
 
 /// The result of `version`.
 public struct ServerVersion: Sendable, Equatable {
