@@ -20,7 +20,7 @@ extension ClientSession {
                 &out, id: id, seq: layout.seq, contentSize: layout.contentSize, encodedDiff: nil,
                 diff: creation.wantsDiff ? diff : nil)
         case .layoutDrop(let name):
-            try registry.drop(name)
+            try await registry.drop(name)
             ReplyEncoding.emptyResult(&out, id: id)
         case .layoutList:
             ReplyEncoding.layoutList(&out, id: id, await registry.summaries())
