@@ -14,7 +14,7 @@ enum WaterfallBench {
         let arguments = CommandLine.arguments.dropFirst()
         // The daemon of the end-to-end and memory scenarios when no built `waterfalld` is at hand (`BenchDaemon`).
         if let serve = arguments.firstIndex(of: "--serve"), serve + 1 < arguments.endIndex {
-            await BenchDaemon.serve(socket: arguments[serve + 1])
+            await BenchDaemon.serve(socket: arguments[serve + 1], flags: Array(arguments[(serve + 2)...]))
             return
         }
         let quick = arguments.contains("--quick")
