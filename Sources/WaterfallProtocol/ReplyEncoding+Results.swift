@@ -96,6 +96,18 @@ extension ReplyEncoding {
         }
     }
 
+    /// The `layout.export` result: `seq`, and the layout's inputs as `layout.create`'s params (without `layout`
+    /// and `replace`), so that creating them under any name rebuilds the same frames.
+    public static func layoutExport(_ w: inout JSONWriter, id: RequestID, seq: Int, spec: LayoutSpec) {
+        result(&w, id: id) { w in
+            w.beginObject()
+            w.member("seq", seq)
+            w.key("layout")
+            w.write(.object(CommandEncoding.members(of: spec)))
+            w.endObject()
+        }
+    }
+
     /// The `stats` result.
     public static func stats(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
         result(&w, id: id) { w in

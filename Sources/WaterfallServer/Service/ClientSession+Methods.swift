@@ -19,6 +19,9 @@ extension ClientSession {
             ReplyEncoding.mutationResult(
                 &out, id: id, seq: layout.seq, contentSize: layout.contentSize, encodedDiff: nil,
                 diff: creation.wantsDiff ? diff : nil)
+        case .layoutExport(let name):
+            let layout = try await registry.snapshot(name)
+            ReplyEncoding.layoutExport(&out, id: id, seq: layout.seq, spec: layout.spec)
         case .layoutDrop(let name):
             try await registry.drop(name)
             ReplyEncoding.emptyResult(&out, id: id)
