@@ -40,19 +40,23 @@ extension LayoutRegistry {
             outcomes.reserveCapacity(changes.count)
             var records: [MutationRecord] = []
             var events: [[UInt8]] = []
-            var reserved = 0
+            if durable {
+                // Room for the whole visit's records at once, before anything changes: a full disk refuses them all.
+                var bytes = 0
+                for request in changes {
+                    if case .change(let change) = request { bytes += log.recordBound(change.commands) }
+                }
+                do throws(ProtocolError) {
+                    try log.reserve(name, bytes: bytes)
+                } catch {
+                    return changes.compactMap { request in
+                        guard case .change = request else { return nil }
+                        return .failure(error)
+                    }
+                }
+            }
             for request in changes {
                 guard case .change(let change) = request else { continue }
-                if durable {
-                    let bound = log.recordBound(change.commands)
-                    do throws(ProtocolError) {
-                        try log.reserve(name, bytes: reserved + bound)
-                    } catch {
-                        outcomes.append(.failure(error))
-                        continue
-                    }
-                    reserved += bound
-                }
                 let outcome = await Self.apply(change, to: &layout, entry, budget, limits)
                 if case .success(let applied) = outcome {
                     if durable {
