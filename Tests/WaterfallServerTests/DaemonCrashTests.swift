@@ -66,12 +66,16 @@ import WaterfallTestSupport
     }
 
     /// Sends `lines` pipelined and returns the replies.
-    static func exchange(_ client: TestClient, _ lines: [String]) async throws -> [String] {
+    static func exchange(_ client: TestClient, _ lines: [String], _ process: DaemonProcess) async throws -> [String] {
         var replies: [String] = []
-        for chunk in stride(from: 0, to: lines.count, by: 64) {
-            let part = lines[chunk..<min(chunk + 64, lines.count)]
-            try await client.write(part.map { $0 + "\n" }.joined())
-            replies += try await client.readLines(part.count)
+        do {
+            for chunk in stride(from: 0, to: lines.count, by: 64) {
+                let part = lines[chunk..<min(chunk + 64, lines.count)]
+                try await client.write(part.map { $0 + "\n" }.joined())
+                replies += try await client.readLines(part.count)
+            }
+        } catch {
+            throw TestFailure("\(error) after \(replies.count) replies; the daemon said: \(process.standardError())")
         }
         return replies
     }
@@ -86,7 +90,7 @@ import WaterfallTestSupport
         let create = WireCommand.create("a", initial)
         var (process, client) = try await Self.start(daemon, directory)
         let created = try await Self.exchange(
-            client, [#"{"id":0,"method":"layout.create","params":"# + create.jsonText + "}"])
+            client, [#"{"id":0,"method":"layout.create","params":"# + create.jsonText + "}"], process)
         #expect(created.first.flatMap(Self.seq) == 1)
         let writer = Writer(try await Layout.make(initial).layout)
         var rng = SplitMix64(seed: 11)
@@ -99,7 +103,8 @@ import WaterfallTestSupport
             await task.value
             (process, client) = try await Self.start(daemon, directory)
             let get = #"{"id":"get","method":"layout.get","params":{"layout":"LAYOUT"}}"#
-            let recovered = try await Self.exchange(client, [get.replacingOccurrences(of: "LAYOUT", with: "a")])
+            let recovered = try await Self.exchange(
+                client, [get.replacingOccurrences(of: "LAYOUT", with: "a")], process)
             let seq = try #require(recovered.first.flatMap(Self.seq), "round \(round): \(recovered)")
             #expect(seq >= writer.acknowledged, "round \(round)")
             #expect(seq <= writer.sent.count + 1, "round \(round)")
@@ -113,14 +118,14 @@ import WaterfallTestSupport
             let fresh = WireCommand.create("check", initial).jsonText
             var check = [#"{"id":0,"method":"layout.create","params":"# + fresh + "}"]
             check += writer.sent.enumerated().map { WireCommand($1).request(id: $0 + 1, layout: "check") }
-            let replies = try await Self.exchange(client, check)
+            let replies = try await Self.exchange(client, check, process)
             #expect(replies.allSatisfy { Self.seq($0) != nil }, "round \(round)")
             let copy = try await Self.exchange(
                 client,
                 [
                     get.replacingOccurrences(of: "LAYOUT", with: "check"),
                     #"{"id":"drop","method":"layout.drop","params":{"layout":"check"}}"#,
-                ])
+                ], process)
             #expect(copy.first == recovered.first, "round \(round)")
         }
         // The writers got changes in, not just the creation.
