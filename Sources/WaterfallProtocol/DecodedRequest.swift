@@ -96,6 +96,8 @@ public enum DecodedRequest: Sendable {
             call = .layoutCreate(LayoutCreation(layout: name, replace: replace, wantsDiff: wantsDiff, spec: spec))
         case .layoutDrop:
             call = .layoutDrop(layout: try layoutName(&p))
+        case .layoutExport:
+            call = .layoutExport(layout: try layoutName(&p))
         case .layoutGet:
             let name = try layoutName(&p)
             let wanted =

@@ -28,6 +28,8 @@ public struct ErrorCode: Sendable, Hashable {
     public static let limit = ErrorCode(code: -32005, kind: "limit")
     public static let shuttingDown = ErrorCode(code: -32006, kind: "shutting_down")
     public static let forbidden = ErrorCode(code: -32007, kind: "forbidden")
+    /// A change the daemon could not make durable (disk full, I/O error): nothing changed.
+    public static let storage = ErrorCode(code: -32008, kind: "storage")
 }
 
 /// A request that failed: the code, and a message for people that names the field and the value at fault.

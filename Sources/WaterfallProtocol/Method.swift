@@ -9,6 +9,7 @@ public enum Method: String, Sendable, CaseIterable {
     case layoutDrop = "layout.drop"
     case layoutList = "layout.list"
     case layoutGet = "layout.get"
+    case layoutExport = "layout.export"
     case sectionsInsert = "sections.insert"
     case sectionsDelete = "sections.delete"
     case sectionsMove = "sections.move"
@@ -60,6 +61,7 @@ public enum Method: String, Sendable, CaseIterable {
             if view.isEqual(toKey: "items.delete") { return .itemsDelete }
         case 13:
             if view.isEqual(toKey: "layout.create") { return .layoutCreate }
+            if view.isEqual(toKey: "layout.export") { return .layoutExport }
             if view.isEqual(toKey: "sections.move") { return .sectionsMove }
         case 15:
             if view.isEqual(toKey: "sections.insert") { return .sectionsInsert }

@@ -15,6 +15,8 @@ public enum MethodCall: Sendable {
     case layoutDrop(layout: String)
     case layoutList
     case layoutGet(LayoutListing)
+    /// `layout.export`: the layout's inputs, in the shape of `layout.create`'s params.
+    case layoutExport(layout: String)
     case query(LayoutQuery)
     case subscribe(layout: String)
     case unsubscribe(layout: String)

@@ -5,12 +5,20 @@ import WaterfallLayout
 public struct VersionReport: Sendable {
     public var server: String
     public var version: String
+    /// A string that changes at every start of the daemon, so that a client can tell it restarted.
+    public var instance: String
+    /// Whether layouts survive a restart.
+    public var durable: Bool
     /// The limits, by config key, in the order written.
     public var limits: [(key: StaticString, value: Int)]
 
-    public init(server: String, version: String, limits: [(key: StaticString, value: Int)]) {
+    public init(
+        server: String, version: String, instance: String, durable: Bool, limits: [(key: StaticString, value: Int)]
+    ) {
         self.server = server
         self.version = version
+        self.instance = instance
+        self.durable = durable
         self.limits = limits
     }
 }
@@ -78,10 +86,24 @@ extension ReplyEncoding {
             w.member("server", report.server)
             w.member("version", report.version)
             w.member("protocol", protocolVersion)
+            w.member("instance", report.instance)
+            w.member("durable", report.durable)
             w.key("limits")
             w.beginObject()
             for (key, value) in report.limits { w.member(key, value) }
             w.endObject()
+            w.endObject()
+        }
+    }
+
+    /// The `layout.export` result: `seq`, and the layout's inputs as `layout.create`'s params (without `layout`
+    /// and `replace`), so that creating them under any name rebuilds the same frames.
+    public static func layoutExport(_ w: inout JSONWriter, id: RequestID, seq: Int, spec: LayoutSpec) {
+        result(&w, id: id) { w in
+            w.beginObject()
+            w.member("seq", seq)
+            w.key("layout")
+            w.write(.object(CommandEncoding.members(of: spec)))
             w.endObject()
         }
     }

@@ -19,7 +19,7 @@ final class BenchDaemon {
     // MARK: Lifecycle
 
     /// Starts a daemon and waits until its socket answers; nil (with a message) if it does not come up.
-    init?() {
+    init?(arguments extra: [String] = []) {
         var template = Array("/tmp/waterfall-bench-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { return nil }
         directory = String(cString: made)
@@ -28,10 +28,10 @@ final class BenchDaemon {
         let daemon = own.deletingLastPathComponent().appendingPathComponent("waterfalld").path
         let arguments: [String]
         if FileManager.default.isExecutableFile(atPath: daemon) {
-            arguments = [daemon]
+            arguments = [daemon] + extra
             kind = "waterfalld"
         } else {
-            arguments = [own.path, "--serve", socketPath]
+            arguments = [own.path, "--serve", socketPath] + extra
             kind = "waterfall-bench --serve"
         }
         var actions = posix_spawn_file_actions_t()
@@ -41,7 +41,9 @@ final class BenchDaemon {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let environment = [
-            "WATERFALLD_SOCKET=\(socketPath)", "PATH=\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")",
+            // A private state directory, never the user's ~/.local/state.
+            "STATE_DIRECTORY=\(directory)/state", "WATERFALLD_SOCKET=\(socketPath)",
+            "PATH=\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")",
         ]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
@@ -95,25 +97,28 @@ final class BenchDaemon {
             kill(pid, SIGKILL)
             waitpid(pid, &status, 0)
         }
-        unlink(socketPath)
-        unlink(directory + "/stderr")
-        rmdir(directory)
+        // With the state directory in it.
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     func standardError() -> String {
         (try? String(contentsOfFile: directory + "/stderr", encoding: .utf8)) ?? ""
     }
 
-    /// `waterfall-bench --serve PATH`: the daemon's own setup, with default limits, until SIGTERM.
-    static func serve(socket: String) async {
-        var config = Config()
-        config.socket = socket
+    /// `waterfall-bench --serve PATH [FLAGS]`: the daemon's own setup (waterfalld's flags, default limits), until
+    /// SIGTERM.
+    static func serve(socket: String, flags: [String]) async {
         let logger = Logger(level: .warning)
-        let counters = TransportCounters()
-        let service = LayoutService(config: config, logger: logger, transport: counters)
         do {
+            var config = try CommandLineOptions.parse(flags).loadConfig()
+            config.socket = socket
+            let counters = TransportCounters()
+            let service = try await LayoutService.start(
+                config: config, logger: logger, transport: counters, environment: ProcessInfo.processInfo.environment
+            ).service
             let server = try Server(config: config, handler: service, logger: logger, counters: counters)
             try await server.run()
+            service.close()
         } catch {
             logger.error("\(error)")
         }

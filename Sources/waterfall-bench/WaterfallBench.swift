@@ -2,19 +2,19 @@ import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
 /// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, client, json, numparse, numformat,
-/// memory, storage, stages.
+/// memory, storage, stages, durability.
 @main
 enum WaterfallBench {
     static let names = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory", "storage", "stages",
+        "memory", "storage", "stages", "durability",
     ]
 
     static func main() async {
         let arguments = CommandLine.arguments.dropFirst()
         // The daemon of the end-to-end and memory scenarios when no built `waterfalld` is at hand (`BenchDaemon`).
         if let serve = arguments.firstIndex(of: "--serve"), serve + 1 < arguments.endIndex {
-            await BenchDaemon.serve(socket: arguments[serve + 1])
+            await BenchDaemon.serve(socket: arguments[serve + 1], flags: Array(arguments[(serve + 2)...]))
             return
         }
         let quick = arguments.contains("--quick")
@@ -83,6 +83,9 @@ enum WaterfallBench {
             MemoryBenchmark.run(loads: loads, table: &table)
         }
         if wants("storage") { await StorageBenchmark.run(quick: quick, table: &table) }
+        if wants("durability") {
+            DurabilityBenchmark.run(requests: quick ? 40_000 : 200_000, runs: quick ? 2 : 3, table: &table)
+        }
         // Last: it sets this process's allocator as the daemon does (`MemoryTuning`).
         if wants("stages") {
             let texts = WireBenchmark.itemTexts(million)

@@ -1,3 +1,4 @@
+import Foundation
 import WaterfallServer
 
 /// The daemon's entry point: argv → options → config → logger → service → server, until a signal stops it.
@@ -29,7 +30,18 @@ enum Waterfalld {
         }
         let logger = Logger(level: config.logLevel)
         let counters = TransportCounters()
-        let service = LayoutService(config: config, logger: logger, transport: counters)
+        // Recovered before the socket is bound: the first answered request, and READY=1, see every layout.
+        let service: LayoutService
+        do {
+            let started = try await LayoutService.start(
+                config: config, logger: logger, transport: counters, environment: ProcessInfo.processInfo.environment,
+                repair: options.repair)
+            for action in started.repairs { StandardError.write("waterfalld: repair: \(action)\n") }
+            service = started.service
+        } catch {
+            StandardError.write("waterfalld: \(error)\n")
+            CommandLineOptions.ExitStatus.failure.exit()
+        }
         // SIGHUP re-reads the same file and re-applies the same flags; without a file there is nothing to re-read.
         let reload: (@Sendable () throws -> Config)? =
             options.configPath == nil ? nil : { @Sendable in try options.loadConfig() }
@@ -38,6 +50,7 @@ enum Waterfalld {
                 config: config, handler: service, logger: logger, counters: counters, reloadConfig: reload
             )
             try await server.run()
+            service.close()
         } catch let error as ConfigError {
             // Like every start-up error: one plain line, not a log line.
             StandardError.write("waterfalld: \(error)\n")

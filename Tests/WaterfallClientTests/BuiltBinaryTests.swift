@@ -10,7 +10,8 @@ struct BuiltBinaryTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/wf.sock"
         let daemon = try BuiltBinary(
-            "waterfalld", [], environment: ["WATERFALLD_SOCKET": socket], directory: directory, name: "daemon")
+            "waterfalld", [], environment: ["WATERFALLD_SOCKET": socket, "STATE_DIRECTORY": directory + "/state"],
+            directory: directory, name: "daemon")
         defer { daemon.stop() }
         for _ in 0..<500 where access(socket, F_OK) != 0 { try await Task.sleep(for: .milliseconds(10)) }
         let environment = ["WATERFALLD_SOCKET": socket]

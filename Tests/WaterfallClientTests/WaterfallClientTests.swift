@@ -74,7 +74,7 @@ import WaterfallLayout
 
     @Test func aReplyWithoutAnIdGoesToTheOldestCall() async throws {
         // A line over the limit is answered with "id": null, in order: it is the call's own error.
-        let daemon = try InProcessDaemon.start { $0.maxLineBytes = 100 }
+        let daemon = try await InProcessDaemon.start { $0.maxLineBytes = 100 }
         let client = try await WaterfallClient.connect(to: daemon.path)
         let big = Task {
             try await client.call(method: "ping", params: ["pad": .string(String(repeating: "a", count: 200))])
@@ -118,7 +118,7 @@ import WaterfallLayout
     }
 
     @Test func callsFailWhenTheConnectionEnds() async throws {
-        let daemon = try InProcessDaemon.start()
+        let daemon = try await InProcessDaemon.start()
         let client = try await WaterfallClient.connect(to: daemon.path)
         let subscriber = try await WaterfallClient.connect(to: daemon.path)
         _ = try await client.createLayout("gone", LayoutSpec(width: 300, sections: []))
@@ -182,7 +182,7 @@ import WaterfallLayout
     }
 
     @Test func aSubscriberThatFallsBehindGetsOverflowAndTheEnd() async throws {
-        let daemon = try InProcessDaemon.start { $0.subscriberMaxPendingBytes = 16_384 }
+        let daemon = try await InProcessDaemon.start { $0.subscriberMaxPendingBytes = 16_384 }
         let writer = try await WaterfallClient.connect(to: daemon.path)
         let reader = try await WaterfallClient.connect(to: daemon.path)
         _ = try await writer.createLayout("o", Self.spec)

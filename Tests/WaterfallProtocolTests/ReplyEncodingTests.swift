@@ -36,6 +36,7 @@ import WaterfallJSON
             (.internalError, -32603, "internal"), (.notFound, -32001, "not_found"), (.exists, -32002, "exists"),
             (.invalidGeometry, -32003, "invalid_geometry"), (.tooLarge, -32004, "too_large"),
             (.limit, -32005, "limit"), (.shuttingDown, -32006, "shutting_down"), (.forbidden, -32007, "forbidden"),
+            (.storage, -32008, "storage"),
         ]
         for (code, number, kind) in table {
             #expect(code.code == number)

@@ -16,10 +16,16 @@ import Testing
         #expect(try CommandLineOptions.parse(["-h"]).showHelp)
         #expect(try CommandLineOptions.parse(["--version"]).showVersion)
         #expect(try CommandLineOptions.parse([]) == CommandLineOptions())
+        let state = try CommandLineOptions.parse(["--state-dir", "/d", "--ephemeral", "--repair"])
+        #expect(state == (try CommandLineOptions.parse(["--state-dir=/d", "--ephemeral", "--repair"])))
+        #expect(state.stateDirectory == "/d")
+        #expect(state.ephemeral)
+        #expect(state.repair)
     }
 
     @Test(arguments: [
         ["--bogus"], ["extra"], ["--socket"], ["--log-level", "loud"], ["--socket", "--help"], ["--help=1"],
+        ["--state-dir"], ["--state-dir="], ["--ephemeral=yes"], ["--repair=1"],
     ])
     func refusesBadArguments(arguments: [String]) {
         #expect(throws: CommandLineOptions.UsageError.self) { try CommandLineOptions.parse(arguments) }
@@ -29,18 +35,27 @@ import Testing
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let file = directory + "/c.json"
-        try #"{"socket": "/from/file", "logLevel": "error", "maxConnections": 7}"#
+        try
+            #"{"socket": "/from/file", "logLevel": "error", "maxConnections": 7, "stateDirectory": "/file/state", "fsync": "always"}"#
             .write(toFile: file, atomically: false, encoding: .utf8)
-        let options = try CommandLineOptions.parse(["--config", file, "--socket", "/from/flag"])
+        let options = try CommandLineOptions.parse([
+            "--config", file, "--socket", "/from/flag", "--state-dir", "/flag/state", "--ephemeral",
+        ])
         let config = try options.loadConfig()
         #expect(config.socket == "/from/flag")
+        #expect(config.stateDirectory == "/flag/state")
+        #expect(config.ephemeral)
+        #expect(config.fsync == .always)
         #expect(config.logLevel == .error)
         #expect(config.maxConnections == 7)
     }
 
     @Test func usageListsEveryFlagAndTheSocket() {
         let text = CommandLineOptions.usage(program: "waterfalld", resolvedSocket: "/run/w.sock")
-        for flag in ["--socket", "--config", "--log-level", "--version", "--help", "/run/w.sock"] {
+        for flag in [
+            "--socket", "--config", "--log-level", "--state-dir", "--ephemeral", "--repair", "--version", "--help",
+            "/run/w.sock",
+        ] {
             #expect(text.contains(flag))
         }
     }

@@ -20,12 +20,16 @@ import Testing
         #expect(config.maxLineBytes == 16_777_216)
         #expect(config.socketMode == 0o600)
         #expect(config.shutdownTimeoutSeconds == 1.5)
+        #expect(config.stateDirectory == nil)
+        #expect(!config.ephemeral)
+        #expect(config.fsync == .everysec)
     }
 
     @Test func readsEveryKindOfValue() throws {
         let text = """
             {"socket": "/run/x.sock", "socketMode": "0660", "socketGroup": "0", "allowedUsers": ["root", 0],
-             "allowedGroups": [0], "logLevel": "debug", "maxLineBytes": 1024, "outputStallSeconds": 0.5}
+             "allowedGroups": [0], "logLevel": "debug", "maxLineBytes": 1024, "outputStallSeconds": 0.5,
+             "stateDirectory": "/var/lib/w", "ephemeral": true, "fsync": "never"}
             """
         let config = try Config.parse(Data(text.utf8))
         #expect(config.socket == "/run/x.sock")
@@ -36,6 +40,9 @@ import Testing
         #expect(config.logLevel == .debug)
         #expect(config.maxLineBytes == 1024)
         #expect(config.outputStallSeconds == 0.5)
+        #expect(config.stateDirectory == "/var/lib/w")
+        #expect(config.ephemeral)
+        #expect(config.fsync == .never)
     }
 
     /// (file text, words the message must contain)
@@ -55,6 +62,9 @@ import Testing
         (#"{"socket": 5}"#, ["socket", "5"]),
         (#"{"shutdownTimeoutSeconds": -1}"#, ["shutdownTimeoutSeconds", "-1"]),
         (#"{"outputPauseBytes": 100}"#, ["outputPauseBytes", "100"]),
+        (#"{"fsync": "sometimes"}"#, ["fsync", "\"sometimes\"", "\"everysec\""]),
+        (#"{"ephemeral": 1}"#, ["ephemeral", "1"]),
+        (#"{"stateDirectory": ""}"#, ["stateDirectory", "empty"]),
         (#"[1]"#, ["JSON object"]),
         (#"{"#, ["not valid JSON"]),
         // The protocol's own strict reader: a trailing comma, a duplicate key, each at its line and column.

@@ -31,6 +31,11 @@ final class DaemonProcess: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var fullEnvironment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        // The daemon keeps its state in a private directory of this child's, never in the user's
+        // ~/.local/state, unless the test names one (or says --ephemeral).
+        if executable == Self.daemonPath, !arguments.contains(where: { $0.hasPrefix("--state-dir") }) {
+            fullEnvironment["STATE_DIRECTORY"] = directory + "/state"
+        }
         fullEnvironment.merge(environment) { $1 }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = fullEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]

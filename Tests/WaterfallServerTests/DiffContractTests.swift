@@ -15,7 +15,7 @@ import WaterfallTestSupport
     @Test(arguments: seeds)
     func aClientReplayingDiffsHoldsTheFrames(seed: UInt64) async throws {
         let steps = Environment.integer("WATERFALL_DIFF_STEPS") ?? 100
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         let watcher = try fixture.connect()
         var random = RandomCommands(seed: seed, maxItems: 30)

@@ -18,11 +18,16 @@ import Testing
         var shared: ExampleSession?
         for example in article.examples {
             if let config = example.config {
-                let session = try ExampleSession(config: config)
+                let session = try await ExampleSession(config: config)
                 await replay(example, of: article, in: session)
                 await session.stop()
             } else {
-                let session = try shared ?? ExampleSession(config: nil)
+                let session: ExampleSession
+                if let shared {
+                    session = shared
+                } else {
+                    session = try await ExampleSession(config: nil)
+                }
                 shared = session
                 await replay(example, of: article, in: session)
             }
@@ -179,13 +184,15 @@ private final class ExampleSession: @unchecked Sendable {
     private var closed: Set<String> = []
 
     /// Starts a daemon with the built-in defaults, or with `config`, the text of a config file.
-    init(config: String?) throws {
+    init(config: String?) async throws {
         let parsed = try config.map { try Config.parse(Data($0.utf8)) }
-        server = try ServiceServer.start { config in
+        server = try await ServiceServer.start { config in
             guard let parsed else { return }
             let socket = config.socket
+            let state = config.stateDirectory
             config = parsed
             config.socket = socket
+            config.stateDirectory = state
         }
     }
 

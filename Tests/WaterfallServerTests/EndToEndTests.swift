@@ -101,6 +101,7 @@ struct EndToEndTests {
             executable: DaemonProcess.which("systemd-socket-activate")!,
             arguments: [
                 "-l", socket, "-E", "NOTIFY_SOCKET=\(notify.path)", "-E", "WATERFALLD_SOCKET=\(directory)/own.sock",
+                "-E", "STATE_DIRECTORY=\(directory)/state",
                 daemon, "--log-level", "debug",
             ],
             environment: [:]

@@ -58,7 +58,7 @@ import WaterfallJSON
 
     @Test(arguments: rawCases)
     func refusesARequestLine(_ c: RawCase) async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -198,7 +198,7 @@ import WaterfallJSON
 
     @Test(arguments: cases)
     func refusesAndChangesNothing(_ c: Case) async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -212,7 +212,7 @@ import WaterfallJSON
     }
 
     @Test func answersAnOverlongLineWithTooLargeAndAppliesNothing() async throws {
-        let fixture = try ServiceServer.start { $0.maxLineBytes = 300 }
+        let fixture = try await ServiceServer.start { $0.maxLineBytes = 300 }
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -231,7 +231,7 @@ import WaterfallJSON
     }
 
     @Test func refusesLayoutsOverTheLimit() async throws {
-        let fixture = try ServiceServer.start { $0.maxLayouts = 2 }
+        let fixture = try await ServiceServer.start { $0.maxLayouts = 2 }
         let client = try fixture.connect()
         try await client.result("layout.create", ["layout": "a", "width": 1])
         try await client.result("layout.create", ["layout": "b", "width": 1])
@@ -248,7 +248,7 @@ import WaterfallJSON
     }
 
     @Test func refusesItemsOverTheLayoutLimit() async throws {
-        let fixture = try ServiceServer.start { $0.maxItemsPerLayout = 5 }
+        let fixture = try await ServiceServer.start { $0.maxItemsPerLayout = 5 }
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -269,7 +269,7 @@ import WaterfallJSON
 
     /// The budget counts items, sections and columns: "feed" weighs 3 items + 1 section + 2 columns = 6.
     @Test func refusesItemsOverTheDaemonLimitAndReleasesThemOnDrop() async throws {
-        let fixture = try ServiceServer.start { $0.maxTotalItems = 8 }
+        let fixture = try await ServiceServer.start { $0.maxTotalItems = 8 }
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -312,7 +312,7 @@ import WaterfallJSON
     }
 
     @Test func refusesABatchOverTheLimit() async throws {
-        let fixture = try ServiceServer.start { $0.maxBatchOps = 2 }
+        let fixture = try await ServiceServer.start { $0.maxBatchOps = 2 }
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -326,7 +326,7 @@ import WaterfallJSON
     }
 
     @Test func refusesSectionsAndColumnsOverTheLimit() async throws {
-        let fixture = try ServiceServer.start {
+        let fixture = try await ServiceServer.start {
             $0.maxSectionsPerLayout = 2
             $0.maxColumns = 4
         }
@@ -347,7 +347,7 @@ import WaterfallJSON
 /// size costs the daemon no memory (`BackpressureTests` measures a 48 MB one).
 @Suite struct ReplyLimitTests {
     @Test func listsEverythingWhateverMaxReplyItemsSays() async throws {
-        let fixture = try ServiceServer.start { $0.maxReplyItems = 5 }
+        let fixture = try await ServiceServer.start { $0.maxReplyItems = 5 }
         let client = try fixture.connect()
         let items = JSONValue.array((0..<8).map { _ in ["h": 10] })
         try await client.result(

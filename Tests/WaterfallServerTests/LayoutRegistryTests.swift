@@ -11,15 +11,28 @@ import WaterfallProtocol
     /// Keeps what it is told, for the test to read.
     final class RecordingLog: MutationLog {
         let records = Mutex<[String]>([])
+        let commits = Mutex(0)
 
-        func record(_ record: MutationRecord) {
-            let line: String
-            switch record {
-            case .created(let layout, let seq, let spec): line = "created \(layout) seq \(seq) \(spec.sections.count)"
-            case .applied(let layout, let seq, let commands): line = "applied \(layout) seq \(seq) \(commands.count)"
-            case .dropped(let layout): line = "dropped \(layout)"
+        var isDurable: Bool { true }
+        func reserve(_ name: String, bytes: Int) throws(ProtocolError) {}
+        func recordBound(_ commands: [LayoutCommand]) -> Int { 1 }
+        func commitNow(_ records: [MutationRecord]) throws(ProtocolError) { keep(records) }
+        func commit(_ records: [MutationRecord]) async throws(ProtocolError) { keep(records) }
+        func committed(_ name: String, _ layout: @autoclosure () -> Layout) {}
+
+        private func keep(_ records: [MutationRecord]) {
+            commits.withLock { $0 += 1 }
+            for record in records {
+                let line: String
+                switch record {
+                case .created(let layout, let seq, let spec):
+                    line = "created \(layout) seq \(seq) \(spec.sections.count)"
+                case .applied(let layout, let seq, let commands):
+                    line = "applied \(layout) seq \(seq) \(commands.count)"
+                case .dropped(let layout): line = "dropped \(layout)"
+                }
+                self.records.withLock { $0.append(line) }
             }
-            records.withLock { $0.append(line) }
         }
     }
 
@@ -50,12 +63,14 @@ import WaterfallProtocol
             ], to: "feed", limits: limits)
         #expect(outcomes.map { (try? $0.get())?.seq } == [2, nil, 3])
         _ = try await registry.create(creation("feed", replace: true, items: 4), limits: limits)
-        try registry.drop("feed")
+        try await registry.drop("feed")
         #expect(
             log.records.withLock { $0 } == [
                 "created feed seq 1 1", "applied feed seq 2 1", "applied feed seq 3 1", "created feed seq 1 1",
                 "dropped feed",
             ])
+        // The changes of one visit share one commit.
+        #expect(log.commits.withLock { $0 } == 4)
     }
 
     @Test func theBudgetFollowsCreateReplaceAndDrop() async throws {
@@ -67,8 +82,8 @@ import WaterfallProtocol
         #expect(registry.budget.current == 8)
         await #expect(throws: ProtocolError.self) { try await registry.create(creation("a"), limits: limits) }
         #expect(registry.budget.current == 8)
-        try registry.drop("a")
+        try await registry.drop("a")
         #expect(registry.budget.current == 0)
-        #expect(throws: ProtocolError.self) { try registry.drop("a") }
+        await #expect(throws: ProtocolError.self) { try await registry.drop("a") }
     }
 }

@@ -13,7 +13,7 @@ import WaterfallJSON
     ]
 
     @Test func ping() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         #expect(try await client.result("ping") == ["pong": true])
         #expect(try await client.result("ping", [:]) == ["pong": true])
@@ -21,10 +21,21 @@ import WaterfallJSON
     }
 
     @Test func versionReportsTheLimits() async throws {
-        let fixture = try ServiceServer.start { $0.maxLayouts = 7 }
+        let fixture = try await ServiceServer.start { $0.maxLayouts = 7 }
         let client = try fixture.connect()
         let version = try await client.result("version")
-        #expect(version.keys == ["server", "version", "protocol", "limits"])
+        #expect(version.keys == ["server", "version", "protocol", "instance", "durable", "limits"])
+        #expect(version["durable"] == true)
+        guard case .string(let instance) = version["instance"], !instance.isEmpty else {
+            Issue.record("version has no instance: \(version)")
+            return
+        }
+        // Another start (here an ephemeral one) is another instance.
+        let ephemeral = try await ServiceServer.start { $0.ephemeral = true }
+        let other = try await ephemeral.connect().result("version")
+        #expect(other["durable"] == false)
+        #expect(other["instance"] != .string(instance))
+        await ephemeral.stop()
         #expect(version["server"] == "waterfalld")
         #expect(version["protocol"] == 2)
         let limits = try #require(version["limits"])
@@ -36,7 +47,7 @@ import WaterfallJSON
     }
 
     @Test func createReturnsAMutationResultWithNewSections() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         let created = try await client.result("layout.create", Self.feed)
         #expect(
@@ -51,7 +62,7 @@ import WaterfallJSON
     }
 
     @Test func createWithReplaceStartsOver() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         try await client.result("items.delete", ["layout": "feed", "section": 0, "items": [0]])
@@ -67,7 +78,7 @@ import WaterfallJSON
     }
 
     @Test func configureRelaysOutTheLayout() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let configured = try await client.result(
@@ -85,7 +96,7 @@ import WaterfallJSON
     }
 
     @Test func dropForgetsTheLayout() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         #expect(try await client.result("layout.drop", ["layout": "feed"]) == [:])
@@ -97,7 +108,7 @@ import WaterfallJSON
     }
 
     @Test func listsLayoutsByName() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result(
             "layout.create", ["layout": "b", "width": 10, "sections": [[:], ["items": [["h": 1]]]]])
@@ -111,7 +122,7 @@ import WaterfallJSON
     }
 
     @Test func getReturnsSectionFramesAndFiltersSections() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result(
             "layout.create",
@@ -140,7 +151,7 @@ import WaterfallJSON
     }
 
     @Test func insertsDeletesAndMovesSections() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let inserted = try await client.result(
@@ -165,7 +176,7 @@ import WaterfallJSON
     }
 
     @Test func configuresASectionAndResetsWithNull() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result(
             "layout.create",
@@ -188,7 +199,7 @@ import WaterfallJSON
     }
 
     @Test func insertsDeletesUpdatesAndMovesItems() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let inserted = try await client.result(
@@ -218,7 +229,7 @@ import WaterfallJSON
     }
 
     @Test func appliesABatchAsOneChange() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let batch = try await client.result(
@@ -242,7 +253,7 @@ import WaterfallJSON
     }
 
     @Test func batchIsAtomic() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let before = try await client.snapshot("feed")
@@ -262,7 +273,7 @@ import WaterfallJSON
     }
 
     @Test func queriesAVisibleRect() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result(
             "layout.create",
@@ -286,7 +297,7 @@ import WaterfallJSON
     }
 
     @Test func subscribesAndUnsubscribes() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         #expect(try await client.result("subscribe", ["layout": "feed"]) == [:])
@@ -301,7 +312,7 @@ import WaterfallJSON
     }
 
     @Test func reportsStats() async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let stats = try await client.result("stats")
@@ -336,7 +347,7 @@ import WaterfallJSON
     /// `"diff": false` on every mutating method: the result without its diff.
     @Test(arguments: mutations)
     func leavesOutTheDiffWhenAsked(method: String, params: JSONValue) async throws {
-        let fixture = try ServiceServer.start()
+        let fixture = try await ServiceServer.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         guard case .object(let members) = params else { return }

@@ -11,14 +11,19 @@ struct ServiceServer {
     let path: String
     let log: LogCapture
 
-    static func start(configure: (inout Config) -> Void = { _ in }) throws -> ServiceServer {
+    /// Durable, as a user would start it, on a private state directory inside the fixture's (`configure` may
+    /// say `ephemeral`).
+    static func start(configure: (inout Config) -> Void = { _ in }) async throws -> ServiceServer {
         let directory = try makeTemporaryDirectory()
         var config = Config()
         config.socket = directory + "/waterfalld.sock"
+        config.stateDirectory = directory + "/state"
         configure(&config)
         let log = LogCapture()
         let counters = TransportCounters()
-        let service = LayoutService(config: config, logger: log.logger, transport: counters)
+        let service = try await LayoutService.start(
+            config: config, logger: log.logger, transport: counters, environment: [:]
+        ).service
         let server = try Server(config: config, handler: service, logger: log.logger, counters: counters)
         try server.start()
         return ServiceServer(server: server, service: service, directory: directory, path: config.socket!, log: log)
@@ -28,6 +33,7 @@ struct ServiceServer {
 
     func stop() async {
         await server.shutdown()
+        service.close()
         removeDirectory(directory)
     }
 }

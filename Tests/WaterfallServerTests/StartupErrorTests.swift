@@ -59,4 +59,20 @@ import Testing
             #expect(line.contains(word), "\(line) lacks \(word)")
         }
     }
+
+    /// A second daemon on a state directory in use refuses to start, naming the directory and the pid holding it.
+    @Test func aLockedStateDirectoryIsOneLineNamingThePid() async throws {
+        let daemon = try #require(DaemonProcess.daemonPath)
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let state = directory + "/state"
+        let first = try await SpawnedDaemon(arguments: ["--state-dir", state])
+        let second = try DaemonProcess(
+            executable: daemon, arguments: ["--state-dir", state, "--socket", directory + "/second.sock"],
+            environment: [:])
+        #expect(await second.waitForExit(within: 10).status == 1)
+        #expect(second.standardError() == "waterfalld: state directory \(state) is in use by pid \(first.pid)\n")
+        #expect(access(directory + "/second.sock", F_OK) != 0)
+        #expect(await first.stop() == 0)
+    }
 }

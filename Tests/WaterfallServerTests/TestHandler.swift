@@ -150,7 +150,8 @@ func removeDirectory(_ path: String) {
     guard let directory = opendir(path) else { return }
     while let entry = readdir(directory) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { unlink(path + "/" + name) }
+        // A subdirectory (a daemon's state directory) is emptied first.
+        if name != "." && name != "..", unlink(path + "/" + name) != 0 { removeDirectory(path + "/" + name) }
     }
     closedir(directory)
     rmdir(path)

@@ -30,6 +30,12 @@ public struct CommandLineOptions: Sendable, Equatable {
     public var configPath: String?
     /// `--log-level LEVEL`.
     public var logLevel: LogLevel?
+    /// `--state-dir DIR`.
+    public var stateDirectory: String?
+    /// `--ephemeral`: keep nothing across restarts.
+    public var ephemeral = false
+    /// `--repair`: keep the longest valid prefix of damaged state files, move the rest aside, then run.
+    public var repair = false
     /// `--version`.
     public var showVersion = false
     /// `--help` or `-h`.
@@ -62,6 +68,14 @@ public struct CommandLineOptions: Sendable, Equatable {
                     throw UsageError(message: "--log-level must be one of \(known), not '\(text)'")
                 }
                 options.logLevel = level
+            case "--state-dir":
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError(message: "--state-dir needs a non-empty path") }
+                options.stateDirectory = path
+            case "--ephemeral" where inline == nil:
+                options.ephemeral = true
+            case "--repair" where inline == nil:
+                options.repair = true
             case "--version" where inline == nil:
                 options.showVersion = true
             case "--help" where inline == nil, "-h" where inline == nil:
@@ -78,19 +92,26 @@ public struct CommandLineOptions: Sendable, Equatable {
         var config = try configPath.map { path throws(ConfigError) in try Config.load(from: path) } ?? Config()
         if let socket { config.socket = socket }
         if let logLevel { config.logLevel = logLevel }
+        if let stateDirectory { config.stateDirectory = stateDirectory }
+        if ephemeral { config.ephemeral = true }
         return config
     }
 
     /// The `--help` text, with the socket path the daemon would use.
     public static func usage(program: String, resolvedSocket: String) -> String {
         """
-        usage: \(program) [--socket PATH] [--config FILE] [--log-level LEVEL] [--version] [--help]
+        usage: \(program) [--socket PATH] [--config FILE] [--log-level LEVEL] [--state-dir DIR] [--ephemeral]
+                  [--repair] [--version] [--help]
 
         Serves masonry layouts as newline-delimited JSON-RPC 2.0 on a Unix stream socket.
 
           --socket PATH       listen on PATH (overrides the config's "socket")
           --config FILE       read settings from FILE (JSON; unknown keys are refused)
           --log-level LEVEL   error, warning, info or debug (overrides "logLevel")
+          --state-dir DIR     keep layouts in DIR across restarts (overrides "stateDirectory"; default
+                              $STATE_DIRECTORY, else $XDG_STATE_HOME/waterfalld, else ~/.local/state/waterfalld)
+          --ephemeral         keep nothing across restarts (like "ephemeral": true)
+          --repair            keep the valid start of damaged state files, move the rest aside, then run
           --version           print the version and exit
           -h, --help          print this help and exit
 
@@ -99,7 +120,8 @@ public struct CommandLineOptions: Sendable, Equatable {
           $XDG_RUNTIME_DIR/waterfalld.sock, else /tmp/waterfalld-<uid>/waterfalld.sock)
 
         Signals: SIGTERM/SIGINT shut down gracefully; SIGHUP reloads the config file.
-        Exit status: 0 ok, 1 failure (e.g. socket in use), 2 bad flags, 78 bad config.
+        Exit status: 0 ok, 1 failure (e.g. socket or state directory in use, damaged state), 2 bad flags,
+        78 bad config.
         """
     }
 

@@ -21,7 +21,7 @@ extension Config {
         "maxConnections", "maxLayouts", "maxItemsPerLayout", "maxSectionsPerLayout", "maxTotalItems", "maxColumns",
         "maxBatchOps", "maxReplyItems", "outputPauseBytes", "outputCloseBytes", "outputStallSeconds",
         "subscriberMaxPendingBytes",
-        "shutdownTimeoutSeconds",
+        "shutdownTimeoutSeconds", "stateDirectory", "ephemeral", "fsync",
     ]
 
     /// Reads and validates a config file; keys it omits keep their defaults.
@@ -103,6 +103,18 @@ extension Config {
             case "subscriberMaxPendingBytes":
                 subscriberMaxPendingBytes = try Self.integer(value, key: key, in: 1024...(1 << 40))
             case "shutdownTimeoutSeconds": shutdownTimeoutSeconds = try Self.seconds(value, key: key, in: 0...60)
+            case "stateDirectory": stateDirectory = try Self.optionalString(value, key: key, allowEmpty: false)
+            case "ephemeral":
+                guard case .bool(let flag) = value else {
+                    throw ConfigError("\(key) must be true or false, not \(Self.describe(value))")
+                }
+                ephemeral = flag
+            case "fsync":
+                guard case .string(let text) = value, let policy = FsyncPolicy(rawValue: text) else {
+                    let known = FsyncPolicy.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                    throw ConfigError("\(key) must be one of \(known), not \(Self.describe(value))")
+                }
+                fsync = policy
             default: throw ConfigError("unknown key '\(key)'")
             }
         }

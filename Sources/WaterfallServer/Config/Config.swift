@@ -54,6 +54,13 @@ public struct Config: Sendable, Equatable {
     public var subscriberMaxPendingBytes = 4_194_304
     /// Seconds a graceful shutdown waits for in-flight requests and unsent output before closing anyway.
     public var shutdownTimeoutSeconds = 1.5
+    /// Where layouts are kept across restarts; `nil` resolves to `$STATE_DIRECTORY` (systemd's
+    /// `StateDirectory=`), `$XDG_STATE_HOME/waterfalld` or `~/.local/state/waterfalld` (see `StateDirectory`).
+    public var stateDirectory: String?
+    /// Keep nothing across restarts (no state directory at all).
+    public var ephemeral = false
+    /// When journal writes are made durable.
+    public var fsync: FsyncPolicy = .everysec
 }
 
 /// Severity of a log line, from most to least severe.

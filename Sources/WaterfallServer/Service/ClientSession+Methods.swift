@@ -20,8 +20,11 @@ extension ClientSession {
                 MutationReply(
                     id: id, seq: layout.seq, contentSize: layout.contentSize, diff: creation.wantsDiff ? diff : nil),
                 &out)
+        case .layoutExport(let name):
+            let layout = try await registry.snapshot(name)
+            ReplyEncoding.layoutExport(&out, id: id, seq: layout.seq, spec: layout.spec)
         case .layoutDrop(let name):
-            try registry.drop(name)
+            try await registry.drop(name)
             ReplyEncoding.emptyResult(&out, id: id)
         case .layoutList:
             ReplyEncoding.layoutList(&out, id: id, await registry.summaries())

@@ -8,6 +8,9 @@ final class LayoutEntry: Sendable {
     let subscribers: SubscriberList
     /// The layout's weight (items, sections, columns) after the last change, for settling the daemon's budget.
     let weight = Mutex(0)
+    /// Set (inside a visit to its actor) once the layout is dropped or replaced: a visit that was already waiting
+    /// then answers `not_found` rather than changing a layout that is gone.
+    let retired = Atomic(false)
 
     init(name: String, layout: LayoutActor) {
         self.name = name

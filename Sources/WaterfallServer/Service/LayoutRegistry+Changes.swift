@@ -28,11 +28,57 @@ extension LayoutRegistry {
         let budget = self.budget
         let log = self.log
         return await entry.layout.withLayout { layout in
+            // Dropped or replaced while this visit waited for the actor: its changes would go to no journal, or
+            // to its successor's.
+            if entry.retired.load(ordering: .acquiring) {
+                return Array(repeating: .failure(Self.missing(name)), count: changes.count)
+            }
+            let durable = log.isDurable
+            // Kept for the visit so that a failed commit can put it back: memory never runs ahead of disk.
+            let before: Layout? = durable ? layout : nil
             var outcomes: [Result<ChangeOutcome, ProtocolError>] = []
             outcomes.reserveCapacity(changes.count)
+            var records: [MutationRecord] = []
+            var events: [[UInt8]] = []
+            if durable {
+                // Room for the whole visit's records at once, before anything changes: a full disk refuses them all.
+                var bytes = 0
+                for request in changes {
+                    if case .change(let change) = request { bytes += log.recordBound(change.commands) }
+                }
+                do throws(ProtocolError) {
+                    try log.reserve(name, bytes: bytes)
+                } catch {
+                    return changes.compactMap { request in
+                        guard case .change = request else { return nil }
+                        return .failure(error)
+                    }
+                }
+            }
             for request in changes {
                 guard case .change(let change) = request else { continue }
-                outcomes.append(await Self.apply(change, to: &layout, entry, budget, log, limits))
+                let outcome = await Self.apply(change, to: &layout, entry, budget, limits)
+                if case .success(let applied) = outcome {
+                    if durable {
+                        records.append(.applied(layout: name, seq: applied.outcome.seq, commands: change.commands))
+                    }
+                    if let event = applied.event { events.append(event) }
+                }
+                outcomes.append(outcome.map(\.outcome))
+            }
+            if let before, !records.isEmpty {
+                do throws(ProtocolError) {
+                    try await log.commit(records)
+                    log.committed(name, layout)
+                } catch {
+                    Self.restore(before, into: &layout, entry, budget)
+                    events = []
+                    outcomes = outcomes.map { outcome in outcome.flatMap { _ in .failure(error) } }
+                }
+            }
+            for event in events {
+                entry.subscribers.publish(
+                    event, overflow: ReplyEncoding.overflowEvent(name), limit: limits.subscriberMaxPendingBytes)
             }
             return outcomes
         }
@@ -40,17 +86,28 @@ extension LayoutRegistry {
 
     // MARK: Private
 
-    /// Applies `change` to `layout` (the layout of `entry`, held by its actor), settles the daemon's budget, logs
-    /// the change and publishes its event.
+    /// Puts back the layout as it was before a visit whose changes could not be made durable, with its weight.
+    private static func restore(_ before: Layout, into layout: inout Layout, _ entry: LayoutEntry, _ budget: ItemBudget)
+    {
+        layout = before
+        let weight = before.weight
+        let delta = entry.weight.withLock { count in
+            defer { count = weight }
+            return weight - count
+        }
+        budget.adjust(delta)
+    }
+
+    /// Applies `change` to `layout` (the layout of `entry`, held by its actor) and settles the daemon's budget;
+    /// returns the outcome and the event for subscribers, published once the visit's changes are committed.
     private static func apply(
         _ change: LayoutChange, to layout: inout Layout, _ entry: LayoutEntry, _ budget: ItemBudget,
-        _ log: any MutationLog, _ limits: RequestLimits
-    ) async -> Result<ChangeOutcome, ProtocolError> {
+        _ limits: RequestLimits
+    ) async -> Result<(outcome: ChangeOutcome, event: [UInt8]?), ProtocolError> {
         let growth = change.commands.reduce(0) { $0 + $1.addedWeight }
-        let subscribers = entry.subscribers
         // Asked once, here: a subscription starts through the layout's actor, so never during this visit (one that
         // ends meanwhile only makes the event go to nobody).
-        let subscribed = subscribers.count > 0
+        let subscribed = entry.subscribers.count > 0
         let diff: LayoutDiff
         do throws(ProtocolError) {
             try reserve(growth, limits, in: budget)
@@ -71,16 +128,15 @@ extension LayoutRegistry {
             return weight - count
         }
         budget.adjust(delta - growth)
-        log.record(.applied(layout: change.layout, seq: layout.seq, commands: change.commands))
         guard subscribed else {
-            return .success(
-                ChangeOutcome(seq: layout.seq, size: layout.contentSize, diff: change.wantsDiff ? diff : nil))
+            let outcome = ChangeOutcome(
+                seq: layout.seq, size: layout.contentSize, diff: change.wantsDiff ? diff : nil)
+            return .success((outcome, nil))
         }
         let encoded = ReplyEncoding.encodedDiff(diff)
         let event = ReplyEncoding.changedEvent(change.layout, seq: layout.seq, ops: change.ops, diff: encoded)
-        subscribers.publish(
-            event, overflow: ReplyEncoding.overflowEvent(change.layout), limit: limits.subscriberMaxPendingBytes)
-        return .success(
-            ChangeOutcome(seq: layout.seq, size: layout.contentSize, encoded: change.wantsDiff ? encoded : nil))
+        let outcome = ChangeOutcome(
+            seq: layout.seq, size: layout.contentSize, encoded: change.wantsDiff ? encoded : nil)
+        return .success((outcome, event))
     }
 }

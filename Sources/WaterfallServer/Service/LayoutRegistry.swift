@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import WaterfallLayout
 import WaterfallProtocol
@@ -56,15 +57,21 @@ final class LayoutRegistry: Sendable {
         budget.adjust(weight - estimate)
         let entry = LayoutEntry(name: name, layout: LayoutActor(made.layout))
         entry.weight.withLock { $0 = weight }
-        let outcome = entries.withLock { entries -> Result<LayoutEntry?, ProtocolError> in
-            let old = entries[name]
+        let outcome = await changeSet(replacing: creation.replace ? self.entry(name) : nil) {
+            () -> Result<LayoutEntry?, ProtocolError> in
+            let old = self.entries.withLock { $0[name] }
             if old != nil, !creation.replace { return .failure(Self.exists(name)) }
-            if old == nil, entries.count >= limits.maxLayouts {
+            if old == nil, self.entries.withLock({ $0.count }) >= limits.maxLayouts {
                 return .failure(
                     ProtocolError(.limit, "params.layout: the daemon holds \(limits.maxLayouts) layouts, its limit"))
             }
-            entries[name] = entry
-            log.record(.created(layout: name, seq: made.layout.seq, spec: creation.spec))
+            do throws(ProtocolError) {
+                try self.log.commitNow([.created(layout: name, seq: made.layout.seq, spec: creation.spec)])
+            } catch {
+                return .failure(error)
+            }
+            old?.retired.store(true, ordering: .releasing)
+            self.entries.withLock { $0[name] = entry }
             return .success(old)
         }
         switch outcome {
@@ -78,14 +85,29 @@ final class LayoutRegistry: Sendable {
     }
 
     /// Removes the layout named `name`; its subscribers get `layout.dropped`.
-    func drop(_ name: String) throws(ProtocolError) {
-        let removed = entries.withLock { entries -> LayoutEntry? in
-            guard let entry = entries.removeValue(forKey: name) else { return nil }
-            log.record(.dropped(layout: name))
-            return entry
+    func drop(_ name: String) async throws(ProtocolError) {
+        let outcome = await changeSet(replacing: entry(name)) { () -> Result<LayoutEntry, ProtocolError> in
+            guard let entry = self.entries.withLock({ $0[name] }) else { return .failure(Self.missing(name)) }
+            do throws(ProtocolError) {
+                try self.log.commitNow([.dropped(layout: name)])
+            } catch {
+                return .failure(error)
+            }
+            entry.retired.store(true, ordering: .releasing)
+            self.entries.withLock { _ = $0.removeValue(forKey: name) }
+            return .success(entry)
         }
-        guard let removed else { throw Self.missing(name) }
-        retire(removed)
+        retire(try outcome.get())
+    }
+
+    /// Adopts layouts read back from the state directory at start (before the daemon listens), with their weight
+    /// in the budget; they are already durable.
+    func adopt(_ name: String, _ layout: Layout) {
+        let entry = LayoutEntry(name: name, layout: LayoutActor(layout))
+        let weight = layout.weight
+        entry.weight.withLock { $0 = weight }
+        budget.adjust(weight)
+        entries.withLock { $0[name] = entry }
     }
 
     /// An immutable copy of the layout named `name`, taken between two changes (free until the next change).
@@ -149,6 +171,23 @@ final class LayoutRegistry: Sendable {
     // MARK: Private
 
     private let entries = Mutex<[String: LayoutEntry]>([:])
+    /// Where a durable registry commits creates and drops and changes its map, one at a time: the map and the
+    /// journal then see them in one order, and the commit blocks a thread of its own, not the cooperative pool.
+    private let lane = DispatchQueue(label: "waterfalld.layouts")
+
+    /// Runs `body`, a change to the set of layouts, on the lane when durable (inside a visit to the actor of
+    /// `previous`, the entry it may retire, so that no change to that layout is under way meanwhile), or at once.
+    private func changeSet<T: Sendable>(
+        replacing previous: LayoutEntry?, _ body: @escaping @Sendable () -> T
+    ) async -> T {
+        guard log.isDurable else { return body() }
+        let lane = self.lane
+        let run: @Sendable () async -> T = {
+            await withCheckedContinuation { continuation in lane.async { continuation.resume(returning: body()) } }
+        }
+        guard let previous else { return await run() }
+        return await previous.layout.withLayout { _ in await run() }
+    }
 
     private static func exists(_ name: String) -> ProtocolError {
         ProtocolError(.exists, "params.layout: '\(name)' exists (say \"replace\": true to replace it)")

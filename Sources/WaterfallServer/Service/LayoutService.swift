@@ -9,6 +9,10 @@ public final class LayoutService: SessionHandler {
     let logger: Logger
     let transport: TransportCounters
     let started = MonotonicClock.now
+    /// What `version` reports as `instance`: random, so that it changes at every start.
+    let instance = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    /// Where layouts are kept, or nil for an ephemeral daemon.
+    let store: DurableStore?
     let requests = Atomic<Int>(0)
     let errors = Atomic<Int>(0)
     private let current: Mutex<Config>
@@ -16,18 +20,50 @@ public final class LayoutService: SessionHandler {
 
     // MARK: Lifecycle
 
+    /// A service that keeps its layouts in memory only.
     public convenience init(config: Config, logger: Logger, transport: TransportCounters) {
-        self.init(config: config, logger: logger, transport: transport, log: MemoryOnlyLog())
+        self.init(config: config, logger: logger, transport: transport, store: nil)
     }
 
-    /// A service whose registry reports its changes to `log`.
-    init(config: Config, logger: Logger, transport: TransportCounters, log: any MutationLog) {
-        registry = LayoutRegistry(log: log)
+    /// A service whose layouts are kept by `store` (none: in memory only), starting with `recovered`, the
+    /// layouts the store read back (adopted with their weight in the item budget).
+    public init(
+        config: Config, logger: Logger, transport: TransportCounters, store: DurableStore?,
+        recovered: [RecoveredLayout] = []
+    ) {
+        registry = LayoutRegistry(log: store.map { DurableLog(store: $0) } ?? MemoryOnlyLog())
+        self.store = store
         current = Mutex(config)
         currentLimits = Mutex(RequestLimits(config))
         self.logger = logger
         self.transport = transport
+        for layout in recovered { registry.adopt(layout.name, layout.layout) }
     }
+
+    /// Opens the state directory `config` names (unless it is ephemeral), recovering its layouts (repairing
+    /// first if `repair`, each action logged), and makes the service that holds them.
+    ///
+    /// - Throws: `StorageError`: the directory is in use (naming the pid), damaged (naming file and offset),
+    ///   or cannot be made.
+    public static func start(
+        config: Config, logger: Logger, transport: TransportCounters, environment: [String: String],
+        repair: Bool = false
+    ) async throws(StorageError) -> (service: LayoutService, repairs: [String]) {
+        guard !config.ephemeral else {
+            return (LayoutService(config: config, logger: logger, transport: transport), [])
+        }
+        let options = StoreOptions(policy: config.fsync, limits: layoutLimits(config))
+        let opening = try await DurableStore.open(
+            directory: config.stateDirectory, environment: environment, options: options, repair: repair,
+            logger: logger)
+        let service = LayoutService(
+            config: config, logger: logger, transport: transport, store: opening.store, recovered: opening.layouts)
+        return (service, opening.repairs)
+    }
+
+    /// Closes the store (the journals synced, the directory's lock released); the daemon calls it once the
+    /// server has stopped.
+    public func close() { store?.close() }
 
     // MARK: Public
 
@@ -54,7 +90,7 @@ public final class LayoutService: SessionHandler {
     var versionReport: VersionReport {
         let config = self.config
         return VersionReport(
-            server: BuildInfo.name, version: BuildInfo.version,
+            server: BuildInfo.name, version: BuildInfo.version, instance: instance, durable: store != nil,
             limits: [
                 ("maxLineBytes", config.maxLineBytes), ("maxConnections", config.maxConnections),
                 ("maxLayouts", config.maxLayouts), ("maxItemsPerLayout", config.maxItemsPerLayout),

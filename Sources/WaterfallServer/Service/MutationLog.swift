@@ -11,17 +11,43 @@ enum MutationRecord: Sendable {
     case dropped(layout: String)
 }
 
-/// Where the registry reports every change it makes, in order per layout, before the change's reply is released:
-/// the seam for durability (a journal and snapshots), which today's daemon does not have.
+/// Where the registry makes its changes durable, in order per layout, before their replies and events are
+/// released: the seam for the journal and snapshots.
 ///
-/// Called synchronously from inside the layout's actor visit (or the registry's lock, for create and drop), so the
-/// records of one layout arrive in seq order. An implementation must not block: a journal would queue the record
-/// here and make it durable before the visit's replies are sent.
+/// A visit to a layout's actor calls `reserve` before each change (a refusal changes nothing), applies the
+/// changes, then calls `commit` once with all of them (group commit) and `committed` after; create and drop commit
+/// one record each, on the registry's lane for the set of layouts. A failed commit makes the registry restore the
+/// layout as it was before the visit and refuse the visit's changes.
 protocol MutationLog: Sendable {
-    func record(_ record: MutationRecord)
+    /// Whether anything is kept: when not, the registry skips collecting records and keeping the layout's
+    /// previous value.
+    var isDurable: Bool { get }
+
+    /// Makes sure that records of `bytes` bytes in all (see `recordBound`) can be committed for layout `name`.
+    ///
+    /// - Throws: the `storage` error when they cannot (the disk is full).
+    func reserve(_ name: String, bytes: Int) throws(ProtocolError)
+
+    /// The most bytes the record of a change of `commands` can take.
+    func recordBound(_ commands: [LayoutCommand]) -> Int
+
+    /// Makes `records` durable (as far as the fsync policy says), blocking the caller: called on a thread that
+    /// may block (the registry's lane), never on the cooperative pool.
+    func commitNow(_ records: [MutationRecord]) throws(ProtocolError)
+
+    /// Makes `records`, one visit's records of one layout, durable without blocking the cooperative pool.
+    func commit(_ records: [MutationRecord]) async throws(ProtocolError)
+
+    /// Called after a successful commit of layout `name`'s changes, with the layout as of the last of them.
+    func committed(_ name: String, _ layout: @autoclosure () -> Layout)
 }
 
-/// The log of a daemon that keeps layouts in memory only: it keeps nothing.
+/// The log of a daemon that keeps layouts in memory only (`--ephemeral`): it keeps nothing.
 struct MemoryOnlyLog: MutationLog {
-    func record(_ record: MutationRecord) {}
+    var isDurable: Bool { false }
+    func reserve(_ name: String, bytes: Int) throws(ProtocolError) {}
+    func recordBound(_ commands: [LayoutCommand]) -> Int { 0 }
+    func commitNow(_ records: [MutationRecord]) throws(ProtocolError) {}
+    func commit(_ records: [MutationRecord]) async throws(ProtocolError) {}
+    func committed(_ name: String, _ layout: @autoclosure () -> Layout) {}
 }

@@ -35,7 +35,11 @@ extension DurableStore {
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             let items = layouts.reduce(0) { $0 + $1.layout.itemCount }
-            logger?.info(
+            // At info only when there was something to recover: a fresh start's one line of stderr stays its
+            // start-up error, if any.
+            let level: LogLevel = layouts.isEmpty && repairs.isEmpty ? .debug : .info
+            logger?.log(
+                level,
                 "state directory \(path): \(layouts.count) layouts, \(items) items recovered in "
                     + "\((seconds * 1000).rounded() / 1000) s (fsync \(options.policy.rawValue))")
             return Opening(store: store, layouts: layouts, repairs: repairs)

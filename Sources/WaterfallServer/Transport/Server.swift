@@ -170,6 +170,12 @@ public final class Server: Sendable {
                 applied.socketMode = old.socketMode
                 applied.socketGroup = old.socketGroup
             }
+            if new.stateDirectory != old.stateDirectory || new.ephemeral != old.ephemeral || new.fsync != old.fsync {
+                logger.warning("SIGHUP: stateDirectory, ephemeral and fsync changes take effect at the next start")
+                applied.stateDirectory = old.stateDirectory
+                applied.ephemeral = old.ephemeral
+                applied.fsync = old.fsync
+            }
             var newPolicy = policy
             newPolicy.trustedUIDs = state.policy.trustedUIDs
             state.policy = newPolicy

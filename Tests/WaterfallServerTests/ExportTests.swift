@@ -1,0 +1,47 @@
+import Testing
+import WaterfallJSON
+import WaterfallLayout
+import WaterfallTestSupport
+
+@testable import WaterfallServer
+
+/// `layout.export` gives a layout's inputs in the shape of `layout.create`'s params: creating them under another
+/// name rebuilds the same frames, whatever properties and changes the layout has had.
+@Suite struct ExportTests {
+    @Test(arguments: 0..<6)
+    func anExportCreatesTheSameFrames(seed: Int) async throws {
+        let fixture = try await ServiceServer.start()
+        let client = try fixture.connect()
+        var random = RandomCommands(seed: UInt64(seed), maxItems: 40)
+        let spec = LayoutSpec(
+            width: 300 + Double(seed), scale: seed % 2 == 0 ? 0 : 2, direction: seed % 3 == 0 ? .rtl : .ltr,
+            minContentHeight: Double(seed * 10), defaults: SectionProperties(columns: 1 + seed % 3, rowSpacing: 4),
+            sections: [
+                SectionSpec(properties: SectionProperties(headerHeight: 20), items: random.items(5)),
+                SectionSpec(items: random.items(3)),
+            ])
+        _ = try await client.result("layout.create", WireCommand.create("a", spec))
+        var reference = try await Layout.make(spec).layout
+        for _ in 0..<30 {
+            let command = await StorageCrashTests.nextChange(&reference, &random)
+            let wire = WireCommand(command)
+            _ = try await client.result(wire.method, wire.params(layout: "a"))
+        }
+        let export = try await client.result("layout.export", ["layout": "a"])
+        #expect(export.keys == ["seq", "layout"])
+        #expect(export["seq"] == .int(Int64(reference.seq)))
+        guard case .object(let members) = export["layout"] else {
+            Issue.record("no layout in \(export)")
+            return
+        }
+        #expect(!members.contains { $0.key == "layout" || $0.key == "replace" })
+        _ = try await client.result("layout.create", .object([(key: "layout", value: "copy")] + members))
+        let original = try await client.result("layout.get", ["layout": "a"])
+        let copy = try await client.result("layout.get", ["layout": "copy"])
+        #expect(original["sections"] == copy["sections"])
+        #expect(original["contentSize"] == copy["contentSize"])
+        let missing = try await client.call("layout.export", ["layout": "nope"])
+        #expect(missing["error"]?["data"]?["kind"] == "not_found")
+        await fixture.stop()
+    }
+}
