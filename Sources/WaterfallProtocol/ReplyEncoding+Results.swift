@@ -32,15 +32,8 @@ public struct StatsReport: Sendable {
     public var sections = 0
     public var items = 0
     public var subscriptions = 0
-    public var connectionsOpen = 0
-    public var connectionsAccepted = 0
-    public var connectionsForbidden = 0
-    public var connectionsOverLimit = 0
-    public var connectionsClosedSlow = 0
-    public var bytesRead = 0
-    public var bytesWritten = 0
-    public var linesRead = 0
-    public var linesTooLarge = 0
+    /// The transport's counters: connections, bytes and lines.
+    public var transport = TransportStats()
     public var residentBytes = 0
 
     public init() {}
@@ -121,16 +114,16 @@ extension ReplyEncoding {
             w.member("subscriptions", s.subscriptions)
             w.key("connections")
             w.beginObject()
-            w.member("open", s.connectionsOpen)
-            w.member("accepted", s.connectionsAccepted)
-            w.member("forbidden", s.connectionsForbidden)
-            w.member("overLimit", s.connectionsOverLimit)
-            w.member("closedSlow", s.connectionsClosedSlow)
+            w.member("open", s.transport.connectionsOpen)
+            w.member("accepted", s.transport.connectionsAccepted)
+            w.member("forbidden", s.transport.connectionsForbidden)
+            w.member("overLimit", s.transport.connectionsOverLimit)
+            w.member("closedSlow", s.transport.connectionsClosedSlow)
             w.endObject()
-            w.member("bytesRead", s.bytesRead)
-            w.member("bytesWritten", s.bytesWritten)
-            w.member("linesRead", s.linesRead)
-            w.member("linesTooLarge", s.linesTooLarge)
+            w.member("bytesRead", s.transport.bytesRead)
+            w.member("bytesWritten", s.transport.bytesWritten)
+            w.member("linesRead", s.transport.linesRead)
+            w.member("linesTooLarge", s.transport.linesTooLarge)
             w.key("memory")
             w.beginObject()
             w.member("residentBytes", s.residentBytes)

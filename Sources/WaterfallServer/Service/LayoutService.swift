@@ -111,15 +111,7 @@ public final class LayoutService: SessionHandler {
         report.sections = totals.sections
         report.items = totals.items
         report.subscriptions = totals.subscriptions
-        report.connectionsOpen = transport.connectionsOpen
-        report.connectionsAccepted = transport.connectionsAccepted
-        report.connectionsForbidden = transport.connectionsForbidden
-        report.connectionsOverLimit = transport.connectionsOverLimit
-        report.connectionsClosedSlow = transport.connectionsClosedSlow
-        report.bytesRead = transport.bytesRead
-        report.bytesWritten = transport.bytesWritten
-        report.linesRead = transport.linesRead
-        report.linesTooLarge = transport.linesTooLarge
+        report.transport = transport
         report.residentBytes = ResidentMemory.bytes
         return report
     }

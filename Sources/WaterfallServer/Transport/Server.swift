@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import WaterfallProtocol
 
 /// The daemon's transport: listens, accepts, checks peers, runs connections, and handles signals and systemd.
 public final class Server: Sendable {
