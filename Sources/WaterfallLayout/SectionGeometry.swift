@@ -11,6 +11,9 @@ struct SectionGeometry: Sendable, Hashable {
     var footerInsets: Insets
     var placement: Placement
     var tolerance: Double
+    var tieBreak: TieBreak
+    /// Plumbed only: the engine does not compute pinned ranges yet.
+    var pinHeader: Bool
     var layoutWidth: Double
     var scale: Double
     var direction: Direction
@@ -24,15 +27,18 @@ struct SectionGeometry: Sendable, Hashable {
         own: SectionProperties, defaults: SectionProperties, width: Double, scale: Double, direction: Direction,
         columnLimit: Int
     ) {
-        columnSpacing = own.columnSpacing ?? defaults.columnSpacing ?? 10
-        rowSpacing = own.rowSpacing ?? defaults.rowSpacing ?? 10
-        insets = own.insets ?? defaults.insets ?? .zero
-        headerHeight = own.headerHeight ?? defaults.headerHeight ?? 0
-        footerHeight = own.footerHeight ?? defaults.footerHeight ?? 0
-        headerInsets = own.headerInsets ?? defaults.headerInsets ?? .zero
-        footerInsets = own.footerInsets ?? defaults.footerInsets ?? .zero
-        placement = own.placement ?? defaults.placement ?? .shortest
-        tolerance = own.tolerance ?? defaults.tolerance ?? 0
+        typealias P = SectionPropertyTable
+        columnSpacing = P.columnSpacing.resolve(own, defaults)
+        rowSpacing = P.rowSpacing.resolve(own, defaults)
+        insets = P.insets.resolve(own, defaults)
+        headerHeight = P.headerHeight.resolve(own, defaults)
+        footerHeight = P.footerHeight.resolve(own, defaults)
+        headerInsets = P.headerInsets.resolve(own, defaults)
+        footerInsets = P.footerInsets.resolve(own, defaults)
+        placement = P.placement.resolve(own, defaults)
+        tolerance = P.tolerance.resolve(own, defaults)
+        tieBreak = P.tieBreak.resolve(own, defaults)
+        pinHeader = P.pinHeader.resolve(own, defaults)
         layoutWidth = width
         self.scale = scale
         self.direction = direction
@@ -49,7 +55,7 @@ struct SectionGeometry: Sendable, Hashable {
             let maxColumns = own.maxColumns ?? defaults.maxColumns
             count = Self.adaptiveCount(available, minWidth, columnSpacing, maxColumns, columnLimit)
         } else {
-            count = 2
+            count = P.columns.builtIn ?? 2
         }
         columnCount = max(1, count)
         var cw = (available - Double(columnCount - 1) * columnSpacing) / Double(columnCount)

@@ -125,6 +125,8 @@ private struct Resolved {
     var footerInsets: Insets
     var placement: Placement
     var tolerance: Double
+    var tieBreak: TieBreak
+    var pinHeader: Bool
 
     init(_ own: SectionProperties, _ defaults: SectionProperties, _ spec: LayoutSpec, _ columnLimit: Int) {
         columnSpacing = own.columnSpacing ?? defaults.columnSpacing ?? 10
@@ -136,6 +138,8 @@ private struct Resolved {
         footerInsets = own.footerInsets ?? defaults.footerInsets ?? .zero
         placement = own.placement ?? defaults.placement ?? .shortest
         tolerance = own.tolerance ?? defaults.tolerance ?? 0
+        tieBreak = own.tieBreak ?? defaults.tieBreak ?? .leftmost
+        pinHeader = own.pinHeader ?? defaults.pinHeader ?? false
         let avail = spec.width - insets.left - insets.right
         let maxColumns = own.maxColumns ?? defaults.maxColumns
         let spacing = columnSpacing
