@@ -12,7 +12,7 @@ struct SectionGeometry: Sendable, Hashable {
     var placement: Placement
     var tolerance: Double
     var tieBreak: TieBreak
-    /// Plumbed only: the engine does not compute pinned ranges yet.
+    /// Whether the header, if there is one, carries a pinned range (`pinMaxY`).
     var pinHeader: Bool
     var layoutWidth: Double
     var scale: Double
@@ -128,6 +128,22 @@ struct SectionGeometry: Sendable, Hashable {
         guard headerHeight > 0 else { return nil }
         let width = layoutWidth - headerInsets.left - headerInsets.right
         return mirrored(Rect(x: headerInsets.left, y: headerInsets.top, width: width, height: headerHeight))
+    }
+
+    /// A pinned header's `pinMaxY` relative to the section's origin, given where the items end: the lowest y it is
+    /// pushed to, where its bottom meets the end of the items area, and never above its resting y (LAYOUT.md,
+    /// pinned headers). Nil without `pinHeader` or without a header.
+    func localPinMaxY(itemsBottom: Double) -> Double? {
+        guard pinHeader && headerHeight > 0 else { return nil }
+        return max(headerInsets.top, itemsBottom + insets.bottom - headerHeight)
+    }
+
+    /// Whether items placed under `other` stand where they would under these settings: everything but `pinHeader`,
+    /// which moves no frame, is the same. Switching pinning on or off then re-places nothing.
+    func placesItems(like other: SectionGeometry) -> Bool {
+        var same = other
+        same.pinHeader = pinHeader
+        return same == self
     }
 
     /// The footer's frame relative to the section's origin, given where the items end, or nil when there is none.

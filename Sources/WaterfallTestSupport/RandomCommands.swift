@@ -65,7 +65,7 @@ public struct RandomCommands {
         if chance(0.3) { p.placement = chance(0.5) ? .next : .shortest }
         if chance(0.2) { p.tolerance = length(30) }
         if chance(0.3) { p.tieBreak = chance(0.5) ? .cursor : .leftmost }
-        if chance(0.2) { p.pinHeader = chance(0.5) }
+        if chance(0.4) { p.pinHeader = chance(0.7) }
         return p
     }
 

@@ -20,6 +20,8 @@ public struct ReferenceLayout: Sendable {
         public var origin: Double
         public var height: Double
         public var header: Rect?
+        /// A pinned header's `pinMaxY`.
+        public var pinMaxY: Double?
         public var footer: Rect?
         public var items: [Rect]
         public var ids: [String?]
@@ -105,8 +107,13 @@ public struct ReferenceLayout: Sendable {
             footerBlock = r.footerInsets.top + r.footerHeight + r.footerInsets.bottom
         }
         let bottom = itemsBottom + r.insets.bottom + footerBlock
+        // LAYOUT.md, pinned headers: max(header.y, itemsBottom + insets.bottom - headerHeight), local, then + origin.
+        var pinMaxY: Double?
+        if r.pinHeader, let header {
+            pinMaxY = origin + max(header.y, itemsBottom + r.insets.bottom - r.headerHeight)
+        }
         return Section(
-            origin: origin, height: bottom, header: header.map { absolute(mirror($0)) },
+            origin: origin, height: bottom, header: header.map { absolute(mirror($0)) }, pinMaxY: pinMaxY,
             footer: footer.map { absolute(mirror($0)) }, items: frames.map { absolute(mirror($0)) },
             ids: section.items.map(\.id))
     }
