@@ -29,8 +29,8 @@ public struct FrameModel: Sendable, Hashable {
         public var height: Double
         public var header: Rect?
         public var footer: Rect?
-        /// A pinned header's `pinMaxY`, as `layout.get` gives it; moved with its section, and cleared when a diff
-        /// sets the header (diffs do not carry it yet).
+        /// A pinned header's `pinMaxY`, as `layout.get` gives it; moved with its section, and replaced with the
+        /// diff's when a diff sets the header.
         public var pinMaxY: Double?
         public var items: [Item?]
 
@@ -78,7 +78,7 @@ public struct FrameModel: Sendable, Hashable {
         sections = frames.sections.map { section in
             Section(
                 origin: section.origin, height: section.height, header: section.header, footer: section.footer,
-                pinMaxY: frames.pinMaxY[section.section],
+                pinMaxY: section.pinMaxY,
                 items: section.items.map { Item(frame: $0.frame, id: $0.id) })
         }
     }
@@ -155,8 +155,8 @@ public struct FrameModel: Sendable, Hashable {
             case .unchanged: break
             case .set(let frame):
                 section.header = frame
-                // The engine's diff does not carry a header's pinMaxY: a stale one would be worse than none.
-                section.pinMaxY = nil
+                // A header is listed whenever its pinMaxY changed beyond dy; without one it is not pinned (any more).
+                section.pinMaxY = entry.pinMaxY
             case .removed:
                 section.header = nil
                 section.pinMaxY = nil

@@ -100,6 +100,19 @@ enum ReplyDecoding {
         return node.isNull ? .removed : .set(try rect(node, path))
     }
 
+    /// A header's `pinMaxY`, when it has one (a pinned header); nil for an absent or null header.
+    static func pinMaxY(_ header: JSONNode?, _ path: String) throws(Failure) -> Double? {
+        guard let header, !header.isNull, header["pinMaxY"] != nil else { return nil }
+        return try number(header, "pinMaxY", path)
+    }
+
+    /// A query element's `pinned`: false when absent.
+    static func pinned(_ element: JSONNode, _ path: String) throws(Failure) -> Bool {
+        guard let node = element["pinned"] else { return false }
+        guard let value = node.bool else { throw fail("\(path).pinned", "not a boolean") }
+        return value
+    }
+
     /// The mutation result: `{"seq", "contentSize", "diff"?, "anchor"?}`.
     static func mutation(_ node: JSONNode) throws(Failure) -> MutationResult {
         let diffNode = node["diff"]
@@ -130,6 +143,7 @@ enum ReplyDecoding {
             if entry["dy"] != nil { diff.dy = try number(entry, "dy", at) }
             diff.isNew = entry["new"]?.bool == true
             diff.header = try change(entry["header"], "\(at).header")
+            diff.pinMaxY = try pinMaxY(entry["header"], "\(at).header")
             diff.footer = try change(entry["footer"], "\(at).footer")
             if let items = entry["items"] { diff.items = try itemFrames(items, "\(at).items") }
             sections.append(diff)
@@ -150,24 +164,21 @@ enum ReplyDecoding {
     /// `layout.get`'s result.
     static func frames(_ node: JSONNode) throws(Failure) -> LayoutFrames {
         var sections: [SectionFrames] = []
-        var pins: [Int: Double] = [:]
         for (k, entry) in try array(node, "sections", "result").enumerated() {
             let at = "result.sections[\(k)]"
             let items = try itemFrames(member(entry, "items", at), "\(at).items")
-            let index = try int(entry, "section", at)
             let header = entry["header"]
-            if let pin = header?["pinMaxY"]?.double { pins[index] = pin }
             sections.append(
                 SectionFrames(
-                    section: index, origin: try number(entry, "origin", at), height: try number(entry, "height", at),
-                    count: try int(entry, "count", at), items: items,
+                    section: try int(entry, "section", at), origin: try number(entry, "origin", at),
+                    height: try number(entry, "height", at), count: try int(entry, "count", at), items: items,
                     header: try header.map { node throws(Failure) in try rect(node, "\(at).header") },
+                    pinMaxY: try pinMaxY(header, "\(at).header"),
                     footer: try entry["footer"].map { node throws(Failure) in try rect(node, "\(at).footer") }))
         }
         return LayoutFrames(
             seq: try int(node, "seq", "result"),
-            contentSize: try size(member(node, "contentSize", "result"), "result.contentSize"), sections: sections,
-            pinMaxY: pins)
+            contentSize: try size(member(node, "contentSize", "result"), "result.contentSize"), sections: sections)
     }
 
     /// `query`'s result.
@@ -180,8 +191,7 @@ enum ReplyDecoding {
             elements.append(
                 Element(
                     kind: kind, section: try int(entry, "section", at), index: entry["i"]?.int,
-                    frame: try rect(entry, at),
-                    id: entry["id"]?.string))
+                    frame: try rect(entry, at), id: entry["id"]?.string, pinned: try pinned(entry, at)))
         }
         return QueryResult(
             seq: try int(node, "seq", "result"),

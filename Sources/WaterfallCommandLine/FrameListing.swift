@@ -5,14 +5,17 @@ import WaterfallLayout
 enum FrameListing {
     static let header = ["KIND", "SECTION", "I", "X", "Y", "W", "H", "ID"]
 
-    /// `layout.get`: a line per section (its origin and height, and its item count as ID), then its header,
-    /// items and footer.
+    /// `layout.get`: a line per section (its origin and height, and its item count as ID), then its header (a
+    /// pinned one's `pinMaxY` as ID), items and footer.
     static func frames(_ frames: LayoutFrames) -> String {
         var table = TextTable(header: header, rightAligned: [1, 2, 3, 4, 5, 6])
         for section in frames.sections {
             let band = Rect(x: 0, y: section.origin, width: frames.contentSize.width, height: section.height)
             table.rows.append(row("section", section.section, nil, band, "\(section.count) items"))
-            if let header = section.header { table.rows.append(row("header", section.section, nil, header, nil)) }
+            if let header = section.header {
+                let pin = section.pinMaxY.map { "pinMaxY \(format($0))" }
+                table.rows.append(row("header", section.section, nil, header, pin))
+            }
             for item in section.items {
                 table.rows.append(row("item", section.section, item.index, item.frame, item.id))
             }
@@ -23,10 +26,12 @@ enum FrameListing {
             + table.text
     }
 
-    /// `query`: a line per element.
+    /// `query`: a line per element; a pinned header says `pinned` as ID.
     static func elements(_ result: QueryResult) -> String {
         var table = TextTable(header: header, rightAligned: [1, 2, 3, 4, 5, 6])
-        for e in result.elements { table.rows.append(row(e.kind.rawValue, e.section, e.index, e.frame, e.id)) }
+        for e in result.elements {
+            table.rows.append(row(e.kind.rawValue, e.section, e.index, e.frame, e.pinned ? "pinned" : e.id))
+        }
         return
             "# seq \(result.seq), content \(format(result.contentSize.width)) × \(format(result.contentSize.height))\n"
             + table.text

@@ -6,6 +6,8 @@ struct SectionMetrics: Sendable, Hashable {
     var height: Double
     var count: Int
     var header: Rect?
+    /// The header's local `pinMaxY` when it is pinned.
+    var pinMaxY: Double?
     var footer: Rect?
     var isExact: Bool
     var columns: Int
@@ -15,6 +17,7 @@ struct SectionMetrics: Sendable, Hashable {
         count = section.count
         columns = section.geometry.columnCount
         header = section.localHeaderFrame
+        pinMaxY = section.localPinMaxY
         footer = section.localFooterFrame
         isExact = section.isExact
     }
@@ -54,6 +57,7 @@ extension Layout {
                     SectionDiff(
                         section: s, origin: origin, height: now.height, count: now.count, isNew: true,
                         header: now.header.map { .set(Self.absolute($0, origin)) } ?? .unchanged,
+                        pinMaxY: now.pinMaxY.map { origin + $0 },
                         footer: now.footer.map { .set(Self.absolute($0, origin)) } ?? .unchanged))
                 diff.list(.all, count: now.count)
                 continue
@@ -88,7 +92,15 @@ extension Layout {
         if dy != 0 && !(now.isExact && Exactness.isExact(origin) && Exactness.isExact(oldOrigin)) {
             listed = sections[s].addingInexactShifts(listed, from: oldOrigin, to: origin, dy: dy)
         }
-        let header = Self.change(before.header, now.header, oldOrigin, origin, dy)
+        var header = Self.change(before.header, now.header, oldOrigin, origin, dy)
+        let pinMaxY = now.pinMaxY.map { origin + $0 }
+        // A pinned range that moved other than with the section (or was switched on or off) lists the header too,
+        // so that the client's copy of it, moved by `dy`, is overwritten.
+        if header == .unchanged, let frame = now.header,
+            before.pinMaxY.map({ (oldOrigin + $0) + dy }) != pinMaxY
+        {
+            header = .set(Self.absolute(frame, origin))
+        }
         let footer = Self.change(before.footer, now.footer, oldOrigin, origin, dy)
         let changed =
             now.height != before.height || now.count != before.count || header != .unchanged
@@ -105,7 +117,7 @@ extension Layout {
         diff.entries.append(
             SectionDiff(
                 section: s, origin: origin, height: now.height, count: now.count, dy: dy, header: header,
-                footer: footer))
+                pinMaxY: header == .unchanged ? nil : pinMaxY, footer: footer))
         diff.list(.some(listed), count: listed.count)
         return true
     }

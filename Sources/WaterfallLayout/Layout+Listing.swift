@@ -12,9 +12,19 @@ extension Layout {
             return SectionFrames(
                 section: s, origin: origin, height: section.height, count: section.count,
                 header: section.localHeaderFrame.map { Self.absolute($0, origin) },
+                pinMaxY: section.localPinMaxY.map { origin + $0 },
                 footer: section.localFooterFrame.map { Self.absolute($0, origin) },
                 items: section.itemFrames(listed, origin: origin))
         }
+    }
+
+    /// Section `s`'s header as a query of `rect` returns it (a pinned one placed within its range), or nil when it
+    /// is not in `rect`.
+    ///
+    /// - Complexity: O(1).
+    public func headerElement(ofSection s: Int, in rect: Rect) -> Element? {
+        let origin = origins[s]
+        return sections.withUnsafeBufferPointer { $0[s].headerElement(section: s, origin: origin, in: rect) }
     }
 
     /// The absolute frames of the items of section `s` at `indices`.

@@ -5,6 +5,8 @@ public struct SectionFrames: Sendable, Hashable {
     public var height: Double
     public var count: Int
     public var header: Rect?
+    /// The header's `pinMaxY` (absolute) when it is pinned; nil otherwise.
+    public var pinMaxY: Double?
     public var footer: Rect?
     public var items: [ItemFrame]
 }
@@ -20,6 +22,7 @@ extension Layout {
             return SectionFrames(
                 section: s, origin: origin, height: section.height, count: section.count,
                 header: section.localHeaderFrame.map { Self.absolute($0, origin) },
+                pinMaxY: section.localPinMaxY.map { origin + $0 },
                 footer: section.localFooterFrame.map { Self.absolute($0, origin) },
                 items: section.itemFrames(0..<section.count, origin: origin))
         }
@@ -98,9 +101,7 @@ extension SectionState {
     fileprivate func appendElements(
         section s: Int, origin: Double, in rect: Rect, to result: inout [Element], budget: Int
     ) {
-        if let header = localHeaderFrame.map({ Layout.absolute($0, origin) }), header.isVisible(in: rect) {
-            result.append(Element(kind: .header, section: s, index: nil, frame: header, id: nil))
-        }
+        if let header = headerElement(section: s, origin: origin, in: rect) { result.append(header) }
         for item in visibleItems(origin: origin, in: rect, budget: budget) {
             let frame = Layout.absolute(localFrame(at: Int(item)), origin)
             result.append(Element(kind: .item, section: s, index: Int(item), frame: frame, id: id(at: Int(item))))
@@ -108,6 +109,17 @@ extension SectionState {
         if let footer = localFooterFrame.map({ Layout.absolute($0, origin) }), footer.isVisible(in: rect) {
             result.append(Element(kind: .footer, section: s, index: nil, frame: footer, id: nil))
         }
+    }
+
+    /// The header as a query of `rect` returns it, given the section's index and origin, or nil when it is not in
+    /// `rect`: a pinned header is placed at `min(max(rect.minY, header.y), pinMaxY)` first, and marked pinned when
+    /// that is not its resting y (LAYOUT.md, pinned headers).
+    func headerElement(section s: Int, origin: Double, in rect: Rect) -> Element? {
+        guard var frame = localHeaderFrame.map({ Layout.absolute($0, origin) }) else { return nil }
+        let resting = frame.y
+        if let pinMaxY = localPinMaxY.map({ origin + $0 }) { frame.y = min(max(rect.y, resting), pinMaxY) }
+        guard frame.isVisible(in: rect) else { return nil }
+        return Element(kind: .header, section: s, index: nil, frame: frame, id: nil, pinned: frame.y != resting)
     }
 
     /// The items visible in `rect`, ascending, given the section's origin; it stops collecting once it has more

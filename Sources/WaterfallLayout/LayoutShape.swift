@@ -185,33 +185,13 @@ struct LayoutShape {
 extension SectionProperties {
     /// These properties with `patch` applied: `columns` and `minColumnWidth` replace each other.
     func applying(_ patch: SectionPatch, limits: LayoutLimits) throws(LayoutError) -> SectionProperties {
-        if case .set = patch.columns, case .set(let minWidth) = patch.minColumnWidth {
-            throw .invalidValue(
-                field: "minColumnWidth", value: Validation.format(minWidth),
-                reason: "cannot be set together with columns")
-        }
-        var result = self
-        func merge<T>(_ change: PropertyChange<T>?, _ value: inout T?) {
-            switch change {
-            case .none: break
-            case .set(let v)?: value = v
-            case .reset?: value = nil
+        for exclusion in SectionPropertyTable.exclusions {
+            if let value = exclusion.conflict(in: patch) {
+                throw .invalidValue(
+                    field: exclusion.refused.name, value: Validation.text(value), reason: exclusion.reason)
             }
         }
-        merge(patch.columns, &result.columns)
-        merge(patch.minColumnWidth, &result.minColumnWidth)
-        if case .set = patch.columns { result.minColumnWidth = nil }
-        if case .set = patch.minColumnWidth { result.columns = nil }
-        merge(patch.maxColumns, &result.maxColumns)
-        merge(patch.columnSpacing, &result.columnSpacing)
-        merge(patch.rowSpacing, &result.rowSpacing)
-        merge(patch.insets, &result.insets)
-        merge(patch.headerHeight, &result.headerHeight)
-        merge(patch.footerHeight, &result.footerHeight)
-        merge(patch.headerInsets, &result.headerInsets)
-        merge(patch.footerInsets, &result.footerInsets)
-        merge(patch.placement, &result.placement)
-        merge(patch.tolerance, &result.tolerance)
+        let result = merging(patch)
         try Validation.properties(result, "", limits: limits)
         return result
     }

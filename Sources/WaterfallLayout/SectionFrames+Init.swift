@@ -2,13 +2,14 @@ extension SectionFrames {
     /// Frames read back from the wire (a client's `layout.get`), rather than from a layout.
     public init(
         section: Int, origin: Double, height: Double, count: Int, items: [ItemFrame], header: Rect? = nil,
-        footer: Rect? = nil
+        pinMaxY: Double? = nil, footer: Rect? = nil
     ) {
         self.section = section
         self.origin = origin
         self.height = height
         self.count = count
         self.header = header
+        self.pinMaxY = pinMaxY
         self.footer = footer
         self.items = items
     }

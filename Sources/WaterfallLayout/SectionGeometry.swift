@@ -11,6 +11,9 @@ struct SectionGeometry: Sendable, Hashable {
     var footerInsets: Insets
     var placement: Placement
     var tolerance: Double
+    var tieBreak: TieBreak
+    /// Whether the header, if there is one, carries a pinned range (`pinMaxY`).
+    var pinHeader: Bool
     var layoutWidth: Double
     var scale: Double
     var direction: Direction
@@ -24,15 +27,18 @@ struct SectionGeometry: Sendable, Hashable {
         own: SectionProperties, defaults: SectionProperties, width: Double, scale: Double, direction: Direction,
         columnLimit: Int
     ) {
-        columnSpacing = own.columnSpacing ?? defaults.columnSpacing ?? 10
-        rowSpacing = own.rowSpacing ?? defaults.rowSpacing ?? 10
-        insets = own.insets ?? defaults.insets ?? .zero
-        headerHeight = own.headerHeight ?? defaults.headerHeight ?? 0
-        footerHeight = own.footerHeight ?? defaults.footerHeight ?? 0
-        headerInsets = own.headerInsets ?? defaults.headerInsets ?? .zero
-        footerInsets = own.footerInsets ?? defaults.footerInsets ?? .zero
-        placement = own.placement ?? defaults.placement ?? .shortest
-        tolerance = own.tolerance ?? defaults.tolerance ?? 0
+        typealias P = SectionPropertyTable
+        columnSpacing = P.columnSpacing.resolve(own, defaults)
+        rowSpacing = P.rowSpacing.resolve(own, defaults)
+        insets = P.insets.resolve(own, defaults)
+        headerHeight = P.headerHeight.resolve(own, defaults)
+        footerHeight = P.footerHeight.resolve(own, defaults)
+        headerInsets = P.headerInsets.resolve(own, defaults)
+        footerInsets = P.footerInsets.resolve(own, defaults)
+        placement = P.placement.resolve(own, defaults)
+        tolerance = P.tolerance.resolve(own, defaults)
+        tieBreak = P.tieBreak.resolve(own, defaults)
+        pinHeader = P.pinHeader.resolve(own, defaults)
         layoutWidth = width
         self.scale = scale
         self.direction = direction
@@ -49,7 +55,7 @@ struct SectionGeometry: Sendable, Hashable {
             let maxColumns = own.maxColumns ?? defaults.maxColumns
             count = Self.adaptiveCount(available, minWidth, columnSpacing, maxColumns, columnLimit)
         } else {
-            count = 2
+            count = P.columns.builtIn ?? 2
         }
         columnCount = max(1, count)
         var cw = (available - Double(columnCount - 1) * columnSpacing) / Double(columnCount)
@@ -122,6 +128,22 @@ struct SectionGeometry: Sendable, Hashable {
         guard headerHeight > 0 else { return nil }
         let width = layoutWidth - headerInsets.left - headerInsets.right
         return mirrored(Rect(x: headerInsets.left, y: headerInsets.top, width: width, height: headerHeight))
+    }
+
+    /// A pinned header's `pinMaxY` relative to the section's origin, given where the items end: the lowest y it is
+    /// pushed to, where its bottom meets the end of the items area, and never above its resting y (LAYOUT.md,
+    /// pinned headers). Nil without `pinHeader` or without a header.
+    func localPinMaxY(itemsBottom: Double) -> Double? {
+        guard pinHeader && headerHeight > 0 else { return nil }
+        return max(headerInsets.top, itemsBottom + insets.bottom - headerHeight)
+    }
+
+    /// Whether items placed under `other` stand where they would under these settings: everything but `pinHeader`,
+    /// which moves no frame, is the same. Switching pinning on or off then re-places nothing.
+    func placesItems(like other: SectionGeometry) -> Bool {
+        var same = other
+        same.pinHeader = pinHeader
+        return same == self
     }
 
     /// The footer's frame relative to the section's origin, given where the items end, or nil when there is none.

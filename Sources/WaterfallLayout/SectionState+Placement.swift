@@ -96,7 +96,7 @@ extension SectionState {
     ///
     /// - Complexity: O(re-placed items + columns × log n), plus O(tail) when the tail shifts or indices move.
     mutating func place(after change: SectionChange, scratch: inout PlacementScratch) -> [Int32] {
-        let full = change.oldGeometry != geometry || columnItems.count != geometry.columnCount
+        let full = !geometry.placesItems(like: change.oldGeometry) || columnItems.count != geometry.columnCount
         placedInLastPass = 0
         guard full || change.itemsChanged else { return [] }
         if full { return placeAll(comparingWith: change, scratch: &scratch) }

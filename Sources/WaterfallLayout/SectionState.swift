@@ -73,6 +73,9 @@ struct SectionState: Sendable {
     /// The header's frame relative to the origin, if there is a header.
     var localHeaderFrame: Rect? { geometry.localHeaderFrame }
 
+    /// A pinned header's `pinMaxY` relative to the origin, if the header is pinned.
+    var localPinMaxY: Double? { geometry.localPinMaxY(itemsBottom: itemsBottom) }
+
     /// The footer's frame relative to the origin, if there is a footer.
     var localFooterFrame: Rect? { geometry.localFooterFrame(itemsBottom: itemsBottom) }
 

@@ -46,27 +46,45 @@ enum Validation {
         }
     }
 
+    /// Checks every property `p` sets, in table order, and each exclusive pair once its refused side is reached.
     static func properties(_ p: SectionProperties, _ prefix: String, limits: LayoutLimits) throws(LayoutError) {
-        if let columns = p.columns { try Self.columns(columns, prefix + "columns", limits: limits) }
-        if let minWidth = p.minColumnWidth {
-            try width(minWidth, prefix + "minColumnWidth")
-            if p.columns != nil {
-                throw .invalidValue(
-                    field: prefix + "minColumnWidth", value: format(minWidth),
-                    reason: "cannot be set together with columns")
+        for property in SectionPropertyTable.all {
+            guard let value = property.value(in: p) else { continue }
+            try self.value(value, of: property.kind, prefix + property.name, limits: limits)
+            for exclusion in SectionPropertyTable.exclusions where exclusion.refused.name == property.name {
+                if exclusion.kept.value(in: p) != nil {
+                    throw .invalidValue(field: prefix + property.name, value: text(value), reason: exclusion.reason)
+                }
             }
         }
-        if let maxColumns = p.maxColumns, maxColumns < 1 {
-            throw .invalidValue(field: prefix + "maxColumns", value: String(maxColumns), reason: "must be ≥ 1")
+    }
+
+    /// Checks one property value by its kind's rule.
+    static func value(
+        _ value: PropertyValue, of kind: PropertyKind, _ field: String, limits: LayoutLimits
+    ) throws(LayoutError) {
+        switch (kind, value) {
+        case (.columns, .integer(let v)): try columns(v, field, limits: limits)
+        case (.count, .integer(let v)):
+            if v < 1 { throw .invalidValue(field: field, value: String(v), reason: "must be ≥ 1") }
+        case (.length, .number(let v)): try length(v, field)
+        case (.positiveLength, .number(let v)): try width(v, field)
+        case (.insets, .insets(let v)): try insets(v, field)
+        case (.placement, .placement), (.tieBreak, .tieBreak), (.flag, .flag): break
+        default: preconditionFailure("\(field): \(value) is not of kind \(kind)")
         }
-        if let v = p.columnSpacing { try length(v, prefix + "columnSpacing") }
-        if let v = p.rowSpacing { try length(v, prefix + "rowSpacing") }
-        if let v = p.insets { try insets(v, prefix + "insets") }
-        if let v = p.headerHeight { try length(v, prefix + "headerHeight") }
-        if let v = p.footerHeight { try length(v, prefix + "footerHeight") }
-        if let v = p.headerInsets { try insets(v, prefix + "headerInsets") }
-        if let v = p.footerInsets { try insets(v, prefix + "footerInsets") }
-        if let v = p.tolerance { try length(v, prefix + "tolerance") }
+    }
+
+    /// A property value as errors quote it.
+    static func text(_ value: PropertyValue) -> String {
+        switch value {
+        case .integer(let v): return String(v)
+        case .number(let v): return format(v)
+        case .insets(let v): return "{\(format(v.top)), \(format(v.left)), \(format(v.bottom)), \(format(v.right))}"
+        case .placement(let v): return v.rawValue
+        case .tieBreak(let v): return v.rawValue
+        case .flag(let v): return String(v)
+        }
     }
 
     static func item(_ item: Item, _ prefix: String) throws(LayoutError) {

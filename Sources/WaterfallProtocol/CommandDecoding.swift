@@ -104,9 +104,7 @@ func decodeCommand(_ method: Method, _ p: inout Params) throws(ProtocolError) ->
     case .sectionsConfigure:
         let section = try p.int("section")
         let patch = try ModelDecoding.patch(&p)
-        if case .set? = patch.columns, case .set? = patch.minColumnWidth {
-            throw .badParams(p.field("minColumnWidth"), "cannot be set together with columns")
-        }
+        try ModelDecoding.checkExclusions(patch, in: p)
         return .configureSection(section, patch)
     case .itemsInsert:
         let section = try p.int("section")

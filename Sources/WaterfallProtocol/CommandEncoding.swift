@@ -68,45 +68,32 @@ public enum CommandEncoding {
 
     /// The properties that are set, as section objects spell them.
     public static func members(of p: SectionProperties) -> [(key: String, value: JSONValue)] {
-        var patch = SectionPatch()
-        patch.columns = p.columns.map { .set($0) }
-        patch.minColumnWidth = p.minColumnWidth.map { .set($0) }
-        patch.maxColumns = p.maxColumns.map { .set($0) }
-        patch.columnSpacing = p.columnSpacing.map { .set($0) }
-        patch.rowSpacing = p.rowSpacing.map { .set($0) }
-        patch.insets = p.insets.map { .set($0) }
-        patch.headerHeight = p.headerHeight.map { .set($0) }
-        patch.footerHeight = p.footerHeight.map { .set($0) }
-        patch.headerInsets = p.headerInsets.map { .set($0) }
-        patch.footerInsets = p.footerInsets.map { .set($0) }
-        patch.placement = p.placement.map { .set($0) }
-        patch.tolerance = p.tolerance.map { .set($0) }
-        return members(of: patch)
+        SectionPropertyTable.all.compactMap { property in
+            property.value(in: p).map { (property.name, value($0)) }
+        }
     }
 
     /// What a `sections.configure` patch names: set values, and `null` for a reset.
     public static func members(of patch: SectionPatch) -> [(key: String, value: JSONValue)] {
-        var result: [(key: String, value: JSONValue)] = []
-        func add<T>(_ key: String, _ change: PropertyChange<T>?, _ encode: (T) -> JSONValue) {
-            switch change {
-            case nil: break
-            case .reset?: result.append((key, .null))
-            case .set(let value)?: result.append((key, encode(value)))
+        SectionPropertyTable.all.compactMap { property in
+            switch property.change(in: patch) {
+            case nil: return nil
+            case .reset?: return (property.name, .null)
+            case .set(let v)?: return (property.name, value(v))
             }
         }
-        add("columns", patch.columns) { .integer($0) }
-        add("minColumnWidth", patch.minColumnWidth) { .double($0) }
-        add("maxColumns", patch.maxColumns) { .integer($0) }
-        add("columnSpacing", patch.columnSpacing) { .double($0) }
-        add("rowSpacing", patch.rowSpacing) { .double($0) }
-        add("insets", patch.insets, insets)
-        add("headerHeight", patch.headerHeight) { .double($0) }
-        add("footerHeight", patch.footerHeight) { .double($0) }
-        add("headerInsets", patch.headerInsets, insets)
-        add("footerInsets", patch.footerInsets, insets)
-        add("placement", patch.placement) { .string($0.rawValue) }
-        add("tolerance", patch.tolerance) { .double($0) }
-        return result
+    }
+
+    /// One property value: the wire's one encoder per kind of value.
+    private static func value(_ value: PropertyValue) -> JSONValue {
+        switch value {
+        case .integer(let v): return .integer(v)
+        case .number(let v): return .double(v)
+        case .insets(let v): return insets(v)
+        case .placement(let v): return .string(v.rawValue)
+        case .tieBreak(let v): return .string(v.rawValue)
+        case .flag(let v): return .bool(v)
+        }
     }
 
     /// An item's position, `[section, item]`.

@@ -87,65 +87,66 @@ enum ModelDecoding {
         return insets
     }
 
-    static func placement(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Placement {
-        if node.isEqual(toKey: "shortest") { return .shortest }
-        if node.isEqual(toKey: "next") { return .next }
-        throw .badParams(field(), "\(Request.text(node)) is not \"shortest\" or \"next\"")
-    }
-
     static func direction(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Direction {
         if node.isEqual(toKey: "ltr") { return .ltr }
         if node.isEqual(toKey: "rtl") { return .rtl }
         throw .badParams(field(), "\(Request.text(node)) is not \"ltr\" or \"rtl\"")
     }
 
+    /// One of an enum's names, e.g. `"shortest"` or `"next"`; the error lists them all.
+    private static func choice<T: CaseIterable & RawRepresentable<String>>(
+        _ node: JSONView, _ field: @autoclosure () -> String
+    ) throws(ProtocolError) -> T {
+        if let name = node.string, let value = T(rawValue: name) { return value }
+        let names = T.allCases.map { "\"\($0.rawValue)\"" }
+        throw .badParams(field(), "\(Request.text(node)) is not \(names.joined(separator: " or "))")
+    }
+
     /// Reads every section property of `p` (unset or null leave it unset).
     static func properties(_ p: inout Params) throws(ProtocolError) -> SectionProperties {
         let patch = try self.patch(&p)
-        func value<T>(_ change: PropertyChange<T>?) -> T? {
-            if case .set(let v)? = change { return v }
-            return nil
+        try checkExclusions(patch, in: p)
+        return SectionProperties().merging(patch)
+    }
+
+    /// Refuses a patch that sets both of an exclusive pair ("columns or minColumnWidth, not both").
+    static func checkExclusions(_ patch: SectionPatch, in p: Params) throws(ProtocolError) {
+        for exclusion in SectionPropertyTable.exclusions where exclusion.conflict(in: patch) != nil {
+            throw .badParams(p.field(exclusion.refused.key), exclusion.reason)
         }
-        if value(patch.columns) != nil && value(patch.minColumnWidth) != nil {
-            throw .badParams(p.field("minColumnWidth"), "cannot be set together with columns")
-        }
-        return SectionProperties(
-            columns: value(patch.columns), minColumnWidth: value(patch.minColumnWidth),
-            maxColumns: value(patch.maxColumns), columnSpacing: value(patch.columnSpacing),
-            rowSpacing: value(patch.rowSpacing), insets: value(patch.insets), headerHeight: value(patch.headerHeight),
-            footerHeight: value(patch.footerHeight), headerInsets: value(patch.headerInsets),
-            footerInsets: value(patch.footerInsets), placement: value(patch.placement),
-            tolerance: value(patch.tolerance))
     }
 
     /// Reads the section properties `p` names: a value sets one, `null` resets it.
     static func patch(_ p: inout Params) throws(ProtocolError) -> SectionPatch {
         var patch = SectionPatch()
-        func change<T>(
-            _ key: StaticString, _ read: (JSONView, @autoclosure () -> String) throws(ProtocolError) -> T
-        ) throws(ProtocolError) -> PropertyChange<T>? {
-            guard let node = p.view(key) else { return nil }
-            return node.isNull ? .reset : .set(try read(node, p.field(key)))
+        for property in SectionPropertyTable.all {
+            guard let node = p.view(property.key) else { continue }
+            let change: PropertyChange<PropertyValue> =
+                node.isNull ? .reset : .set(try value(node, of: property.kind, key: property.key, in: &p))
+            property.set(change, in: &patch)
         }
-        func insetsChange(_ key: StaticString) throws(ProtocolError) -> PropertyChange<Insets>? {
-            guard let node = p.view(key) else { return nil }
-            guard !node.isNull else { return .reset }
-            var object = try p.nested(node, path: p.field(key))
-            return .set(try insets(&object))
-        }
-        patch.columns = try change("columns", Params.int)
-        patch.minColumnWidth = try change("minColumnWidth", Params.double)
-        patch.maxColumns = try change("maxColumns", Params.int)
-        patch.columnSpacing = try change("columnSpacing", Params.double)
-        patch.rowSpacing = try change("rowSpacing", Params.double)
-        patch.insets = try insetsChange("insets")
-        patch.headerHeight = try change("headerHeight", Params.double)
-        patch.footerHeight = try change("footerHeight", Params.double)
-        patch.headerInsets = try insetsChange("headerInsets")
-        patch.footerInsets = try insetsChange("footerInsets")
-        patch.placement = try change("placement", placement)
-        patch.tolerance = try change("tolerance", Params.double)
         return patch
+    }
+
+    /// Reads member `key` of `p`, `node`, by its property's kind: the wire's one codec per kind. The field's path is
+    /// built only for an error or a nested object.
+    private static func value(
+        _ node: JSONView, of kind: PropertyKind, key: StaticString, in p: inout Params
+    ) throws(ProtocolError) -> PropertyValue {
+        switch kind {
+        case .columns, .count: return .integer(try Params.int(node, p.field(key)))
+        case .length, .positiveLength: return .number(try Params.double(node, p.field(key)))
+        case .insets:
+            var object = try p.nested(node, path: p.field(key))
+            return .insets(try insets(&object))
+        case .placement: return .placement(try choice(node, p.field(key)))
+        case .tieBreak: return .tieBreak(try choice(node, p.field(key)))
+        case .flag:
+            guard let value = node.bool else {
+                throw .badParams(p.field(key), "must be true or false, not \(node.kind) \(Request.text(node))")
+            }
+            return .flag(value)
+        }
     }
 
     /// Reads a section object that `p` wraps: its properties and items.

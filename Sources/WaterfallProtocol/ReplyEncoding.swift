@@ -109,6 +109,10 @@ public enum ReplyEncoding {
             w.key("id")
             w.value(id)
         }
+        if element.pinned {
+            w.key("pinned")
+            w.value(true)
+        }
         w.endObject()
     }
 
@@ -155,26 +159,26 @@ public enum ReplyEncoding {
     /// A diff entry's object, open, with its members but for `items`.
     static func entryHead(_ entry: SectionDiff, _ w: inout JSONWriter) {
         w.beginObject()
-        w.fragment(maximumLength: 2 * rectLength + 90 + 5 * JSONFragment.numberLength) { f in
+        w.fragment(maximumLength: 2 * rectLength + pinLength + 90 + 5 * JSONFragment.numberLength) { f in
             sectionMembers(entry.section, entry.origin, entry.height, entry.count, &f)
             if entry.dy != 0 {
                 f.text(#","dy":"#)
                 f.number(entry.dy)
             }
             if entry.isNew { f.text(#","new":true"#) }
-            change(entry.header, #","header":"#, &f)
-            change(entry.footer, #","footer":"#, &f)
+            change(entry.header, pinMaxY: entry.pinMaxY, #","header":"#, &f)
+            change(entry.footer, pinMaxY: nil, #","footer":"#, &f)
         }
     }
 
     /// A `layout.get` section's object, open, with its members but for `items`.
     static func sectionHead(_ frames: SectionFrames, _ w: inout JSONWriter) {
         w.beginObject()
-        w.fragment(maximumLength: 2 * rectLength + 80 + 4 * JSONFragment.numberLength) { f in
+        w.fragment(maximumLength: 2 * rectLength + pinLength + 80 + 4 * JSONFragment.numberLength) { f in
             sectionMembers(frames.section, frames.origin, frames.height, frames.count, &f)
             if let header = frames.header {
                 f.text(#","header":"#)
-                rectText(header, &f)
+                rectText(header, pinMaxY: frames.pinMaxY, &f)
             }
             if let footer = frames.footer {
                 f.text(#","footer":"#)
@@ -276,12 +280,19 @@ public enum ReplyEncoding {
         f.integer(count)
     }
 
-    /// `{"x":…,"y":…,"w":…,"h":…}`.
-    static func rectText(_ rect: Rect, _ f: inout JSONFragment) {
+    /// `{"x":…,"y":…,"w":…,"h":…}`, with `"pinMaxY":…` last for a pinned header.
+    static func rectText(_ rect: Rect, pinMaxY: Double? = nil, _ f: inout JSONFragment) {
         f.text("{")
         frameText(rect, &f)
+        if let pinMaxY {
+            f.text(#","pinMaxY":"#)
+            f.number(pinMaxY)
+        }
         f.text("}")
     }
+
+    /// The room `,"pinMaxY":…` needs at most.
+    static let pinLength = 12 + JSONFragment.numberLength
 
     /// `"x":…,"y":…,"w":…,"h":…`.
     private static func frameText(_ rect: Rect, _ f: inout JSONFragment) {
@@ -299,8 +310,11 @@ public enum ReplyEncoding {
         w.fragment(maximumLength: 20 + 4 * JSONFragment.numberLength) { frameText(rect, &$0) }
     }
 
-    /// A header's or footer's change after `key` (`,"header":`), if it changed.
-    private static func change(_ change: FrameChange, _ key: StaticString, _ f: inout JSONFragment) {
+    /// A header's or footer's change after `key` (`,"header":`), if it changed; a set pinned header with its
+    /// `pinMaxY`.
+    private static func change(
+        _ change: FrameChange, pinMaxY: Double?, _ key: StaticString, _ f: inout JSONFragment
+    ) {
         switch change {
         case .unchanged: return
         case .removed:
@@ -308,7 +322,7 @@ public enum ReplyEncoding {
             f.text("null")
         case .set(let frame):
             f.text(key)
-            rectText(frame, &f)
+            rectText(frame, pinMaxY: pinMaxY, &f)
         }
     }
 }

@@ -133,9 +133,8 @@ public struct SnapshotReply: ChunkedReply {
         _ s: Int, _ rect: Rect, position: Int, from item: Int, _ w: inout JSONWriter
     ) -> Stage {
         if item < 0 {
-            if let header = layout.frames(ofSection: s, items: 0..<0).header, header.isVisible(in: rect) {
-                ReplyEncoding.element(Element(kind: .header, section: s, index: nil, frame: header, id: nil), &w)
-            }
+            // A pinned header is placed within its range first, as `Layout.elements(in:)` places it.
+            if let header = layout.headerElement(ofSection: s, in: rect) { ReplyEncoding.element(header, &w) }
             visible = layout.visibleItems(inSection: s, in: rect)
             return .listing(position: position, item: 0)
         }

@@ -32,60 +32,39 @@ extension ByteReader {
             right: try double("\(what).right"))
     }
 
+    /// A presence mask (bit k: property k of `SectionPropertyTable.all`), then the present values in table order.
+    ///
+    /// Files written before a property was added never set its bit, so they read as before.
     public mutating func properties() throws(FormatError) -> SectionProperties {
+        let table = SectionPropertyTable.all
         let mask = try varint("properties mask")
-        guard mask >> 12 == 0 else { throw malformed("properties mask \(mask)") }
-        func has(_ k: Int) -> Bool { mask & (1 << k) != 0 }
+        guard mask >> UInt64(table.count) == 0 else { throw malformed("properties mask \(mask)") }
         var p = SectionProperties()
-        if has(0) { p.columns = try int("columns") }
-        if has(1) { p.minColumnWidth = try double("minColumnWidth") }
-        if has(2) { p.maxColumns = try int("maxColumns") }
-        if has(3) { p.columnSpacing = try double("columnSpacing") }
-        if has(4) { p.rowSpacing = try double("rowSpacing") }
-        if has(5) { p.insets = try insets("insets") }
-        if has(6) { p.headerHeight = try double("headerHeight") }
-        if has(7) { p.footerHeight = try double("footerHeight") }
-        if has(8) { p.headerInsets = try insets("headerInsets") }
-        if has(9) { p.footerInsets = try insets("footerInsets") }
-        if has(10) { p.placement = try placement() }
-        if has(11) { p.tolerance = try double("tolerance") }
+        for (k, property) in table.enumerated() where mask & (1 << UInt64(k)) != 0 {
+            property.set(try value(of: property), in: &p)
+        }
         return p
     }
 
+    /// Two bits per property (0 kept, 1 set, 2 reset), then the values that are set, in table order.
     public mutating func sectionPatch() throws(FormatError) -> SectionPatch {
+        let table = SectionPropertyTable.all
         let mask = try varint("patch mask")
-        guard mask >> 24 == 0 else { throw malformed("patch mask \(mask)") }
+        guard mask >> (2 * UInt64(table.count)) == 0 else { throw malformed("patch mask \(mask)") }
         var states: [UInt64] = []
-        for k in 0..<12 {
+        for k in table.indices {
             let state = (mask >> (2 * UInt64(k))) & 3
             guard state != 3 else { throw malformed("patch mask \(mask)") }
             states.append(state)
         }
         var p = SectionPatch()
-        p.columns = try change(states[0]) { (r: inout Self) throws(FormatError) in try r.int("columns") }
-        p.minColumnWidth = try change(states[1]) { (r: inout Self) throws(FormatError) in
-            try r.double("minColumnWidth")
+        for (property, state) in zip(table, states) {
+            switch state {
+            case 0: break
+            case 1: property.set(.set(try value(of: property)), in: &p)
+            default: property.set(.reset, in: &p)
+            }
         }
-        p.maxColumns = try change(states[2]) { (r: inout Self) throws(FormatError) in try r.int("maxColumns") }
-        p.columnSpacing = try change(states[3]) { (r: inout Self) throws(FormatError) in
-            try r.double("columnSpacing")
-        }
-        p.rowSpacing = try change(states[4]) { (r: inout Self) throws(FormatError) in try r.double("rowSpacing") }
-        p.insets = try change(states[5]) { (r: inout Self) throws(FormatError) in try r.insets("insets") }
-        p.headerHeight = try change(states[6]) { (r: inout Self) throws(FormatError) in
-            try r.double("headerHeight")
-        }
-        p.footerHeight = try change(states[7]) { (r: inout Self) throws(FormatError) in
-            try r.double("footerHeight")
-        }
-        p.headerInsets = try change(states[8]) { (r: inout Self) throws(FormatError) in
-            try r.insets("headerInsets")
-        }
-        p.footerInsets = try change(states[9]) { (r: inout Self) throws(FormatError) in
-            try r.insets("footerInsets")
-        }
-        p.placement = try change(states[10]) { (r: inout Self) throws(FormatError) in try r.placement() }
-        p.tolerance = try change(states[11]) { (r: inout Self) throws(FormatError) in try r.double("tolerance") }
         return p
     }
 
@@ -188,6 +167,28 @@ extension ByteReader {
         }
     }
 
+    /// One property value: the storage format's one decoder per kind of value.
+    private mutating func value(of property: AnySectionProperty) throws(FormatError) -> PropertyValue {
+        switch property.kind {
+        case .columns, .count: return .integer(try int(property.name))
+        case .length, .positiveLength: return .number(try double(property.name))
+        case .insets: return .insets(try insets(property.name))
+        case .placement: return .placement(try placement())
+        case .tieBreak:
+            switch try u8(property.name) {
+            case 0: return .tieBreak(.leftmost)
+            case 1: return .tieBreak(.cursor)
+            case let v: throw malformed("tieBreak \(v)")
+            }
+        case .flag:
+            switch try u8(property.name) {
+            case 0: return .flag(false)
+            case 1: return .flag(true)
+            case let v: throw malformed("\(property.name) \(v)")
+            }
+        }
+    }
+
     private mutating func placement() throws(FormatError) -> Placement {
         switch try u8("placement") {
         case 0: return .shortest
@@ -201,16 +202,6 @@ extension ByteReader {
         case 0: return .ltr
         case 1: return .rtl
         case let v: throw malformed("direction \(v)")
-        }
-    }
-
-    private mutating func change<V>(
-        _ state: UInt64, _ read: (inout Self) throws(FormatError) -> V
-    ) throws(FormatError) -> PropertyChange<V>? {
-        switch state {
-        case 0: return nil
-        case 1: return .set(try read(&self))
-        default: return .reset
         }
     }
 }

@@ -40,48 +40,22 @@ extension ByteWriter {
         double(insets.right)
     }
 
-    /// A presence mask, then the present values in declaration order.
+    /// A presence mask (bit k: property k of `SectionPropertyTable.all`), then the present values in table order.
     public mutating func properties(_ p: SectionProperties) {
+        let values = SectionPropertyTable.all.map { $0.value(in: p) }
         var mask: UInt64 = 0
-        for (k, present) in Self.presence(p).enumerated() where present { mask |= 1 << k }
+        for (k, value) in values.enumerated() where value != nil { mask |= 1 << UInt64(k) }
         varint(mask)
-        if let v = p.columns { int(v) }
-        if let v = p.minColumnWidth { double(v) }
-        if let v = p.maxColumns { int(v) }
-        if let v = p.columnSpacing { double(v) }
-        if let v = p.rowSpacing { double(v) }
-        if let v = p.insets { insets(v) }
-        if let v = p.headerHeight { double(v) }
-        if let v = p.footerHeight { double(v) }
-        if let v = p.headerInsets { insets(v) }
-        if let v = p.footerInsets { insets(v) }
-        if let v = p.placement { u8(v.code) }
-        if let v = p.tolerance { double(v) }
+        for case let value? in values { self.value(value) }
     }
 
-    /// Two bits per field (0 kept, 1 set, 2 reset), then the values that are set, in declaration order.
+    /// Two bits per property (0 kept, 1 set, 2 reset), then the values that are set, in table order.
     public mutating func patch(_ p: SectionPatch) {
+        let changes = SectionPropertyTable.all.map { $0.change(in: p) }
         var mask: UInt64 = 0
-        let states = [
-            Self.state(p.columns), Self.state(p.minColumnWidth), Self.state(p.maxColumns),
-            Self.state(p.columnSpacing), Self.state(p.rowSpacing), Self.state(p.insets), Self.state(p.headerHeight),
-            Self.state(p.footerHeight), Self.state(p.headerInsets), Self.state(p.footerInsets),
-            Self.state(p.placement), Self.state(p.tolerance),
-        ]
-        for (k, state) in states.enumerated() { mask |= UInt64(state) << (2 * k) }
+        for (k, change) in changes.enumerated() { mask |= UInt64(Self.state(change)) << (2 * UInt64(k)) }
         varint(mask)
-        if case .set(let v) = p.columns { int(v) }
-        if case .set(let v) = p.minColumnWidth { double(v) }
-        if case .set(let v) = p.maxColumns { int(v) }
-        if case .set(let v) = p.columnSpacing { double(v) }
-        if case .set(let v) = p.rowSpacing { double(v) }
-        if case .set(let v) = p.insets { insets(v) }
-        if case .set(let v) = p.headerHeight { double(v) }
-        if case .set(let v) = p.footerHeight { double(v) }
-        if case .set(let v) = p.headerInsets { insets(v) }
-        if case .set(let v) = p.footerInsets { insets(v) }
-        if case .set(let v) = p.placement { u8(v.code) }
-        if case .set(let v) = p.tolerance { double(v) }
+        for case .set(let value)? in changes { self.value(value) }
     }
 
     public mutating func patch(_ p: LayoutPatch) {
@@ -199,12 +173,16 @@ extension ByteWriter {
         }
     }
 
-    private static func presence(_ p: SectionProperties) -> [Bool] {
-        [
-            p.columns != nil, p.minColumnWidth != nil, p.maxColumns != nil, p.columnSpacing != nil,
-            p.rowSpacing != nil, p.insets != nil, p.headerHeight != nil, p.footerHeight != nil,
-            p.headerInsets != nil, p.footerInsets != nil, p.placement != nil, p.tolerance != nil,
-        ]
+    /// One property value: the storage format's one encoder per kind of value.
+    private mutating func value(_ value: PropertyValue) {
+        switch value {
+        case .integer(let v): int(v)
+        case .number(let v): double(v)
+        case .insets(let v): insets(v)
+        case .placement(let v): u8(v.code)
+        case .tieBreak(let v): u8(v == .leftmost ? 0 : 1)
+        case .flag(let v): u8(v ? 1 : 0)
+        }
     }
 
     private static func state<V>(_ change: PropertyChange<V>?) -> UInt8 {

@@ -11,7 +11,8 @@ extension ClientFrames {
             guard case .array(let items)? = json["items"] else { throw WireFormatError("no items in \(json)") }
             return Section(
                 origin: try json.number("origin"), height: try json.number("height"),
-                header: try json["header"].map(WireFormat.rect), footer: try json["footer"].map(WireFormat.rect),
+                header: try json["header"].map(WireFormat.rect), pinMaxY: try WireFormat.pinMaxY(json["header"]),
+                footer: try json["footer"].map(WireFormat.rect),
                 items: try items.map { item throws(WireFormatError) in try WireFormat.rect(item) })
         }
     }
@@ -29,6 +30,7 @@ extension LayoutDiff {
             if entry["dy"] != nil { diff.dy = try entry.number("dy") }
             diff.isNew = entry["new"] == .bool(true)
             diff.header = try WireFormat.change(entry["header"])
+            diff.pinMaxY = try WireFormat.pinMaxY(entry["header"])
             diff.footer = try WireFormat.change(entry["footer"])
             if case .array(let items)? = entry["items"] {
                 for item in items {
@@ -82,6 +84,12 @@ enum WireFormat {
     static func rect(_ json: JSONValue) throws(WireFormatError) -> Rect {
         Rect(
             x: try json.number("x"), y: try json.number("y"), width: try json.number("w"), height: try json.number("h"))
+    }
+
+    /// A header's `pinMaxY`, if it has one.
+    static func pinMaxY(_ header: JSONValue?) throws(WireFormatError) -> Double? {
+        guard let header, header != .null, header["pinMaxY"] != nil else { return nil }
+        return try header.number("pinMaxY")
     }
 
     static func change(_ json: JSONValue?) throws(WireFormatError) -> FrameChange {

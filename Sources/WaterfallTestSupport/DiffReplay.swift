@@ -8,6 +8,8 @@ public struct ClientFrames: Sendable, Equatable {
         public var origin: Double
         public var height: Double
         public var header: Rect?
+        /// A pinned header's `pinMaxY`.
+        public var pinMaxY: Double?
         public var footer: Rect?
         public var items: [Rect?]
         /// Whether the replay changed the item count, which lets a diff list the section for that alone; not
@@ -15,8 +17,8 @@ public struct ClientFrames: Sendable, Equatable {
         var isRecounted = false
 
         public static func == (a: Self, b: Self) -> Bool {
-            a.origin == b.origin && a.height == b.height && a.header == b.header && a.footer == b.footer
-                && a.items == b.items
+            a.origin == b.origin && a.height == b.height && a.header == b.header && a.pinMaxY == b.pinMaxY
+                && a.footer == b.footer && a.items == b.items
         }
     }
 
@@ -26,13 +28,16 @@ public struct ClientFrames: Sendable, Equatable {
         sections = (0..<layout.sectionCount).map { s in
             let f = layout.frames(ofSection: s)
             return Section(
-                origin: f.origin, height: f.height, header: f.header, footer: f.footer, items: f.items.map(\.frame))
+                origin: f.origin, height: f.height, header: f.header, pinMaxY: f.pinMaxY, footer: f.footer,
+                items: f.items.map(\.frame))
         }
     }
 
     public init(_ reference: [ReferenceLayout.Section]) {
         sections = reference.map {
-            Section(origin: $0.origin, height: $0.height, header: $0.header, footer: $0.footer, items: $0.items)
+            Section(
+                origin: $0.origin, height: $0.height, header: $0.header, pinMaxY: $0.pinMaxY, footer: $0.footer,
+                items: $0.items)
         }
     }
 
@@ -84,7 +89,7 @@ public struct ClientFrames: Sendable, Equatable {
             sections: sections.map { section in
                 FrameModel.Section(
                     origin: section.origin, height: section.height, header: section.header, footer: section.footer,
-                    items: section.items.map { $0.map { FrameModel.Item(frame: $0) } })
+                    pinMaxY: section.pinMaxY, items: section.items.map { $0.map { FrameModel.Item(frame: $0) } })
             })
         do {
             try model.apply(diff)
@@ -93,8 +98,8 @@ public struct ClientFrames: Sendable, Equatable {
         }
         sections = model.sections.map { section in
             Section(
-                origin: section.origin, height: section.height, header: section.header, footer: section.footer,
-                items: section.items.map { $0?.frame })
+                origin: section.origin, height: section.height, header: section.header, pinMaxY: section.pinMaxY,
+                footer: section.footer, items: section.items.map { $0?.frame })
         }
     }
 

@@ -64,6 +64,8 @@ public struct RandomCommands {
         if chance(0.2) { p.footerInsets = insets() }
         if chance(0.3) { p.placement = chance(0.5) ? .next : .shortest }
         if chance(0.2) { p.tolerance = length(30) }
+        if chance(0.3) { p.tieBreak = chance(0.5) ? .cursor : .leftmost }
+        if chance(0.4) { p.pinHeader = chance(0.7) }
         return p
     }
 
@@ -118,6 +120,8 @@ public struct RandomCommands {
             if chance(0.3) { patch.rowSpacing = p.rowSpacing.map { .set($0) } ?? .reset }
             if chance(0.3) { patch.headerHeight = p.headerHeight.map { .set($0) } ?? .reset }
             if chance(0.3) { patch.placement = p.placement.map { .set($0) } ?? .reset }
+            if chance(0.3) { patch.tieBreak = p.tieBreak.map { .set($0) } ?? .reset }
+            if chance(0.2) { patch.pinHeader = p.pinHeader.map { .set($0) } ?? .reset }
             if chance(0.3) { patch.insets = .set(bad ? Insets(top: 0, left: 5000, bottom: 0, right: 0) : insets()) }
             return .configureSection(s, patch)
         default:

@@ -79,6 +79,8 @@ extension ReferenceLayout {
         merge(patch.footerInsets, &p.footerInsets)
         merge(patch.placement, &p.placement)
         merge(patch.tolerance, &p.tolerance)
+        merge(patch.tieBreak, &p.tieBreak)
+        merge(patch.pinHeader, &p.pinHeader)
         return p
     }
 }

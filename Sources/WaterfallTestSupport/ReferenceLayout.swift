@@ -20,6 +20,8 @@ public struct ReferenceLayout: Sendable {
         public var origin: Double
         public var height: Double
         public var header: Rect?
+        /// A pinned header's `pinMaxY`.
+        public var pinMaxY: Double?
         public var footer: Rect?
         public var items: [Rect]
         public var ids: [String?]
@@ -105,8 +107,13 @@ public struct ReferenceLayout: Sendable {
             footerBlock = r.footerInsets.top + r.footerHeight + r.footerInsets.bottom
         }
         let bottom = itemsBottom + r.insets.bottom + footerBlock
+        // LAYOUT.md, pinned headers: max(header.y, itemsBottom + insets.bottom - headerHeight), local, then + origin.
+        var pinMaxY: Double?
+        if r.pinHeader, let header {
+            pinMaxY = origin + max(header.y, itemsBottom + r.insets.bottom - r.headerHeight)
+        }
         return Section(
-            origin: origin, height: bottom, header: header.map { absolute(mirror($0)) },
+            origin: origin, height: bottom, header: header.map { absolute(mirror($0)) }, pinMaxY: pinMaxY,
             footer: footer.map { absolute(mirror($0)) }, items: frames.map { absolute(mirror($0)) },
             ids: section.items.map(\.id))
     }
@@ -125,6 +132,8 @@ private struct Resolved {
     var footerInsets: Insets
     var placement: Placement
     var tolerance: Double
+    var tieBreak: TieBreak
+    var pinHeader: Bool
 
     init(_ own: SectionProperties, _ defaults: SectionProperties, _ spec: LayoutSpec, _ columnLimit: Int) {
         columnSpacing = own.columnSpacing ?? defaults.columnSpacing ?? 10
@@ -136,6 +145,8 @@ private struct Resolved {
         footerInsets = own.footerInsets ?? defaults.footerInsets ?? .zero
         placement = own.placement ?? defaults.placement ?? .shortest
         tolerance = own.tolerance ?? defaults.tolerance ?? 0
+        tieBreak = own.tieBreak ?? defaults.tieBreak ?? .leftmost
+        pinHeader = own.pinHeader ?? defaults.pinHeader ?? false
         let avail = spec.width - insets.left - insets.right
         let maxColumns = own.maxColumns ?? defaults.maxColumns
         let spacing = columnSpacing

@@ -12,7 +12,6 @@ import WaterfallLayout
         var spec: LayoutSpec
         var renderer: SVGRenderer
         var exactLanes: Bool
-        var pins: [Int: Double] = [:]
         var testDescription: String { name }
     }
 
@@ -71,10 +70,12 @@ import WaterfallLayout
                     $0.headerHeight = 20
                 },
                 sections: (0..<6).map { s in
-                    SectionSpec(items: (0..<(3 + s)).map { k in Item(height: Self.height(s * 13 + k * 29)) })
+                    // Section 2's header pins: its range is drawn from the engine's pinMaxY.
+                    SectionSpec(
+                        properties: s == 2 ? properties { $0.pinHeader = true } : SectionProperties(),
+                        items: (0..<(3 + s)).map { k in Item(height: Self.height(s * 13 + k * 29)) })
                 }),
-            renderer: SVGRenderer(width: 300, window: Rect(x: 0, y: 150, width: 300, height: 300)), exactLanes: true,
-            pins: [2: 420]),
+            renderer: SVGRenderer(width: 300, window: Rect(x: 0, y: 150, width: 300, height: 300)), exactLanes: true),
     ]
 
     @Test(arguments: cases)
@@ -82,7 +83,7 @@ import WaterfallLayout
         let (layout, _) = try await Layout.make(testCase.spec)
         let frames = LayoutFrames(
             seq: layout.seq, contentSize: layout.contentSize,
-            sections: (0..<layout.sectionCount).map { layout.frames(ofSection: $0) }, pinMaxY: testCase.pins)
+            sections: (0..<layout.sectionCount).map { layout.frames(ofSection: $0) })
         var picture = LayoutPicture(name: testCase.name, model: FrameModel(frames))
         if testCase.exactLanes {
             picture.lanes = (0..<layout.sectionCount).map { layout.columnLanes(ofSection: $0) }

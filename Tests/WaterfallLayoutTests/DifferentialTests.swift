@@ -72,12 +72,28 @@ import WaterfallTestSupport
             x: Double(random.int(0...300)), y: Double(random.int(0...Int(height))), width: Double(random.int(0...500)),
             height: Double(random.int(0...800)))
         var expected: [Rect] = []
+        var pinned: [Bool] = []
         for section in reference.layout().sections {
-            if let header = section.header, header.isVisible(in: rect) { expected.append(header) }
-            expected += section.items.filter { $0.isVisible(in: rect) }
-            if let footer = section.footer, footer.isVisible(in: rect) { expected.append(footer) }
+            if var header = section.header {
+                // LAYOUT.md: a pinned header at min(max(r.minY, header.y), pinMaxY), pinned when off its rest.
+                let resting = header.y
+                if let pinMaxY = section.pinMaxY { header.y = min(max(rect.y, resting), pinMaxY) }
+                if header.isVisible(in: rect) {
+                    expected.append(header)
+                    pinned.append(header.y != resting)
+                }
+            }
+            let items = section.items.filter { $0.isVisible(in: rect) }
+            expected += items
+            pinned += repeatElement(false, count: items.count)
+            if let footer = section.footer, footer.isVisible(in: rect) {
+                expected.append(footer)
+                pinned.append(false)
+            }
         }
-        #expect(layout.elements(in: rect).map(\.frame) == expected, "query \(rect): \(context)")
+        let elements = layout.elements(in: rect)
+        #expect(elements.map(\.frame) == expected, "query \(rect): \(context)")
+        #expect(elements.map(\.pinned) == pinned, "query \(rect), pinned: \(context)")
     }
 
     private func expectEqual(_ layout: Layout, _ reference: ReferenceLayout, _ context: String) throws {
@@ -88,13 +104,15 @@ import WaterfallTestSupport
             let got = layout.frames(ofSection: s)
             let same =
                 got.origin == want.origin && got.height == want.height && got.header == want.header
-                && got.footer == want.footer && got.items.map(\.frame) == want.items && got.items.map(\.id) == want.ids
+                && got.pinMaxY == want.pinMaxY && got.footer == want.footer && got.items.map(\.frame) == want.items
+                && got.items.map(\.id) == want.ids
             if !same {
                 let bad = zip(got.items, want.items).first { $0.frame != $1 }
                 Issue.record(
                     """
                     section \(s) differs from the reference (\(context)): origin \(got.origin) vs \(want.origin), \
-                    height \(got.height) vs \(want.height), first item \(String(describing: bad))
+                    height \(got.height) vs \(want.height), pinMaxY \(String(describing: got.pinMaxY)) vs \
+                    \(String(describing: want.pinMaxY)), first item \(String(describing: bad))
                     """)
                 return
             }

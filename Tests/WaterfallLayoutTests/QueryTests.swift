@@ -177,8 +177,15 @@ import WaterfallTestSupport
         var result: [Element] = []
         for s in 0..<layout.sectionCount {
             let section = layout.frames(ofSection: s)
-            if let header = section.header, isIn(header, r) {
-                result.append(Element(kind: .header, section: s, index: nil, frame: header, id: nil))
+            if var header = section.header {
+                // A pinned header at min(max(r.minY, header.y), pinMaxY), pinned when off its resting y.
+                let resting = header.y
+                if let pinMaxY = section.pinMaxY { header.y = min(max(r.y, resting), pinMaxY) }
+                if isIn(header, r) {
+                    result.append(
+                        Element(
+                            kind: .header, section: s, index: nil, frame: header, id: nil, pinned: header.y != resting))
+                }
             }
             for item in section.items where isIn(item.frame, r) {
                 result.append(Element(kind: .item, section: s, index: item.index, frame: item.frame, id: item.id))

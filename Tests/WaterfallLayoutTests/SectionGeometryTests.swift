@@ -170,6 +170,41 @@ import Testing
         #expect(frames.height == 57)
     }
 
+    /// `tieBreak` and `pinHeader` are set and reset like every property: own value, else the defaults', else the
+    /// built-ins (leftmost, false).
+    @Test func tieBreakAndPinHeaderSetAndReset() async throws {
+        var layout = try await build(
+            LayoutSpec(
+                width: 210, defaults: SectionProperties(pinHeader: true),
+                sections: [SectionSpec(items: items([10, 10]))]))
+        var geometry = layout.sections[0].geometry
+        #expect(geometry.tieBreak == .leftmost)
+        #expect(geometry.pinHeader)
+        _ = try await layout.apply([
+            .configureSection(0, Self.patch(.set(.cursor), .set(false)))
+        ])
+        #expect(layout.properties(ofSection: 0) == SectionProperties(tieBreak: .cursor, pinHeader: false))
+        geometry = layout.sections[0].geometry
+        #expect(geometry.tieBreak == .cursor)
+        #expect(!geometry.pinHeader)
+        _ = try await layout.apply([.configureSection(0, Self.patch(.reset, .reset))])
+        #expect(layout.properties(ofSection: 0) == SectionProperties())
+        geometry = layout.sections[0].geometry
+        #expect(geometry.tieBreak == .leftmost)
+        #expect(geometry.pinHeader)  // the defaults' again
+        _ = try await layout.apply([.configureLayout(LayoutPatch(defaults: SectionProperties(tieBreak: .cursor)))])
+        geometry = layout.sections[0].geometry
+        #expect(geometry.tieBreak == .cursor)
+        #expect(!geometry.pinHeader)  // built-in
+    }
+
+    private static func patch(_ tieBreak: PropertyChange<TieBreak>, _ pinHeader: PropertyChange<Bool>) -> SectionPatch {
+        var patch = SectionPatch()
+        patch.tieBreak = tieBreak
+        patch.pinHeader = pinHeader
+        return patch
+    }
+
     @Test func bothColumnRulesOnOneSectionAreRejected() async {
         let own = SectionProperties(columns: 2, minColumnWidth: 100)
         let error = await thrown { _ = try await build(spec(width: 320, own, heights: [])) }

@@ -89,6 +89,32 @@ import WaterfallTestSupport
                 })),
         Case(method: .sectionsConfigure, params: #"{"section":0}"#, command: .configureSection(0, SectionPatch())),
         Case(
+            method: .sectionsConfigure, params: #"{"section":2,"tieBreak":"cursor","pinHeader":true}"#,
+            command: .configureSection(
+                2,
+                patch {
+                    $0.tieBreak = .set(.cursor); $0.pinHeader = .set(true)
+                })),
+        // `null` resets either property.
+        Case(
+            method: .sectionsConfigure, params: #"{"section":0,"tieBreak":null,"pinHeader":null}"#,
+            command: .configureSection(
+                0,
+                patch {
+                    $0.tieBreak = .reset; $0.pinHeader = .reset
+                })),
+        Case(
+            method: .sectionsInsert,
+            params: #"{"at":0,"sections":[{"tieBreak":"leftmost","pinHeader":false},{"tieBreak":null}]}"#,
+            command: .insertSections(
+                at: 0,
+                sections: [
+                    SectionSpec(properties: SectionProperties(tieBreak: .leftmost, pinHeader: false)), SectionSpec(),
+                ])),
+        Case(
+            method: .layoutConfigure, params: #"{"defaults":{"tieBreak":"cursor","pinHeader":true}}"#,
+            command: .configureLayout(LayoutPatch(defaults: SectionProperties(tieBreak: .cursor, pinHeader: true)))),
+        Case(
             method: .layoutConfigure, params: #"{"width":320,"scale":2,"direction":"rtl","minContentHeight":900}"#,
             command: .configureLayout(LayoutPatch(width: 320, scale: 2, direction: .rtl, minContentHeight: 900))),
         Case(
@@ -125,6 +151,20 @@ import WaterfallTestSupport
             #"params.placement: "tallest" is not "shortest" or "next""#
         ),
         (.sectionsConfigure, #"{"section":0,"insets":{"top":1,"up":2}}"#, "params.insets.up: unknown field"),
+        (
+            .sectionsConfigure, #"{"section":0,"tieBreak":"middle"}"#,
+            #"params.tieBreak: "middle" is not "leftmost" or "cursor""#
+        ),
+        (.sectionsConfigure, #"{"section":0,"tieBreak":1}"#, #"params.tieBreak: 1 is not "leftmost" or "cursor""#),
+        (.sectionsConfigure, #"{"section":0,"pinHeader":1}"#, "params.pinHeader: must be true or false, not number 1"),
+        (
+            .sectionsInsert, #"{"at":0,"sections":[{"pinHeader":"yes"}]}"#,
+            #"params.sections[0].pinHeader: must be true or false, not string "yes""#
+        ),
+        (
+            .layoutConfigure, #"{"defaults":{"tieBreak":"Cursor"}}"#,
+            #"params.defaults.tieBreak: "Cursor" is not "leftmost" or "cursor""#
+        ),
         (
             .sectionsInsert, #"{"at":0,"sections":[{"columns":2,"minColumnWidth":80}]}"#,
             "params.sections[0].minColumnWidth: cannot be set together with columns"

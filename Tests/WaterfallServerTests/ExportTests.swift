@@ -44,4 +44,30 @@ import WaterfallTestSupport
         #expect(missing["error"]?["data"]?["kind"] == "not_found")
         await fixture.stop()
     }
+
+    /// `tieBreak` and `pinHeader` come out of an export as they went in, in the defaults and in sections, and a
+    /// `null` reset takes them out.
+    @Test func anExportKeepsTieBreakAndPinHeader() async throws {
+        let fixture = try await ServiceServer.start()
+        let client = try fixture.connect()
+        let spec = LayoutSpec(
+            width: 300, defaults: SectionProperties(tieBreak: .cursor),
+            sections: [
+                SectionSpec(properties: SectionProperties(tieBreak: .leftmost, pinHeader: true)), SectionSpec(),
+            ])
+        _ = try await client.result("layout.create", WireCommand.create("a", spec))
+        var export = try await client.result("layout.export", ["layout": "a"])
+        #expect(export["layout"]?["defaults"] == ["tieBreak": "cursor"])
+        #expect(Self.firstSection(export) == ["tieBreak": "leftmost", "pinHeader": true, "items": []])
+        _ = try await client.result(
+            "sections.configure", ["layout": "a", "section": 0, "tieBreak": nil, "pinHeader": false])
+        export = try await client.result("layout.export", ["layout": "a"])
+        #expect(Self.firstSection(export) == ["pinHeader": false, "items": []])
+        await fixture.stop()
+    }
+
+    private static func firstSection(_ export: JSONValue) -> JSONValue? {
+        guard case .array(let sections)? = export["layout"]?["sections"] else { return nil }
+        return sections.first
+    }
 }

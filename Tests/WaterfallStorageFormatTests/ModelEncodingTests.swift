@@ -72,6 +72,71 @@ import WaterfallTestSupport
         #expect(back.height.bitPattern == nan.bitPattern)
     }
 
+    @Test(arguments: [
+        SectionProperties(tieBreak: .cursor, pinHeader: true),
+        SectionProperties(columns: 3, tolerance: 0.5, tieBreak: .leftmost, pinHeader: false),
+        SectionProperties(pinHeader: true), SectionProperties(),
+    ])
+    func newPropertiesRoundTrip(properties: SectionProperties) throws {
+        var w = ByteWriter()
+        w.properties(properties)
+        let back = try w.bytes.withUnsafeBytes { bytes in
+            var r = ByteReader(bytes)
+            let p = try r.properties()
+            #expect(r.isAtEnd)
+            return p
+        }
+        #expect(back == properties)
+    }
+
+    /// Bytes as the format wrote them before `tieBreak` and `pinHeader` (bits 12 and 13) existed still read.
+    @Test func propertiesWrittenBeforeTieBreakStillRead() throws {
+        // Mask bits 10 and 11 (placement, tolerance): 3072 as a varint; placement 1 (next); tolerance 2.0.
+        let properties: [UInt8] = [0x80, 0x18, 1, 0, 0, 0, 0, 0, 0, 0, 0x40]
+        let p = try properties.withUnsafeBytes { bytes in
+            var r = ByteReader(bytes)
+            return try r.properties()
+        }
+        #expect(p == SectionProperties(placement: .next, tolerance: 2))
+        // A patch resetting tolerance (state 2 at bits 22-23): 2 << 22 as a varint.
+        let patch: [UInt8] = [0x80, 0x80, 0x80, 0x04]
+        let decoded = try patch.withUnsafeBytes { bytes in
+            var r = ByteReader(bytes)
+            return try r.sectionPatch()
+        }
+        var expected = SectionPatch()
+        expected.tolerance = .reset
+        #expect(decoded == expected)
+        // Their bits are where they were: the writer gives the same bytes.
+        var w = ByteWriter()
+        w.properties(SectionProperties(placement: .next, tolerance: 2))
+        #expect(Array(w.bytes) == properties)
+    }
+
+    @Test func badNewPropertyBytesAreNamed() {
+        // Bit 14 is no property.
+        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 16384")) {
+            try ([0x80, 0x80, 0x01] as [UInt8]).withUnsafeBytes { bytes in
+                var r = ByteReader(bytes)
+                return try r.properties()
+            }
+        }
+        // Bit 12 (tieBreak) with the value 2.
+        #expect(throws: FormatError.malformed(offset: 3, what: "tieBreak 2")) {
+            try ([0x80, 0x20, 2] as [UInt8]).withUnsafeBytes { bytes in
+                var r = ByteReader(bytes)
+                return try r.properties()
+            }
+        }
+        // Bit 13 (pinHeader) with the value 7.
+        #expect(throws: FormatError.malformed(offset: 3, what: "pinHeader 7")) {
+            try ([0x80, 0x40, 7] as [UInt8]).withUnsafeBytes { bytes in
+                var r = ByteReader(bytes)
+                return try r.properties()
+            }
+        }
+    }
+
     @Test func malformedFieldsAreNamed() {
         #expect(throws: FormatError.malformed(offset: 0, what: "command tag 42")) {
             try [42].withUnsafeBytes { bytes in
@@ -120,6 +185,8 @@ import WaterfallTestSupport
         p.footerInsets = .reset
         p.placement = set ? .set(.next) : .set(.shortest)
         p.tolerance = set ? .reset : .set(2)
+        p.tieBreak = [.set(.cursor), .reset, .set(.leftmost)][seed % 3]
+        p.pinHeader = [.set(true), .set(false), .reset][(seed / 3) % 3]
         return p
     }
 

@@ -42,15 +42,13 @@ public struct MutationOptions: Sendable, Hashable {
 public struct LayoutFrames: Sendable, Hashable {
     public var seq: Int
     public var contentSize: Size
+    /// Each with its pinned header's `pinMaxY`, if it has one.
     public var sections: [SectionFrames]
-    /// The `pinMaxY` of pinned headers, by section index.
-    public var pinMaxY: [Int: Double]
 
-    public init(seq: Int, contentSize: Size, sections: [SectionFrames], pinMaxY: [Int: Double] = [:]) {
+    public init(seq: Int, contentSize: Size, sections: [SectionFrames]) {
         self.seq = seq
         self.contentSize = contentSize
         self.sections = sections
-        self.pinMaxY = pinMaxY
     }
 }
 

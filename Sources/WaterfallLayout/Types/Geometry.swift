@@ -53,11 +53,19 @@ public struct Insets: Sendable, Hashable {
 }
 
 /// How a section picks the column of its next item.
-public enum Placement: String, Sendable, Hashable {
+public enum Placement: String, Sendable, Hashable, CaseIterable {
     /// The shortest column, ties to the leftmost (within the section's tolerance).
     case shortest
     /// Round robin, wrapping when a span does not fit.
     case next
+}
+
+/// Which of the tied columns `shortest` placement picks (LAYOUT.md, "Placing a section").
+public enum TieBreak: String, Sendable, Hashable, CaseIterable {
+    /// The leftmost tied start (UICollectionView waterfalls, masonic, Compose).
+    case leftmost
+    /// CSS grid-lanes' placement cursor: the first tied start at or after the cursor, else the leftmost.
+    case cursor
 }
 
 /// Whether frames are mirrored for right-to-left layouts.

@@ -39,12 +39,15 @@ public struct SectionDiff: Sendable, Hashable {
     public var dy: Double
     public var isNew: Bool
     public var header: FrameChange
+    /// The `pinMaxY` of a header that is `set` and pinned (absolute); nil otherwise.
+    public var pinMaxY: Double?
     public var footer: FrameChange
     public var items: [ItemFrame]
 
     public init(
         section: Int, origin: Double, height: Double, count: Int, dy: Double = 0, isNew: Bool = false,
-        header: FrameChange = .unchanged, footer: FrameChange = .unchanged, items: [ItemFrame] = []
+        header: FrameChange = .unchanged, pinMaxY: Double? = nil, footer: FrameChange = .unchanged,
+        items: [ItemFrame] = []
     ) {
         self.section = section
         self.origin = origin
@@ -53,6 +56,7 @@ public struct SectionDiff: Sendable, Hashable {
         self.dy = dy
         self.isNew = isNew
         self.header = header
+        self.pinMaxY = pinMaxY
         self.footer = footer
         self.items = items
     }
@@ -93,12 +97,15 @@ public struct Element: Sendable, Hashable {
     public var index: Int?
     public var frame: Rect
     public var id: String?
+    /// A pinned header placed away from its resting y (LAYOUT.md, pinned headers).
+    public var pinned: Bool
 
-    public init(kind: Kind, section: Int, index: Int?, frame: Rect, id: String?) {
+    public init(kind: Kind, section: Int, index: Int?, frame: Rect, id: String?, pinned: Bool = false) {
         self.kind = kind
         self.section = section
         self.index = index
         self.frame = frame
         self.id = id
+        self.pinned = pinned
     }
 }

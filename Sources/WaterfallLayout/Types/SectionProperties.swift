@@ -1,4 +1,7 @@
 /// A section's own settings; nil means unset (the layout's defaults, then the built-in default, apply).
+///
+/// Each property is described once in `SectionProperty.all` (wire key, kind, built-in default, storage bit): a new
+/// property is a field here and in `SectionPatch`, and a row there.
 public struct SectionProperties: Sendable, Hashable {
     public var columns: Int?
     public var minColumnWidth: Double?
@@ -12,6 +15,8 @@ public struct SectionProperties: Sendable, Hashable {
     public var footerInsets: Insets?
     public var placement: Placement?
     public var tolerance: Double?
+    public var tieBreak: TieBreak?
+    public var pinHeader: Bool?
 
     public init(
         columns: Int? = nil,
@@ -25,7 +30,9 @@ public struct SectionProperties: Sendable, Hashable {
         headerInsets: Insets? = nil,
         footerInsets: Insets? = nil,
         placement: Placement? = nil,
-        tolerance: Double? = nil
+        tolerance: Double? = nil,
+        tieBreak: TieBreak? = nil,
+        pinHeader: Bool? = nil
     ) {
         self.columns = columns
         self.minColumnWidth = minColumnWidth
@@ -39,6 +46,8 @@ public struct SectionProperties: Sendable, Hashable {
         self.footerInsets = footerInsets
         self.placement = placement
         self.tolerance = tolerance
+        self.tieBreak = tieBreak
+        self.pinHeader = pinHeader
     }
 }
 
@@ -62,6 +71,8 @@ public struct SectionPatch: Sendable, Hashable {
     public var footerInsets: PropertyChange<Insets>?
     public var placement: PropertyChange<Placement>?
     public var tolerance: PropertyChange<Double>?
+    public var tieBreak: PropertyChange<TieBreak>?
+    public var pinHeader: PropertyChange<Bool>?
 
     public init() {}
 }
