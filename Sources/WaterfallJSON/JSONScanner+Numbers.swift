@@ -79,6 +79,41 @@ extension JSONScanner {
         return true
     }
 
+    /// Scans an object of one member, a key of ASCII letters and a number, written without whitespace
+    /// (`{"h":120.5}`) at `i`, and appends the three nodes the general loop would; returns false, with `i` and the
+    /// tape as they were, for anything else (which the general loop then reads, and reports if it is wrong).
+    ///
+    /// Each item of a bulk `items.insert` is such an object: the general loop opens a container, parks its parent,
+    /// scans and files the key, and closes the container again, about half the scan's time per item.
+    @inline(__always)
+    mutating func scanNumberMember(_ base: UnsafePointer<UInt8>, at i: inout Int, end: Int) -> Bool {
+        guard i + 1 < end, base[i + 1] == UInt8(ascii: "\"") else { return false }
+        var k = i + 2
+        while k < end && (base[k] | 0x20) &- UInt8(ascii: "a") < 26 { k += 1 }
+        guard k > i + 2, k + 2 < end, base[k] == UInt8(ascii: "\""), base[k + 1] == UInt8(ascii: ":") else {
+            return false
+        }
+        var j = k + 2
+        guard base[j] == UInt8(ascii: "-") || Self.isDigit(base[j]) else { return false }
+        let object = nodeCount
+        append(TapeNode(kind: .object, start: i, end: i, next: object + 1))
+        append(TapeNode(kind: .string, start: i + 1, end: k + 1, next: object + 2))
+        if !scanInteger(base, at: &j, end: end) && scanNumber(base, at: &j, end: end) != nil {
+            nodeCount = object
+            return false
+        }
+        guard j < end && base[j] == UInt8(ascii: "}") else {
+            nodeCount = object
+            return false
+        }
+        j += 1
+        nodes[object].end = UInt32(truncatingIfNeeded: j)
+        nodes[object].next = UInt32(truncatingIfNeeded: nodeCount)
+        nodes[object].count = 1
+        i = j
+        return true
+    }
+
     /// Whether `byte` is an ASCII digit.
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool {
