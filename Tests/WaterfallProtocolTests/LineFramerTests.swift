@@ -22,6 +22,38 @@ import Testing
         }
     }
 
+    /// Lines longer than a read are carried in buffers the framer reuses: each line handed out keeps its bytes,
+    /// whether it is still held when later lines reuse a buffer (a request being applied) or dropped at once.
+    @Test(arguments: [false, true])
+    func longLinesKeepTheirBytesWhileBuffersAreReused(holding: Bool) {
+        var rng = SplitMix64(seed: 9)
+        let limit = 400_000
+        var expected: [InputLine] = []
+        var input: [UInt8] = []
+        for k in 0..<12 {
+            // Some over the limit, some short, most a few reads long; each its own bytes.
+            let length = k == 5 ? limit + 10 : k == 8 ? 10 : 70_000 + Int(rng.next() % 250_000)
+            let line = (0..<length).map { i in UInt8(ascii: "a") + UInt8((i &+ k &* 7) % 26) }
+            input += line + [0x0A]
+            expected.append(length > limit ? .tooLarge : .line(line[...]))
+        }
+        var framer = LineFramer(maxLineBytes: limit)
+        var held: [InputLine] = []
+        var offset = 0
+        while offset < input.count {
+            let end = min(offset + 60 * 1024, input.count)
+            for line in framer.append(input[offset..<end]) {
+                let index = held.count
+                #expect(line == expected[index], "line \(index)")
+                // Dropped lines are stood in for by their expected value, so indices stay aligned.
+                held.append(holding ? line : expected[index])
+            }
+            offset = end
+        }
+        #expect(held == expected)
+        #expect(framer.bufferedByteCount == 0)
+    }
+
     // MARK: Hand cases
 
     @Test func dropsCarriageReturnBeforeNewline() {
