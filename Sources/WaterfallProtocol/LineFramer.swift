@@ -85,10 +85,22 @@ public struct LineFramer: Sendable {
     private var spares: [[UInt8]] = []
     private var discarding = false
 
-    /// Finds the next `\n`; `memchr` is not available without Glibc, and a plain loop over a buffer pointer
-    /// is vectorised well enough here.
+    /// Finds the next `\n`, eight bytes at a time; `memchr` is not available without Glibc.
+    ///
+    /// A byte at a time took ~5 % of a bulk load's connection thread: a 250 KB line is searched whole.
     private static func firstNewline(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
         var i = index
+        if let base = bytes.baseAddress {
+            while i + 8 <= bytes.count {
+                // The high bit of each byte that is zero after the xor, that is each `\n`; the borrow can only
+                // flag bytes above the first true one, so the lowest flag is exact.
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                let x = word ^ 0x0A0A_0A0A_0A0A_0A0A
+                let found = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+                if found != 0 { return i + found.trailingZeroBitCount >> 3 }
+                i += 8
+            }
+        }
         while i < bytes.count {
             if bytes[i] == 0x0A { return i }
             i += 1

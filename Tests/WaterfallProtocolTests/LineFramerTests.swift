@@ -54,6 +54,22 @@ import Testing
         #expect(framer.bufferedByteCount == 0)
     }
 
+    /// The newline search reads eight bytes at a time: a newline at every offset of a word, among bytes one bit
+    /// away from it or with the high bit set, is found exactly.
+    @Test func findsEveryNewlineAmongNearBytes() {
+        let near: [UInt8] = [0x0B, 0x08, 0x8A, 0x00, 0xFF, 0x0E, 0x1A, 0x4A]
+        for length in 0..<40 {
+            for at in 0..<length {
+                var input = (0..<length).map { near[($0 &* 5 &+ length) % near.count] }
+                input[at] = 0x0A
+                input.append(0x0A)
+                let expected = Self.reference(input, limit: 100)
+                #expect(Self.frame(input, limit: 100, chunkSize: 0) == expected, "length \(length), newline at \(at)")
+                #expect(Self.frame(input, limit: 100, chunkSize: 9) == expected, "length \(length), newline at \(at)")
+            }
+        }
+    }
+
     // MARK: Hand cases
 
     @Test func dropsCarriageReturnBeforeNewline() {
