@@ -30,6 +30,9 @@ public struct LineFramer: Sendable {
     /// The bytes of the unfinished line held since the last chunk (0 while discarding).
     public var bufferedByteCount: Int { partial.count }
 
+    /// The bytes of the buffers kept for the next long lines (see `spares`).
+    var spareCapacity: Int { spares.reduce(0) { $0 + $1.capacity } }
+
     /// Whether the unfinished line is already over the limit and being discarded.
     public var isDiscarding: Bool { discarding }
 
@@ -55,6 +58,9 @@ public struct LineFramer: Sendable {
         }
         if start < chunk.endIndex {
             carry(chunk[start...])
+        } else if partial.isEmpty {
+            // The client has sent whole lines only: it may be idle now, and an idle connection holds no spares.
+            spares = []
         }
         return lines
     }
@@ -77,11 +83,12 @@ public struct LineFramer: Sendable {
     /// Buffers of the last carried lines, oldest first, refilled by the lines carried after them.
     ///
     /// A line of a bulk insert (~250 KB) arrives over several reads. Carried in a fresh array it doubled through
-    /// 120, 240 and 480 KB, each above glibc's mmap threshold (`MemoryTuning`): fresh pages, faulted in and copied,
-    /// about 15 ns of every item. A line handed out is still referenced while its request is decoded and applied
+    /// 120, 240 and 480 KB, each above glibc's mmap threshold (`MemoryTuning`): fresh pages, faulted in and copied
+    /// for every line. A line handed out is still referenced while its request is decoded and applied
     /// (its params go on as the applied ops), which a pipelining client overlaps with the next line; so two buffers
     /// take turns, and the older one is normally free again by the time it is refilled. One still in use is not
-    /// touched: emptying it copies on write, into a new buffer of the same capacity.
+    /// touched: emptying it copies on write, into a new buffer of the same capacity. They are let go whenever a
+    /// chunk ends with a line, as when the client stops sending.
     private var spares: [[UInt8]] = []
     private var discarding = false
 

@@ -54,6 +54,26 @@ import Testing
         #expect(framer.bufferedByteCount == 0)
     }
 
+    /// Spare buffers are kept while long lines keep coming, and let go once a chunk ends with its line (an idle
+    /// client), so an idle connection holds no more than its partial line.
+    @Test func letsSparesGoWhenTheClientPauses() {
+        var framer = LineFramer(maxLineBytes: 1 << 20)
+        let line = [UInt8](repeating: UInt8(ascii: "a"), count: 100_000) + [0x0A]
+        let stream = Array(repeating: line, count: 4).joined() + line[..<50_000]
+        var offset = 0
+        while offset < stream.count {
+            let end = min(offset + 30_000, stream.count)
+            _ = framer.append(Array(stream[offset..<end]))
+            offset = end
+        }
+        #expect(framer.bufferedByteCount == 50_000)
+        // One buffer carries the fifth line, the other waits for the sixth.
+        #expect(framer.spareCapacity >= 100_000)
+        let lines = framer.append(Array(line[50_000...]))
+        #expect(lines == [.line(line.dropLast())])
+        #expect(framer.spareCapacity == 0)
+    }
+
     /// The newline search reads eight bytes at a time: a newline at every offset of a word, among bytes one bit
     /// away from it or with the high bit set, is found exactly.
     @Test func findsEveryNewlineAmongNearBytes() {
