@@ -58,6 +58,26 @@ import WaterfallJSON
         }
     }
 
+    /// Digit runs are found eight bytes at a time: a run of any length ends exactly at the first byte that is not a
+    /// digit, whether that byte is next to the digits in ASCII (`/`, `:`), has its high bit set, or is zero.
+    @Test func digitRunsEndAtTheFirstOtherByte() throws {
+        for length in 1...26 {
+            let digits = (0..<length).map { k in UInt8(ascii: "1") + UInt8(k % 9) }
+            let value = try JSONDocument(parsing: (Array("[".utf8) + digits + Array("]".utf8))[...])
+            #expect(value.root[0]?.rawBytes.count == length)
+            let fraction = try JSONDocument(parsing: (Array("[0.".utf8) + digits + Array("]".utf8))[...])
+            #expect(fraction.root[0]?.rawBytes.count == length + 2)
+            for stop: UInt8 in [0x2F, 0x3A, 0xB0, 0xB5, 0x00, 0x7F] {
+                #expect(throws: JSONError(.unexpectedByte(stop), at: 1 + length)) {
+                    try JSONDocument(parsing: (Array("[".utf8) + digits + [stop, 0x5D])[...])
+                }
+                #expect(throws: JSONError(.unexpectedByte(stop), at: 3 + length)) {
+                    try JSONDocument(parsing: (Array("[0.".utf8) + digits + [stop, 0x5D])[...])
+                }
+            }
+        }
+    }
+
     /// The shortcut opens an object too: it counts against the nesting limit.
     @Test func countsAgainstTheNestingLimit() throws {
         #expect(throws: JSONError(.nestingTooDeep(limit: 1), at: 1)) {
