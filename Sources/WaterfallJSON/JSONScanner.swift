@@ -64,6 +64,10 @@ internal struct JSONScanner {
             let byte = base[i]
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
+                // The items of a bulk insert, `{"h":120.5}`, take a shortcut that leaves the same tape.
+                if byte == UInt8(ascii: "{") && depth < maximumDepth && scanNumberMember(base, at: &i, end: end) {
+                    break
+                }
                 guard depth < maximumDepth else { return JSONError(.nestingTooDeep(limit: maximumDepth), at: i) }
                 if container >= 0 {
                     nodes[container].count = elementCount

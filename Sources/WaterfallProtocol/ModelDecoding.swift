@@ -73,9 +73,25 @@ enum ModelDecoding {
 
     static func items(_ nodes: JSONView.Elements, _ path: @autoclosure () -> String) throws(ProtocolError) -> [Item] {
         var result = ItemBuffers.take(capacity: nodes.underestimatedCount)
-        for (k, node) in nodes.enumerated() { result.append(try item(node, in: path(), at: k)) }
+        for (k, node) in nodes.enumerated() {
+            if let height = plainHeight(node) {
+                result.append(Item(height: height))
+            } else {
+                result.append(try item(node, in: path(), at: k))
+            }
+        }
         ItemBuffers.keep(result)
         return result
+    }
+
+    /// The height of an item that is only that, `{"h": NUMBER}` (most items of a bulk insert); nil for any other
+    /// item, which the general decoder reads, so every error is the general decoder's.
+    @inline(__always)
+    private static func plainHeight(_ node: JSONView) -> Double? {
+        guard node.kind == .object, node.count == 1 else { return nil }
+        var members = node.members
+        guard let (key, value) = members.next(), value.kind == .number, key.isEqual(toKey: "h") else { return nil }
+        return value.double
     }
 
     /// Reads an insets object that `p` wraps.

@@ -25,6 +25,11 @@ import WaterfallTestSupport
             method: .itemsInsert, params: #"{"section":0,"at":0,"items":[{"h":1,"span":2,"w":null,"id":null}]}"#,
             command: .insertItems(section: 0, at: 0, items: [Item(height: 1, span: .columns(2))])),
         Case(
+            method: .itemsInsert, params: #"{"section":0,"at":0,"items":[{"h":1},{"w":2,"h":3},{"h":-0.25},{"h" :4}]}"#,
+            command: .insertItems(
+                section: 0, at: 0,
+                items: [Item(height: 1), Item(height: 3, aspectWidth: 2), Item(height: -0.25), Item(height: 4)])),
+        Case(
             method: .itemsInsert, params: #"{"section":0,"at":0,"items":[]}"#,
             command: .insertItems(section: 0, at: 0, items: [])),
         Case(

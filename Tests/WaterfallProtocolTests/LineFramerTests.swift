@@ -22,6 +22,74 @@ import Testing
         }
     }
 
+    /// Lines longer than a read are carried in buffers the framer reuses: each line handed out keeps its bytes,
+    /// whether it is still held when later lines reuse a buffer (a request being applied) or dropped at once.
+    @Test(arguments: [false, true])
+    func longLinesKeepTheirBytesWhileBuffersAreReused(holding: Bool) {
+        var rng = SplitMix64(seed: 9)
+        let limit = 400_000
+        var expected: [InputLine] = []
+        var input: [UInt8] = []
+        for k in 0..<12 {
+            // Some over the limit, some short, most a few reads long; each its own bytes.
+            let length = k == 5 ? limit + 10 : k == 8 ? 10 : 70_000 + Int(rng.next() % 250_000)
+            let line = (0..<length).map { i in UInt8(ascii: "a") + UInt8((i &+ k &* 7) % 26) }
+            input += line + [0x0A]
+            expected.append(length > limit ? .tooLarge : .line(line[...]))
+        }
+        var framer = LineFramer(maxLineBytes: limit)
+        var held: [InputLine] = []
+        var offset = 0
+        while offset < input.count {
+            let end = min(offset + 60 * 1024, input.count)
+            for line in framer.append(input[offset..<end]) {
+                let index = held.count
+                #expect(line == expected[index], "line \(index)")
+                // Dropped lines are stood in for by their expected value, so indices stay aligned.
+                held.append(holding ? line : expected[index])
+            }
+            offset = end
+        }
+        #expect(held == expected)
+        #expect(framer.bufferedByteCount == 0)
+    }
+
+    /// Spare buffers are kept while long lines keep coming, and let go once a chunk ends with its line (an idle
+    /// client), so an idle connection holds no more than its partial line.
+    @Test func letsSparesGoWhenTheClientPauses() {
+        var framer = LineFramer(maxLineBytes: 1 << 20)
+        let line = [UInt8](repeating: UInt8(ascii: "a"), count: 100_000) + [0x0A]
+        let stream = Array(repeating: line, count: 4).joined() + line[..<50_000]
+        var offset = 0
+        while offset < stream.count {
+            let end = min(offset + 30_000, stream.count)
+            _ = framer.append(Array(stream[offset..<end]))
+            offset = end
+        }
+        #expect(framer.bufferedByteCount == 50_000)
+        // One buffer carries the fifth line, two wait for the lines after.
+        #expect(framer.spareCapacity >= 2 * 100_000)
+        let lines = framer.append(Array(line[50_000...]))
+        #expect(lines == [.line(line.dropLast())])
+        #expect(framer.spareCapacity == 0)
+    }
+
+    /// The newline search reads eight bytes at a time: a newline at every offset of a word, among bytes one bit
+    /// away from it or with the high bit set, is found exactly.
+    @Test func findsEveryNewlineAmongNearBytes() {
+        let near: [UInt8] = [0x0B, 0x08, 0x8A, 0x00, 0xFF, 0x0E, 0x1A, 0x4A]
+        for length in 0..<40 {
+            for at in 0..<length {
+                var input = (0..<length).map { near[($0 &* 5 &+ length) % near.count] }
+                input[at] = 0x0A
+                input.append(0x0A)
+                let expected = Self.reference(input, limit: 100)
+                #expect(Self.frame(input, limit: 100, chunkSize: 0) == expected, "length \(length), newline at \(at)")
+                #expect(Self.frame(input, limit: 100, chunkSize: 9) == expected, "length \(length), newline at \(at)")
+            }
+        }
+    }
+
     // MARK: Hand cases
 
     @Test func dropsCarriageReturnBeforeNewline() {

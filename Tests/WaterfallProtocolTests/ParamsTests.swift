@@ -101,6 +101,10 @@ import WaterfallJSON
             #"params.items[1].i: must be an integer, not string "1""#
         ),
         (#"{"section":0,"at":0,"items":[3]}"#, "params.items[0]: must be an object, not number"),
+        // One-member items beside plain `{"h": n}` ones, which the decoder reads by a shortcut.
+        (#"{"section":0,"at":0,"items":[{"h":1},{"H":2}]}"#, "params.items[1].H: unknown field"),
+        (#"{"section":0,"at":0,"items":[{"h":1},{"h":null}]}"#, "params.items[1].h: missing"),
+        (#"{"section":0,"at":0,"items":[{"h":1},{"h":true}]}"#, "params.items[1].h: must be a number, not bool true"),
     ])
     func namesTheFullPath(json: String, message: String) throws {
         let document = try JSONDocument(parsing: json)

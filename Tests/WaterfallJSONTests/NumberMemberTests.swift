@@ -1,0 +1,92 @@
+import Testing
+import WaterfallJSON
+
+/// Objects of one number member written without whitespace (`{"h":120.5}`, a bulk insert's items) take a shortcut
+/// through the scanner; it must leave the tape the general loop leaves, and anything it does not take must fail as
+/// it always did.
+@Suite struct NumberMemberTests {
+    /// Inputs with such objects in every position, and their values.
+    static let accepted: [AcceptCase] = [
+        AcceptCase(#"{"h":1}"#, ["h": 1]), AcceptCase(#"[{"h":1}]"#, [["h": 1]]),
+        AcceptCase(#"[{"h":1},{"h":2.5},{"h":-3e2}]"#, [["h": 1], ["h": 2.5], ["h": -300.0]]),
+        AcceptCase(#"[{"h":0},{"abc":-0.5},{"H":7}]"#, [["h": 0], ["abc": -0.5], ["H": 7]]),
+        AcceptCase(#"{"items":[{"h":1}],"n":{"w":2}}"#, ["items": [["h": 1]], "n": ["w": 2]]),
+        AcceptCase(#"[{"h":1 },{ "h":2},{"h" :3},{"h": 4}]"#, [["h": 1], ["h": 2], ["h": 3], ["h": 4]]),
+        AcceptCase(#"[{"h":1,"w":2},{"h":"x"},{"h1":1},{"":1}]"#, [["h": 1, "w": 2], ["h": "x"], ["h1": 1], ["": 1]]),
+        AcceptCase(#"[[{"h":1}],{"a":{"h":2}}]"#, [[["h": 1]], ["a": ["h": 2]]]),
+    ]
+
+    @Test(arguments: accepted)
+    func readsTheSameValues(_ testCase: AcceptCase) throws {
+        let document = try JSONDocument(parsing: testCase.input[...])
+        #expect(document.root.value == testCase.expected)
+    }
+
+    /// Each node's bytes, kind and size, and its siblings found after it: every field of the tape the shortcut writes.
+    @Test func leavesTheTapeOfTheGeneralLoop() throws {
+        let text = #"[{"h":12.5},7,{"ab":-1},{"h":3}]"#
+        let document = try JSONDocument(parsing: Array(text.utf8)[...])
+        let root = document.root
+        #expect(root.count == 4)
+        let raw = (0..<4).map { k in root[k].map { String(decoding: $0.rawBytes, as: UTF8.self) } }
+        #expect(raw == [#"{"h":12.5}"#, "7", #"{"ab":-1}"#, #"{"h":3}"#])
+        let first = try #require(root[0])
+        #expect(first.kind == .object)
+        #expect(first.count == 1)
+        let members = Array(first.members)
+        #expect(members.map(\.key.string) == ["h"])
+        #expect(members.first.map { String(decoding: $0.value.rawBytes, as: UTF8.self) } == "12.5")
+        #expect(first["h"]?.double == 12.5)
+        #expect(root[2]?["ab"]?.int == -1)
+        #expect(root[3]?["h"]?.int == 3)
+    }
+
+    static let rejected: [RejectCase] = [
+        RejectCase(#"[{"h":1e400}]"#, .numberOutOfRange, at: 6),
+        RejectCase(#"[{"h":1,}]"#, .unexpectedByte(0x7D), at: 8),
+        RejectCase(#"[{"h":-}]"#, .invalidNumber, at: 7), RejectCase(#"[{"h":01}]"#, .unexpectedByte(0x31), at: 7),
+        RejectCase(#"[{"h":1.}]"#, .invalidNumber, at: 8), RejectCase(#"{"h":1"#, .unexpectedEnd, at: 6),
+        RejectCase(#"{"h":"#, .unexpectedEnd, at: 5), RejectCase(#"[{"h":1]"#, .unexpectedByte(0x5D), at: 7),
+        RejectCase(#"[{"h":1,"h":2}]"#, .duplicateKey("h"), at: 8), RejectCase(#"[{"h":1}"#, .unexpectedEnd, at: 8),
+        RejectCase(#"[{"h":1}}"#, .unexpectedByte(0x7D), at: 8),
+    ]
+
+    @Test(arguments: rejected)
+    func failsAsTheGeneralLoopDoes(_ testCase: RejectCase) {
+        #expect(throws: JSONError(testCase.reason, at: testCase.offset)) {
+            try JSONDocument(parsing: testCase.input[...])
+        }
+    }
+
+    /// Digit runs are found eight bytes at a time: a run of any length ends exactly at the first byte that is not a
+    /// digit, whether that byte is next to the digits in ASCII (`/`, `:`), has its high bit set, or is zero.
+    @Test func digitRunsEndAtTheFirstOtherByte() throws {
+        for length in 1...26 {
+            let digits = (0..<length).map { k in UInt8(ascii: "1") + UInt8(k % 9) }
+            let value = try JSONDocument(parsing: (Array("[".utf8) + digits + Array("]".utf8))[...])
+            #expect(value.root[0]?.rawBytes.count == length)
+            let fraction = try JSONDocument(parsing: (Array("[0.".utf8) + digits + Array("]".utf8))[...])
+            #expect(fraction.root[0]?.rawBytes.count == length + 2)
+            for stop: UInt8 in [0x2F, 0x3A, 0xB0, 0xB5, 0x00, 0x7F] {
+                #expect(throws: JSONError(.unexpectedByte(stop), at: 1 + length)) {
+                    try JSONDocument(parsing: (Array("[".utf8) + digits + [stop, 0x5D])[...])
+                }
+                #expect(throws: JSONError(.unexpectedByte(stop), at: 3 + length)) {
+                    try JSONDocument(parsing: (Array("[0.".utf8) + digits + [stop, 0x5D])[...])
+                }
+            }
+        }
+    }
+
+    /// The shortcut opens an object too: it counts against the nesting limit.
+    @Test func countsAgainstTheNestingLimit() throws {
+        #expect(throws: JSONError(.nestingTooDeep(limit: 1), at: 1)) {
+            try JSONDocument(parsing: Array(#"[{"h":1}]"#.utf8)[...], maximumDepth: 1)
+        }
+        #expect(throws: JSONError(.nestingTooDeep(limit: 0), at: 0)) {
+            try JSONDocument(parsing: Array(#"{"h":1}"#.utf8)[...], maximumDepth: 0)
+        }
+        let document = try JSONDocument(parsing: Array(#"[{"h":1}]"#.utf8)[...], maximumDepth: 2)
+        #expect(document.root.value == [["h": 1]])
+    }
+}
