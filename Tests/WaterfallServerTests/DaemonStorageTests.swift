@@ -16,19 +16,20 @@ import WaterfallStorageFormat
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let state = directory + "/state"
-        // A million items: their recovery takes far longer than the few milliseconds the signals need.
+        // Half a million items: their recovery takes far longer than the few milliseconds the signals need.
         let section = SectionSpec(items: (0..<10_000).map { Item(height: Double(50 + $0 % 300)) })
         let spec = LayoutSpec(
-            width: 1000, defaults: SectionProperties(columns: 3), sections: Array(repeating: section, count: 100))
+            width: 1000, defaults: SectionProperties(columns: 3), sections: Array(repeating: section, count: 50))
         let store = DurableStore(directory: try StateDirectory(path: state), options: StoreOptions(policy: .never))
         _ = try await store.recover()
         try await store.commit([.created("big", seq: 1, spec: spec)])
         store.close()
 
         let socket = directory + "/w.sock"
+        let notify = try NotifyListener(path: directory + "/notify.sock")
+        let arguments = ["--state-dir", state, "--socket", socket, "--log-level", "info"]
         let process = try DaemonProcess(
-            executable: daemon, arguments: ["--state-dir", state, "--socket", socket, "--log-level", "info"],
-            environment: [:])
+            executable: daemon, arguments: arguments, environment: ["NOTIFY_SOCKET": notify.path])
         // The lock holds the daemon's pid once it has locked the directory, which it does after installing its
         // signal handlers and before recovering.
         let locked = await eventually(within: 10) {
@@ -46,13 +47,18 @@ import WaterfallStorageFormat
         #expect(log.contains("received SIGTERM while starting; stopping"), "\(log)")
         #expect(!log.contains("listening"), "recovery ended before the signals: \(log)")
         #expect(access(socket, F_OK) != 0)
+        #expect(notify.pending() == nil, "READY=1 before recovery ended")
 
-        let again = try await SpawnedDaemon(arguments: ["--state-dir", state])
-        let client = try TestClient(path: again.path)
+        // The next start recovers everything, and says READY=1 only then: the layout is there when it does.
+        let again = try DaemonProcess(
+            executable: daemon, arguments: arguments, environment: ["NOTIFY_SOCKET": notify.path])
+        #expect(try await notify.receive().contains("READY=1"), "\(again.standardError())")
+        let client = try TestClient(path: socket)
         try await client.write(#"{"id":1,"method":"layout.export","params":{"layout":"big"}}"# + "\n")
         let reply = try await client.readLines(1).first ?? ""
         #expect(reply.contains(#""seq":1,"#), "\(reply.prefix(200))")
-        #expect(await again.stop() == 0)
+        again.signal(SIGTERM)
+        #expect(await again.waitForExit(within: 5).status == 0)
     }
 
     /// A flipped byte in the middle of a journal: the daemon refuses to start (exit 1) naming the file and the
