@@ -14,15 +14,32 @@ final class BenchDaemon {
     let socketPath: String
     /// `waterfalld` or `waterfall-bench --serve`.
     let kind: String
+    /// Seconds from the spawn to the first answered `ping`.
+    private(set) var secondsToFirstPing = 0.0
+    /// Nanoseconds (`DispatchTime`) just before the spawn.
+    let spawnedAt: UInt64
     private let directory: String
+    /// Whether `stop()` removes `directory`: only one this daemon made.
+    private let ownsDirectory: Bool
+    private var reaped = false
 
     // MARK: Lifecycle
 
     /// Starts a daemon and waits until its socket answers; nil (with a message) if it does not come up.
-    init?(arguments extra: [String] = []) {
-        var template = Array("/tmp/waterfall-bench-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { return nil }
-        directory = String(cString: made)
+    ///
+    /// In `existing`, when given, the daemon's socket, state directory (`state`) and stderr go there, and stay
+    /// after it stops: a later daemon there recovers the same state. Otherwise a fresh directory, removed by
+    /// `stop()`.
+    init?(arguments extra: [String] = [], in existing: String? = nil, patience: Double = 5) {
+        if let existing {
+            directory = existing
+            ownsDirectory = false
+        } else {
+            var template = Array("/tmp/waterfall-bench-XXXXXX".utf8CString)
+            guard let made = mkdtemp(&template) else { return nil }
+            directory = String(cString: made)
+            ownsDirectory = true
+        }
         socketPath = directory + "/w.sock"
         let own = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let daemon = own.deletingLastPathComponent().appendingPathComponent("waterfalld").path
@@ -49,17 +66,20 @@ final class BenchDaemon {
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0
+        spawnedAt = DispatchTime.now().uptimeNanoseconds
         guard posix_spawn(&child, arguments[0], &actions, nil, argv, envp) == 0 else {
             print("  could not spawn \(arguments[0])")
             return nil
         }
         pid = child
-        for _ in 0..<500 {
+        // Every millisecond: the recovery scenario times the spawn to the first answer.
+        for _ in 0..<Int(patience * 1_000) {
             if let client = BenchClient(path: socketPath), client.call(Array(#"{"id":0,"method":"ping"}"#.utf8)) != nil
             {
+                secondsToFirstPing = Double(DispatchTime.now().uptimeNanoseconds - spawnedAt) / 1e9
                 return
             }
-            usleep(10_000)
+            usleep(1_000)
         }
         print("  the daemon did not answer on \(socketPath): \(standardError())")
         stop()
@@ -88,17 +108,28 @@ final class BenchDaemon {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    func stop() {
-        guard access(directory, F_OK) == 0 else { return }
-        kill(pid, SIGTERM)
+    /// Kills the daemon with SIGKILL and reaps it; its directory stays.
+    func kill9() {
+        guard !reaped else { return }
         var status: Int32 = 0
-        for _ in 0..<300 where waitpid(pid, &status, WNOHANG) != pid { usleep(10_000) }
-        if kill(pid, 0) == 0 {
-            kill(pid, SIGKILL)
-            waitpid(pid, &status, 0)
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        reaped = true
+    }
+
+    func stop() {
+        if !reaped {
+            reaped = true
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            for _ in 0..<300 where waitpid(pid, &status, WNOHANG) != pid { usleep(10_000) }
+            if kill(pid, 0) == 0 {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+            }
         }
         // With the state directory in it.
-        try? FileManager.default.removeItem(atPath: directory)
+        if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     func standardError() -> String {

@@ -2,12 +2,12 @@ import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
 /// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, client, json, numparse, numformat,
-/// memory, storage, stages, durability.
+/// memory, storage, stages, durability, recovery.
 @main
 enum WaterfallBench {
     static let names = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory", "storage", "stages", "durability",
+        "memory", "storage", "stages", "durability", "recovery",
     ]
 
     static func main() async {
@@ -85,6 +85,11 @@ enum WaterfallBench {
         if wants("storage") { await StorageBenchmark.run(quick: quick, table: &table) }
         if wants("durability") {
             DurabilityBenchmark.run(requests: quick ? 40_000 : 200_000, runs: quick ? 2 : 3, table: &table)
+        }
+        if wants("recovery") {
+            RecoveryBenchmark.run(
+                items: quick ? 1_000_000 : 10_000_000, sections: 1_000, updates: quick ? 5_000 : 20_000,
+                restarts: quick ? 2 : 3, table: &table)
         }
         // Last: it sets this process's allocator as the daemon does (`MemoryTuning`).
         if wants("stages") {

@@ -30,6 +30,8 @@ enum Waterfalld {
         }
         let logger = Logger(level: config.logLevel)
         let counters = TransportCounters()
+        // Before recovery, which can take seconds: SIGTERM then stops the daemon at once, and SIGHUP is ignored.
+        let signals = await StartupSignals(logger: logger)
         // Recovered before the socket is bound: the first answered request, and READY=1, see every layout.
         let service: LayoutService
         do {
@@ -49,7 +51,7 @@ enum Waterfalld {
             let server = try Server(
                 config: config, handler: service, logger: logger, counters: counters, reloadConfig: reload
             )
-            try await server.run()
+            try await server.run(signals: signals)
             service.close()
         } catch let error as ConfigError {
             // Like every start-up error: one plain line, not a log line.

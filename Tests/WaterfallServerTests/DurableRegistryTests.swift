@@ -75,4 +75,72 @@ import WaterfallProtocol
         #expect(layouts.first?.layout.seq == kept.seq)
         #expect(layouts.first?.layout.items(inSection: 0) == kept.items(inSection: 0))
     }
+
+    func update(_ name: String, _ updates: [ItemUpdate], section: Int = 0) -> DecodedRequest {
+        .change(
+            LayoutChange(
+                id: .int(1), isNotification: false, layout: name,
+                commands: [.updateItems(section: section, updates: updates)],
+                ops: .single(method: "items.update", params: []), wantsDiff: false))
+    }
+
+    /// A visit of item updates alone is undone without a copy of the layout (the items updated back): after a
+    /// failed commit the items, ids, frames, seq and budget are as before, through updates of one item twice, an
+    /// update to a new id and a width, and an update that fails on its own in the middle of the visit.
+    @Test(arguments: ["write", "sync"])
+    func aVisitOfItemUpdatesThatCannotBeMadeDurableIsUndone(fault: String) async throws {
+        let path = try makeTemporaryDirectory()
+        defer { removeDirectory(path) }
+        let files = FaultyFiles()
+        let (store, _) = try await open(path, files)
+        defer { store.close() }
+        let registry = LayoutRegistry(log: DurableLog(store: store))
+        let items = (0..<40).map { k -> Item in
+            let id: String? = k % 5 == 0 ? "i\(k)" : nil
+            return Item(height: Double(20 + k % 7), id: id)
+        }
+        let spec = LayoutSpec(
+            width: 300, defaults: SectionProperties(columns: 3),
+            sections: [SectionSpec(items: items), SectionSpec(items: items)])
+        _ = try await registry.create(
+            LayoutCreation(layout: "feed", replace: false, wantsDiff: false, spec: spec), limits: limits)
+        // A first change makes the journal allocate room ahead, so that the failing visit gets as far as its
+        // write (or sync) before failing.
+        let first = await registry.apply(
+            [update("feed", [ItemUpdate(index: 1, item: Item(height: 7))])], to: "feed", limits: limits)
+        #expect(first.map { (try? $0.get())?.seq } == [2])
+        let before = try await registry.snapshot("feed")
+        let budget = registry.budget.current
+        files.faults.withLock {
+            if fault == "write" { $0.write = EIO } else { $0.sync = EIO }
+        }
+        let visit = [
+            update("feed", [ItemUpdate(index: 3, item: Item(height: 90))]),
+            update(
+                "feed",
+                [ItemUpdate(index: 3, item: Item(height: 5, id: "new")), ItemUpdate(index: 0, item: Item(height: 1))]),
+            update("feed", [ItemUpdate(index: 99, item: Item(height: 1))]),
+            update("feed", [ItemUpdate(index: 10, item: Item(height: 3, aspectWidth: 4, span: .full))], section: 1),
+        ]
+        let refused = await registry.apply(ArraySlice(visit), to: "feed", limits: limits)
+        #expect(refused.count == 4)
+        for (k, outcome) in refused.enumerated() {
+            guard case .failure(let error) = outcome else {
+                Issue.record("change \(k) was accepted")
+                continue
+            }
+            #expect(error.code == (k == 2 ? .notFound : .storage), "\(k): \(error)")
+        }
+        let after = try await registry.snapshot("feed")
+        #expect(after.seq == before.seq)
+        #expect(after.spec == before.spec)
+        for s in 0..<2 { #expect(after.frames(ofSection: s) == before.frames(ofSection: s)) }
+        #expect(registry.budget.current == budget)
+        files.faults.withLock {
+            $0.write = nil
+            $0.sync = nil
+        }
+        let again = await registry.apply(ArraySlice(visit[..<1]), to: "feed", limits: limits)
+        #expect(again.map { (try? $0.get())?.seq } == [3])
+    }
 }

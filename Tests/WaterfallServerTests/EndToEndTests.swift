@@ -135,6 +135,13 @@ final class NotifyListener: Sendable {
 
     deinit { close(fd) }
 
+    /// A datagram already received, if any, without waiting.
+    func pending() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        return count < 0 ? nil : String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+
     /// The next datagram, read on a thread of its own (a blocking read must stay off the cooperative pool).
     func receive() async throws -> String {
         try await withCheckedThrowingContinuation { continuation in

@@ -25,4 +25,33 @@ import Testing
         #expect(status == 0)
         #expect(verify.standardOutput() + verify.standardError() == "")
     }
+
+    /// `systemd-analyze security` rates the shipped service no worse than before it had a state directory: overall
+    /// exposure 0.4, and only the four settings it has always flagged (the host's root directory, local sockets,
+    /// other users, the rtc device: a daemon serving a Unix socket to other users' processes needs those).
+    @Test(.enabled(if: DaemonProcess.which("systemd-analyze") != nil, "systemd-analyze is missing"))
+    func serviceIsAsHardenedAsBeforeItKeptState() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let analyze = try DaemonProcess(
+            executable: try #require(DaemonProcess.which("systemd-analyze")),
+            arguments: [
+                "security", "--offline=yes", "--no-pager",
+                root.appendingPathComponent("systemd/waterfalld.service").path,
+            ],
+            environment: [:])
+        #expect(await analyze.waitForExit(within: 60).status == 0)
+        let lines = (analyze.standardOutput() + analyze.standardError()).split(separator: "\n")
+        let overall = lines.first { $0.contains("Overall exposure level") }
+        let level = overall.flatMap { line in
+            line.split(separator: " ").compactMap { Double($0) }.first
+        }
+        #expect(try #require(level, "\(lines.suffix(3))") <= 0.4, "\(overall ?? "")")
+        let flagged = lines.filter { $0.hasPrefix("✗") }.map { $0.split(separator: " ")[1] }.sorted()
+        #expect(
+            flagged == [
+                "DeviceAllow=", "PrivateUsers=", "RestrictAddressFamilies=~AF_UNIX", "RootDirectory=/RootImage=",
+            ],
+            "\(flagged)")
+    }
 }

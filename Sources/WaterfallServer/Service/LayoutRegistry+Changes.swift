@@ -34,8 +34,14 @@ extension LayoutRegistry {
                 return Array(repeating: .failure(Self.missing(name)), count: changes.count)
             }
             let durable = log.isDurable
-            // Kept for the visit so that a failed commit can put it back: memory never runs ahead of disk.
-            let before: Layout? = durable ? layout : nil
+            // What puts the layout back when the visit's commit fails: memory never runs ahead of disk. A visit
+            // of item updates alone (the usual pipelined change) is undone by updating the items back, which is
+            // cheap; any other keeps a copy of the layout, whose first write to each section then copies that
+            // section whole, the larger part of what durability cost such a visit.
+            let undoable = durable && changes.allSatisfy(Self.onlyUpdatesItems)
+            let before: Layout? = durable && !undoable ? layout : nil
+            let seqBefore = layout.seq
+            var undo: [LayoutCommand] = []
             var outcomes: [Result<ChangeOutcome, ProtocolError>] = []
             outcomes.reserveCapacity(changes.count)
             var records: [MutationRecord] = []
@@ -57,8 +63,10 @@ extension LayoutRegistry {
             }
             for request in changes {
                 guard case .change(let change) = request else { continue }
+                let previous = undoable ? Self.previousItems(change.commands, in: layout) : []
                 let outcome = await Self.apply(change, to: &layout, entry, budget, limits)
                 if case .success(let applied) = outcome {
+                    undo += previous
                     if durable {
                         records.append(.applied(layout: name, seq: applied.outcome.seq, commands: change.commands))
                     }
@@ -66,12 +74,17 @@ extension LayoutRegistry {
                 }
                 outcomes.append(outcome.map(\.outcome))
             }
-            if let before, !records.isEmpty {
+            if durable, !records.isEmpty {
                 do throws(ProtocolError) {
                     try await log.commit(records)
                     log.committed(name, layout)
                 } catch {
-                    Self.restore(before, into: &layout, entry, budget)
+                    if let before {
+                        layout = before
+                    } else {
+                        await Self.undo(undo, seq: seqBefore, in: &layout)
+                    }
+                    Self.settleWeight(of: layout, entry, budget)
                     events = []
                     outcomes = outcomes.map { outcome in outcome.flatMap { _ in .failure(error) } }
                 }
@@ -86,11 +99,44 @@ extension LayoutRegistry {
 
     // MARK: Private
 
-    /// Puts back the layout as it was before a visit whose changes could not be made durable, with its weight.
-    private static func restore(_ before: Layout, into layout: inout Layout, _ entry: LayoutEntry, _ budget: ItemBudget)
-    {
-        layout = before
-        let weight = before.weight
+    /// Whether `request` changes nothing but items' inputs (or is not a change): undone by `undo`.
+    private static func onlyUpdatesItems(_ request: DecodedRequest) -> Bool {
+        guard case .change(let change) = request else { return true }
+        return change.commands.allSatisfy { command in
+            if case .updateItems = command { return true }
+            return false
+        }
+    }
+
+    /// The updates that put back what `commands` (item updates) are about to replace, each item as it is now;
+    /// none for an index that does not exist (the change will fail, and change nothing).
+    private static func previousItems(_ commands: [LayoutCommand], in layout: Layout) -> [LayoutCommand] {
+        commands.compactMap { command in
+            guard case .updateItems(let s, let updates) = command, s >= 0, s < layout.sectionCount else { return nil }
+            let count = layout.itemCount(inSection: s)
+            let previous = updates.compactMap { update in
+                update.index >= 0 && update.index < count
+                    ? ItemUpdate(index: update.index, item: layout.item(at: ItemPath(section: s, item: update.index)))
+                    : nil
+            }
+            return .updateItems(section: s, updates: previous)
+        }
+    }
+
+    /// Undoes a visit of item updates whose commit failed: `undo` (each successful change's `previousItems`, in
+    /// order) applied last first, as one change, and the seq put back.
+    private static func undo(_ undo: [LayoutCommand], seq: Int, in layout: inout Layout) async {
+        do {
+            try await layout.replay(undo.reversed(), seq: seq)
+        } catch {
+            // Every update puts back an item the layout held, at an index that still exists (updates move none).
+            preconditionFailure("undoing item updates failed: \(error)")
+        }
+    }
+
+    /// Settles the daemon's budget with the weight of the layout put back after a visit that failed to commit.
+    private static func settleWeight(of layout: Layout, _ entry: LayoutEntry, _ budget: ItemBudget) {
+        let weight = layout.weight
         let delta = entry.weight.withLock { count in
             defer { count = weight }
             return weight - count

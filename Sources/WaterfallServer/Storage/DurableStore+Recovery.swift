@@ -100,16 +100,52 @@ extension DurableStore {
             return .failure(
                 .damaged(path: history.base.path, offset: history.base.offset, reason: "rebuilding: \(error)"))
         }
-        for change in history.changes {
+        var start = 0
+        while start < history.changes.count {
+            let end = replayChunkEnd(history.changes, from: start)
+            let chunk = history.changes[start..<end]
             do {
-                _ = try await layout.apply(change.commands, listingItems: false)
+                try await layout.replay(chunk.flatMap(\.commands), seq: chunk[chunk.endIndex - 1].seq)
             } catch {
-                return .failure(
-                    .damaged(path: change.path, offset: change.offset, reason: "replaying seq \(change.seq): \(error)"))
+                // The chunk changed nothing: apply its changes one by one to name the one that fails.
+                for change in chunk {
+                    do {
+                        _ = try await layout.apply(change.commands, listingItems: false)
+                    } catch {
+                        return .failure(
+                            .damaged(
+                                path: change.path, offset: change.offset,
+                                reason: "replaying seq \(change.seq): \(error)"
+                            ))
+                    }
+                }
             }
+            start = end
         }
         return .success(layout)
     }
+
+    /// The end of the run of changes from `start` that are replayed as one (`Layout.replay`): each section they
+    /// touch is then placed once, not once per change, which is what makes a journal of a million single-item
+    /// updates quick to replay. At most `replayChunkMoves` commands that insert, delete or move items or sections
+    /// go in one run, since each of those costs a little more in a longer run (the index maps a diff needs grow with
+    /// them).
+    private static func replayChunkEnd(_ changes: [LayoutHistory.Change], from start: Int) -> Int {
+        var moves = 0
+        var end = start
+        while end < changes.count {
+            for command in changes[end].commands {
+                if case .updateItems = command { continue }
+                moves += 1
+            }
+            end += 1
+            if moves >= replayChunkMoves { break }
+        }
+        return end
+    }
+
+    /// See `replayChunkEnd`.
+    private static let replayChunkMoves = 4_096
 
     /// Cuts torn ends, removes dropped, replaced and redundant files, opens each layout's last segment for
     /// appending, and registers the layouts.

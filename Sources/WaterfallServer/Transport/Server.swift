@@ -40,8 +40,11 @@ public final class Server: Sendable {
     public var config: Config { state.withLock { $0.config } }
 
     /// Starts serving, handles SIGTERM/SIGINT (graceful shutdown) and SIGHUP (reload), and returns after shutdown.
-    public func run() async throws(ServerError) {
-        let watcher = SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP], queue: controlQueue) { [self] signal in
+    ///
+    /// - Parameter signals: the handlers the daemon installed before recovering its state, which this server
+    ///   takes over; without them it installs its own.
+    public func run(signals: StartupSignals? = nil) async throws(ServerError) {
+        let handler: @Sendable (Int32) -> Void = { [self] signal in
             if signal == SIGHUP {
                 reload()
             } else {
@@ -49,12 +52,18 @@ public final class Server: Sendable {
                 Task { await shutdown() }
             }
         }
-        state.withLock { $0.signalWatcher = watcher }
-        // No socket before a signal can stop the daemon cleanly (a second at most; it takes a few µs).
-        for _ in 0..<1000 where !watcher.isReady {
-            try? await Task.sleep(for: .milliseconds(1))
+        if let signals {
+            // On the control queue, as with a watcher of the server's own: reloads stay in order with its timers.
+            signals.route { [controlQueue] signal in controlQueue.async { handler(signal) } }
+        } else {
+            let watcher = SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP], queue: controlQueue, handler: handler)
+            state.withLock { $0.signalWatcher = watcher }
+            // No socket before a signal can stop the daemon cleanly (a second at most; it takes a few µs).
+            for _ in 0..<1000 where !watcher.isReady {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            if !watcher.isReady { logger.warning("signal handlers are not installed after 1 s; starting anyway") }
         }
-        if !watcher.isReady { logger.warning("signal handlers are not installed after 1 s; starting anyway") }
         try start()
         await waitUntilStopped()
     }
