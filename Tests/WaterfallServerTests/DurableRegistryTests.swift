@@ -77,10 +77,13 @@ import WaterfallProtocol
     }
 
     func update(_ name: String, _ updates: [ItemUpdate], section: Int = 0) -> DecodedRequest {
+        change(name, .updateItems(section: section, updates: updates))
+    }
+
+    func change(_ name: String, _ commands: LayoutCommand...) -> DecodedRequest {
         .change(
             LayoutChange(
-                id: .int(1), isNotification: false, layout: name,
-                commands: [.updateItems(section: section, updates: updates)],
+                id: .int(1), isNotification: false, layout: name, commands: commands,
                 ops: .single(method: "items.update", params: []), wantsDiff: false))
     }
 
@@ -135,6 +138,72 @@ import WaterfallProtocol
         #expect(after.seq == before.seq)
         #expect(after.spec == before.spec)
         for s in 0..<2 { #expect(after.frames(ofSection: s) == before.frames(ofSection: s)) }
+        #expect(registry.budget.current == budget)
+        files.faults.withLock {
+            $0.write = nil
+            $0.sync = nil
+        }
+        let again = await registry.apply(ArraySlice(visit[..<1]), to: "feed", limits: limits)
+        #expect(again.map { (try? $0.get())?.seq } == [3])
+    }
+
+    /// Any visit is undone after a failed commit: changes that leave an undo (inserts, deletes, moves, of items and
+    /// sections) and, from a configure on, a copy of the layout; the copy then still needs the undo of the changes
+    /// before it.
+    @Test(arguments: ["write", "sync"], [false, true])
+    func aVisitOfAnyChangesThatCannotBeMadeDurableIsUndone(fault: String, configures: Bool) async throws {
+        let path = try makeTemporaryDirectory()
+        defer { removeDirectory(path) }
+        let files = FaultyFiles()
+        let (store, _) = try await open(path, files)
+        defer { store.close() }
+        let registry = LayoutRegistry(log: DurableLog(store: store))
+        let items = (0..<30).map { k -> Item in
+            let id: String? = k % 4 == 0 ? "i\(k)" : nil
+            return Item(height: Double(20 + k % 7), id: id)
+        }
+        let spec = LayoutSpec(
+            width: 300, defaults: SectionProperties(columns: 3),
+            sections: [SectionSpec(items: items), SectionSpec(properties: SectionProperties(columns: 2), items: items)])
+        _ = try await registry.create(
+            LayoutCreation(layout: "feed", replace: false, wantsDiff: false, spec: spec), limits: limits)
+        let first = await registry.apply(
+            [update("feed", [ItemUpdate(index: 1, item: Item(height: 7))])], to: "feed", limits: limits)
+        #expect(first.map { (try? $0.get())?.seq } == [2])
+        let before = try await registry.snapshot("feed")
+        let budget = registry.budget.current
+        files.faults.withLock {
+            if fault == "write" { $0.write = EIO } else { $0.sync = EIO }
+        }
+        var patch = SectionPatch()
+        patch.columns = .set(4)
+        var visit = [
+            change("feed", .insertItems(section: 0, at: 5, items: [Item(height: 1), Item(height: 2, id: "x")])),
+            change("feed", .deleteItems(section: 1, indices: [9, 2, 3, 29])),
+            change("feed", .moveItem(from: ItemPath(section: 0, item: 6), to: ItemPath(section: 1, item: 0))),
+            change("feed", .insertSections(at: 1, sections: [SectionSpec(items: [Item(height: 9)])])),
+            change("feed", .moveSection(from: 0, to: 2)),
+        ]
+        if configures { visit.append(change("feed", .configureSection(0, patch))) }
+        visit += [
+            change("feed", .deleteSections([1])),
+            change("feed", .deleteItems(section: 0, indices: [99])),
+            change("feed", .insertItems(section: 0, at: 0, items: [Item(height: 4)])),
+        ]
+        let refused = await registry.apply(ArraySlice(visit), to: "feed", limits: limits)
+        #expect(refused.count == visit.count)
+        for (k, outcome) in refused.enumerated() {
+            guard case .failure(let error) = outcome else {
+                Issue.record("change \(k) was accepted")
+                continue
+            }
+            #expect(error.code == (k == visit.count - 2 ? .notFound : .storage), "\(k): \(error)")
+        }
+        let after = try await registry.snapshot("feed")
+        #expect(after.seq == before.seq)
+        #expect(after.spec == before.spec)
+        #expect(after.sectionCount == before.sectionCount)
+        for s in 0..<before.sectionCount { #expect(after.frames(ofSection: s) == before.frames(ofSection: s)) }
         #expect(registry.budget.current == budget)
         files.faults.withLock {
             $0.write = nil

@@ -34,14 +34,13 @@ extension LayoutRegistry {
                 return Array(repeating: .failure(Self.missing(name)), count: changes.count)
             }
             let durable = log.isDurable
-            // What puts the layout back when the visit's commit fails: memory never runs ahead of disk. A visit
-            // of item updates alone (the usual pipelined change) is undone by updating the items back, which is
-            // cheap; any other keeps a copy of the layout, whose first write to each section then copies that
-            // section whole, the larger part of what durability cost such a visit.
-            let undoable = durable && changes.allSatisfy(Self.onlyUpdatesItems)
-            let before: Layout? = durable && !undoable ? layout : nil
+            // What puts the layout back when the visit's commit fails: memory never runs ahead of disk. Each change
+            // leaves its undo (an insert's is a delete). Only from the first change that has none (configure, a
+            // batch) on is a copy of the layout kept, since a copy kept across a change makes the change's first
+            // write to each section copy that section whole (a bulk load then copies its section per request).
             let seqBefore = layout.seq
-            var undo: [LayoutCommand] = []
+            var undo: [[LayoutCommand]] = []
+            var copy: Layout?
             var outcomes: [Result<ChangeOutcome, ProtocolError>] = []
             outcomes.reserveCapacity(changes.count)
             var records: [MutationRecord] = []
@@ -63,10 +62,14 @@ extension LayoutRegistry {
             }
             for request in changes {
                 guard case .change(let change) = request else { continue }
-                let previous = undoable ? Self.previousItems(change.commands, in: layout) : []
+                var inverse: [LayoutCommand]?
+                if durable, copy == nil {
+                    inverse = layout.undoing(change.commands)
+                    if inverse == nil { copy = layout }
+                }
                 let outcome = await Self.apply(change, to: &layout, entry, budget, limits)
                 if case .success(let applied) = outcome {
-                    undo += previous
+                    if let inverse { undo.append(inverse) }
                     if durable {
                         records.append(.applied(layout: name, seq: applied.outcome.seq, commands: change.commands))
                     }
@@ -79,11 +82,9 @@ extension LayoutRegistry {
                     try await log.commit(records)
                     log.committed(name, layout)
                 } catch {
-                    if let before {
-                        layout = before
-                    } else {
-                        await Self.undo(undo, seq: seqBefore, in: &layout)
-                    }
+                    // The copy, if any, is the layout after the changes that left an undo.
+                    if let copy { layout = copy }
+                    await Self.undo(undo, seq: seqBefore, in: &layout)
                     Self.settleWeight(of: layout, entry, budget)
                     events = []
                     outcomes = outcomes.map { outcome in outcome.flatMap { _ in .failure(error) } }
@@ -99,38 +100,15 @@ extension LayoutRegistry {
 
     // MARK: Private
 
-    /// Whether `request` changes nothing but items' inputs (or is not a change): undone by `undo`.
-    private static func onlyUpdatesItems(_ request: DecodedRequest) -> Bool {
-        guard case .change(let change) = request else { return true }
-        return change.commands.allSatisfy { command in
-            if case .updateItems = command { return true }
-            return false
-        }
-    }
-
-    /// The updates that put back what `commands` (item updates) are about to replace, each item as it is now;
-    /// none for an index that does not exist (the change will fail, and change nothing).
-    private static func previousItems(_ commands: [LayoutCommand], in layout: Layout) -> [LayoutCommand] {
-        commands.compactMap { command in
-            guard case .updateItems(let s, let updates) = command, s >= 0, s < layout.sectionCount else { return nil }
-            let count = layout.itemCount(inSection: s)
-            let previous = updates.compactMap { update in
-                update.index >= 0 && update.index < count
-                    ? ItemUpdate(index: update.index, item: layout.item(at: ItemPath(section: s, item: update.index)))
-                    : nil
-            }
-            return .updateItems(section: s, updates: previous)
-        }
-    }
-
-    /// Undoes a visit of item updates whose commit failed: `undo` (each successful change's `previousItems`, in
-    /// order) applied last first, as one change, and the seq put back.
-    private static func undo(_ undo: [LayoutCommand], seq: Int, in layout: inout Layout) async {
+    /// Undoes the changes of a visit whose commit failed: each change's undo, the last change's first, as one
+    /// change, and the seq put back.
+    private static func undo(_ undo: [[LayoutCommand]], seq: Int, in layout: inout Layout) async {
+        guard !undo.isEmpty else { return }
         do {
-            try await layout.replay(undo.reversed(), seq: seq)
+            try await layout.replay(undo.reversed().flatMap { $0 }, seq: seq)
         } catch {
-            // Every update puts back an item the layout held, at an index that still exists (updates move none).
-            preconditionFailure("undoing item updates failed: \(error)")
+            // Each undo names what its change left, and the changes after it are undone first.
+            preconditionFailure("undoing a visit's changes failed: \(error)")
         }
     }
 
