@@ -16,7 +16,9 @@ extension Layout {
         let oldY = frame(ofItem: anchor).frame.y
         let diff = try await apply(commands, listingItems: listingItems, namingOps: namingOps)
         guard let path = anchor.following(commands) else { return (diff, .removed) }
-        return (diff, .moved(to: path, dy: frame(ofItem: path).frame.y - oldY))
+        let dy = frame(ofItem: path).frame.y - oldY
+        // Plus zero, never minus zero, for an item that did not move: the wire says 0.
+        return (diff, .moved(path, dy: dy == 0 ? 0 : dy))
     }
 
     /// Checks that `anchor` names an item of the layout as it is.

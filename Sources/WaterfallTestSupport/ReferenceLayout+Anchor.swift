@@ -18,7 +18,7 @@ extension ReferenceLayout {
         for command in commands { Self.carry(&marks, through: command) }
         for (s, section) in marks.enumerated() {
             guard let i = section.firstIndex(of: true) else { continue }
-            return .moved(to: ItemPath(section: s, item: i), dy: layout().sections[s].items[i].y - oldY)
+            return .moved(ItemPath(section: s, item: i), dy: layout().sections[s].items[i].y - oldY)
         }
         return .removed
     }

@@ -27,7 +27,7 @@ import WaterfallLayout
     static func at(_ section: Int, _ item: Int) -> ItemPath { ItemPath(section: section, item: item) }
 
     static func moved(_ section: Int, _ item: Int, _ dy: Double) -> AnchorOutcome {
-        .moved(to: at(section, item), dy: dy)
+        .moved(at(section, item), dy: dy)
     }
 
     static func oneColumn() -> SectionPatch {
