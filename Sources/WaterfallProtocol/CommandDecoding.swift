@@ -28,6 +28,20 @@ public enum CommandDecoding {
         return result
     }
 
+    /// The scroll anchor of a change, `"anchor": {"section": s, "i": k}` with both ≥ 0; nil when absent or null.
+    ///
+    /// Whether the item exists is the engine's business (`not_found`, against the layout as it is).
+    public static func anchor(_ p: inout Params) throws(ProtocolError) -> ItemPath? {
+        guard let node = p.view("anchor"), !node.isNull else { return nil }
+        var a = try p.nested(node, path: p.field("anchor"))
+        let section = try a.int("section")
+        let item = try a.int("i")
+        try a.finish()
+        guard section >= 0 else { throw .badParams(a.field("section"), "\(section) must be an integer ≥ 0") }
+        guard item >= 0 else { throw .badParams(a.field("i"), "\(item) must be an integer ≥ 0") }
+        return ItemPath(section: section, item: item)
+    }
+
     /// The settings of `layout.configure`.
     static func layoutPatch(_ p: inout Params) throws(ProtocolError) -> LayoutPatch {
         var patch = LayoutPatch()

@@ -92,6 +92,12 @@ public enum DecodedRequest: Sendable {
             let name = try layoutName(&p)
             let replace = try p.optionalBool("replace") ?? false
             let wantsDiff = try p.optionalBool("diff") ?? true
+            if p.contains("anchor") {
+                // An anchor names an item by its indices before the request, and a create has no before: even
+                // with `replace`, the layout it makes is new (its diff lists every section as new).
+                throw .badParams(
+                    "params.anchor", "layout.create makes a new layout, with no item before it to anchor to")
+            }
             let spec = try CommandDecoding.layoutSpec(&p)
             call = .layoutCreate(LayoutCreation(layout: name, replace: replace, wantsDiff: wantsDiff, spec: spec))
         case .layoutDrop:
@@ -130,6 +136,7 @@ public enum DecodedRequest: Sendable {
     ) throws(ProtocolError) -> LayoutChange {
         let name = try layoutName(&p)
         let wantsDiff = try p.optionalBool("diff") ?? true
+        let anchor = try CommandDecoding.anchor(&p)
         let commands: [LayoutCommand]
         let ops: AppliedOps
         if method == .batch {
@@ -148,6 +155,6 @@ public enum DecodedRequest: Sendable {
         try p.finish()
         return LayoutChange(
             id: request.id, isNotification: request.isNotification, layout: name, commands: commands, ops: ops,
-            wantsDiff: wantsDiff)
+            wantsDiff: wantsDiff, anchor: anchor)
     }
 }

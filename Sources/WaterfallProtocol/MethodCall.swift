@@ -71,10 +71,12 @@ public struct LayoutChange: Sendable {
     /// The requests as the `layout.changed` event repeats them.
     public var ops: AppliedOps
     public var wantsDiff: Bool
+    /// The scroll anchor the request named (indices before it): its result and event say where that item went.
+    public var anchor: ItemPath?
 
     public init(
         id: RequestID, isNotification: Bool, layout: String, commands: [LayoutCommand], ops: AppliedOps,
-        wantsDiff: Bool
+        wantsDiff: Bool, anchor: ItemPath? = nil
     ) {
         self.id = id
         self.isNotification = isNotification
@@ -82,6 +84,7 @@ public struct LayoutChange: Sendable {
         self.commands = commands
         self.ops = ops
         self.wantsDiff = wantsDiff
+        self.anchor = anchor
     }
 }
 

@@ -11,7 +11,7 @@ public protocol ChunkedReply: Sendable {
 }
 
 /// A mutation's reply, written a piece at a time: `{"jsonrpc":"2.0","id":…,"result":{"seq":…,"contentSize":…,
-/// "diff":…}}` and its newline.
+/// "diff":…,"anchor":…}}` and its newline (`diff` and `anchor` when there are).
 ///
 /// A change in the middle of a million items lists half a million frames, 48 MB of JSON. Written whole, the reply
 /// grew a buffer through fresh pages to 64 MB, and page faults took more time than formatting the numbers; written
@@ -19,12 +19,14 @@ public protocol ChunkedReply: Sendable {
 public struct MutationReply: ChunkedReply {
     // MARK: Lifecycle
 
-    /// The reply to request `id`, which left the layout at `seq` and `contentSize`, with `diff` unless nil.
-    public init(id: RequestID, seq: Int, contentSize: Size, diff: LayoutDiff?) {
+    /// The reply to request `id`, which left the layout at `seq` and `contentSize`, with `diff` and `anchor` unless
+    /// nil.
+    public init(id: RequestID, seq: Int, contentSize: Size, diff: LayoutDiff?, anchor: AnchorOutcome? = nil) {
         self.id = id
         self.seq = seq
         self.contentSize = contentSize
         self.diff = diff.map(DiffWriter.init)
+        self.anchor = anchor
     }
 
     // MARK: Public
@@ -44,6 +46,7 @@ public struct MutationReply: ChunkedReply {
             case .diff:
                 if diff?.write(&w, untilByteCount: byteCount) ?? true { stage = .end }
             case .end:
+                if let anchor { ReplyEncoding.anchor(anchor, &w) }
                 w.endObject()
                 w.endObject()
                 w.newline()
@@ -68,6 +71,7 @@ public struct MutationReply: ChunkedReply {
     private let seq: Int
     private let contentSize: Size
     private var diff: DiffWriter?
+    private let anchor: AnchorOutcome?
     private var stage = Stage.start
 }
 

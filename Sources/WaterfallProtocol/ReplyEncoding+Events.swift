@@ -9,8 +9,11 @@ extension ReplyEncoding {
         return w.takeBytes()
     }
 
-    /// The `layout.changed` event line: the layout, its new seq, the requests applied and their diff.
-    public static func changedEvent(_ layout: String, seq: Int, ops: AppliedOps, diff: [UInt8]) -> [UInt8] {
+    /// The `layout.changed` event line: the layout, its new seq, the requests applied, their diff and, when the
+    /// request named a scroll anchor, where it went (after `diff`, as in the request's result).
+    public static func changedEvent(
+        _ layout: String, seq: Int, ops: AppliedOps, diff: [UInt8], anchor: AnchorOutcome? = nil
+    ) -> [UInt8] {
         var w = JSONWriter(capacity: 128 + diff.count)
         notification(&w, method: "layout.changed") { w in
             w.beginObject()
@@ -31,6 +34,7 @@ extension ReplyEncoding {
             }
             w.key("diff")
             w.raw(diff[...])
+            if let anchor { self.anchor(anchor, &w) }
             w.endObject()
         }
         return w.takeBytes()

@@ -158,15 +158,17 @@ extension ReplyEncoding {
         return w.takeBytes()
     }
 
-    /// The result of a mutation as a reply, its diff either pre-encoded (shared with an event) or encoded in place.
+    /// The result of a mutation as a reply, its diff either pre-encoded (shared with an event) or encoded in place,
+    /// and its `anchor` when the request named one.
     public static func mutationResult(
-        _ w: inout JSONWriter, id: RequestID, seq: Int, contentSize: Size, encodedDiff: [UInt8]?, diff: LayoutDiff?
+        _ w: inout JSONWriter, id: RequestID, seq: Int, contentSize: Size, encodedDiff: [UInt8]?, diff: LayoutDiff?,
+        anchor: AnchorOutcome? = nil
     ) {
         result(&w, id: id) { w in
             if let encodedDiff {
-                mutation(&w, seq: seq, contentSize: contentSize, encodedDiff: encodedDiff[...])
+                mutation(&w, seq: seq, contentSize: contentSize, encodedDiff: encodedDiff[...], anchor: anchor)
             } else {
-                mutation(&w, seq: seq, contentSize: contentSize, diff: diff)
+                mutation(&w, seq: seq, contentSize: contentSize, diff: diff, anchor: anchor)
             }
         }
     }

@@ -56,24 +56,31 @@ public enum ReplyEncoding {
         w.endObject()
     }
 
-    /// The mutation result: `seq`, `contentSize` and, unless left out, the pre-encoded `diff`.
+    /// The mutation result: `seq`, `contentSize` and, unless left out, the pre-encoded `diff` and the `anchor`.
     public static func mutation(
-        _ w: inout JSONWriter, seq: Int, contentSize: Size, encodedDiff diff: ArraySlice<UInt8>?
+        _ w: inout JSONWriter, seq: Int, contentSize: Size, encodedDiff diff: ArraySlice<UInt8>?,
+        anchor: AnchorOutcome? = nil
     ) {
         mutation(&w, seq: seq, contentSize: contentSize) { w in
-            guard let diff else { return }
-            w.key("diff")
-            w.raw(diff)
+            if let diff {
+                w.key("diff")
+                w.raw(diff)
+            }
+            if let anchor { self.anchor(anchor, &w) }
         }
     }
 
     /// The mutation result, with `diff` (unless nil) encoded in place: what a reply whose diff no event shares
     /// writes, without a buffer of its own and a copy.
-    public static func mutation(_ w: inout JSONWriter, seq: Int, contentSize: Size, diff: LayoutDiff?) {
+    public static func mutation(
+        _ w: inout JSONWriter, seq: Int, contentSize: Size, diff: LayoutDiff?, anchor: AnchorOutcome? = nil
+    ) {
         mutation(&w, seq: seq, contentSize: contentSize) { w in
-            guard let diff else { return }
-            w.key("diff")
-            self.diff(diff, &w)
+            if let diff {
+                w.key("diff")
+                self.diff(diff, &w)
+            }
+            if let anchor { self.anchor(anchor, &w) }
         }
     }
 

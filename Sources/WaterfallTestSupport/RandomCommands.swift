@@ -135,3 +135,16 @@ public struct RandomCommands {
         }
     }
 }
+
+extension RandomCommands {
+    /// A random scroll anchor in a layout with these item counts; sometimes one that names no item.
+    public mutating func anchor(counts: [Int]) -> ItemPath {
+        let filled = counts.indices.filter { counts[$0] > 0 }
+        guard !filled.isEmpty, !chance(0.03) else {
+            let s = int(0...counts.count)
+            return ItemPath(section: s, item: s < counts.count ? counts[s] + int(0...1) : 0)
+        }
+        let s = filled[int(0...filled.count - 1)]
+        return ItemPath(section: s, item: int(0...counts[s] - 1))
+    }
+}

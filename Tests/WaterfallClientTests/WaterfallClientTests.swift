@@ -181,6 +181,40 @@ import WaterfallLayout
         }
     }
 
+    /// A typed call with an anchor: where it went (its event says the same), `.removed` when the call deleted it,
+    /// and nil when the call named none.
+    @Test func anchorsThroughTypedCalls() async throws {
+        try await InProcessDaemon.with { daemon in
+            let writer = try await WaterfallClient.connect(to: daemon.path)
+            let reader = try await WaterfallClient.connect(to: daemon.path)
+            _ = try await writer.createLayout("a", Self.spec)
+            let events = try await reader.subscribe("a")
+            // [30, 120, 80, 100] under a 44 header: the 100 goes from y 134 in column 1 to y 174 in column 0.
+            let inserted = try await writer.insertItems(
+                [Item(height: 30)], at: 0, inSection: 0, of: "a",
+                options: MutationOptions(diff: false, anchor: ItemPath(section: 0, item: 2)))
+            #expect(inserted.anchor == .moved(ItemPath(section: 0, item: 3), dy: 40) && inserted.diff == nil)
+            let deleted = try await writer.batch(
+                [.deleteItems(section: 0, indices: [3])], in: "a",
+                options: MutationOptions(anchor: ItemPath(section: 0, item: 3)))
+            #expect(deleted.anchor == .removed && deleted.diff != nil)
+            let plain = try await writer.deleteItems([0], inSection: 0, of: "a")
+            #expect(plain.anchor == nil)
+            let refused = await #expect(throws: WaterfallClientError.self) {
+                _ = try await writer.deleteItems(
+                    [0], inSection: 0, of: "a", options: MutationOptions(anchor: ItemPath(section: 0, item: 9)))
+            }
+            #expect(String(describing: refused).contains("params.anchor.i: 9"))
+            var anchors: [AnchorResult?] = []
+            for try await event in events {
+                guard case .changed(let change) = event else { break }
+                anchors.append(change.anchor)
+                if anchors.count == 3 { break }
+            }
+            #expect(anchors == [inserted.anchor, .removed, nil])
+        }
+    }
+
     @Test func aSubscriberThatFallsBehindGetsOverflowAndTheEnd() async throws {
         let daemon = try await InProcessDaemon.start { $0.subscriberMaxPendingBytes = 16_384 }
         let writer = try await WaterfallClient.connect(to: daemon.path)

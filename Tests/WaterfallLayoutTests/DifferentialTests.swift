@@ -3,7 +3,8 @@ import WaterfallLayout
 import WaterfallTestSupport
 
 /// The engine against `ReferenceLayout` on seeded random command sequences: incremental equals full, diffs replay
-/// exactly, parallel equals serial, and a rejected command changes nothing.
+/// exactly, parallel equals serial, scroll anchors land where the reference's identity says, and a rejected command
+/// changes nothing.
 // Serialized: its cases are CPU-bound, and run side by side they would hold every thread of the cooperative
 // pool (two here) for seconds, starving the socket tests that run meanwhile.
 @Suite(.serialized) struct DifferentialTests {
@@ -45,9 +46,25 @@ import WaterfallTestSupport
             }
             var client = ClientFrames(layout)
             let before = ClientFrames(layout)
-            let accepted = reference.apply(commands)
+            // A scroll anchor on a third of the requests, followed by the reference through the items' identity.
+            let anchor = random.chance(0.3) ? random.anchor(counts: counts) : nil
+            var expectedAnchor: AnchorOutcome?
+            let accepted: Bool
+            if let anchor {
+                expectedAnchor = reference.apply(commands, anchor: anchor)
+                accepted = expectedAnchor != nil
+            } else {
+                accepted = reference.apply(commands)
+            }
             do {
-                let diff = try await layout.apply(commands)
+                let diff: LayoutDiff
+                if let anchor {
+                    let applied = try await layout.apply(commands, anchor: anchor)
+                    diff = applied.diff
+                    #expect(applied.anchor == expectedAnchor, "anchor \(anchor): \(context): \(commands)")
+                } else {
+                    diff = try await layout.apply(commands)
+                }
                 _ = try await serial.apply(commands)
                 #expect(accepted, "engine accepted what the reference refused: \(context): \(commands)")
                 client.replay(commands)

@@ -50,3 +50,55 @@ import WaterfallTestSupport
                 == #"{"jsonrpc":"2.0","id":"a","result":{"seq":3,"contentSize":{"w":320.25,"h":0}}}"# + "\n")
     }
 }
+
+/// The anchor's place in a mutation result and in a `layout.changed` event: after `diff`, or where it would be.
+@Suite struct AnchorReplyTests {
+    static let diff = LayoutDiff(shifts: [SectionShift(from: 1, to: 2, dy: 80)])
+    static let moved = AnchorOutcome.moved(ItemPath(section: 1, item: 0), dy: 80)
+
+    static func text(_ reply: MutationReply) -> String {
+        var reply = reply
+        var w = JSONWriter()
+        _ = reply.write(&w, untilByteCount: .max)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    @Test func anAnchorComesAfterTheDiff() {
+        let reply = MutationReply(
+            id: .int(9), seq: 9, contentSize: Size(width: 300, height: 395), diff: Self.diff, anchor: Self.moved)
+        let expected =
+            #"{"jsonrpc":"2.0","id":9,"result":{"seq":9,"contentSize":{"w":300,"h":395},"#
+            + #""diff":{"sections":[],"shifts":[{"from":1,"to":2,"dy":80}]},"anchor":{"section":1,"i":0,"dy":80}}}"#
+            + "\n"
+        #expect(Self.text(reply) == expected)
+        // The reply whose diff an event shares writes the same bytes.
+        var w = JSONWriter()
+        ReplyEncoding.mutationResult(
+            &w, id: .int(9), seq: 9, contentSize: Size(width: 300, height: 395),
+            encodedDiff: ReplyEncoding.encodedDiff(Self.diff), diff: nil, anchor: Self.moved)
+        #expect(String(decoding: w.bytes, as: UTF8.self) == expected)
+    }
+
+    @Test func aRemovedAnchorIsNullAndWithoutTheDiffTheAnchorStays() {
+        let reply = MutationReply(
+            id: .int(2), seq: 4, contentSize: Size(width: 300, height: 0.5), diff: nil, anchor: .removed)
+        #expect(
+            Self.text(reply)
+                == #"{"jsonrpc":"2.0","id":2,"result":{"seq":4,"contentSize":{"w":300,"h":0.5},"anchor":null}}"# + "\n")
+        let fraction = MutationReply(
+            id: .int(2), seq: 4, contentSize: Size(width: 300, height: 0.5), diff: nil,
+            anchor: .moved(ItemPath(section: 0, item: 12), dy: -0.25))
+        #expect(Self.text(fraction).hasSuffix(#","anchor":{"section":0,"i":12,"dy":-0.25}}}"# + "\n"))
+    }
+
+    @Test func anEventCarriesTheAnchorAfterItsDiff() {
+        let ops = AppliedOps.single(method: "items.delete", params: ArraySlice(#"{"layout":"f"}"#.utf8))
+        let encoded = ReplyEncoding.encodedDiff(Self.diff)
+        let plain = ReplyEncoding.changedEvent("f", seq: 3, ops: ops, diff: encoded)
+        let anchored = ReplyEncoding.changedEvent("f", seq: 3, ops: ops, diff: encoded, anchor: .removed)
+        let text = String(decoding: anchored, as: UTF8.self)
+        #expect(text.hasSuffix(#""shifts":[{"from":1,"to":2,"dy":80}]},"anchor":null}}"# + "\n"))
+        // Without an anchor, the event is what it always was: the same bytes without the member.
+        #expect(String(decoding: plain.dropLast(3), as: UTF8.self) + #","anchor":null}}"# + "\n" == text)
+    }
+}

@@ -19,11 +19,15 @@ import WaterfallTestSupport
         let client = try fixture.connect()
         let watcher = try fixture.connect()
         var random = RandomCommands(seed: seed, maxItems: 30)
-        try await client.result("layout.create", WireCommand.create("r", random.layout()))
+        let spec = random.layout()
+        // Says where each scroll anchor goes, by the items' identity.
+        var reference = ReferenceLayout(spec)
+        try await client.result("layout.create", WireCommand.create("r", spec))
         try await watcher.result("subscribe", ["layout": "r"])
         var held = try ClientFrames(layoutGet: try await client.result("layout.get", ["layout": "r"]))
         var seq = 1
         var replyDiffs: [JSONValue] = []
+        var replyAnchors: [JSONValue?] = []
         for step in 0..<steps {
             // Mostly single requests; sometimes a batch of two or three.
             let count = random.chance(0.15) ? random.int(2...3) : 1
@@ -38,7 +42,7 @@ import WaterfallTestSupport
                     counts = shape.sections.map(\.items.count)
                 }
             }
-            let request: (method: String, params: JSONValue)
+            var request: (method: String, params: JSONValue)
             if commands.count == 1 {
                 let wire = WireCommand(commands[0])
                 request = (wire.method, wire.params(layout: "r"))
@@ -49,10 +53,23 @@ import WaterfallTestSupport
                 }
                 request = ("batch", ["layout": "r", "ops": .array(ops)])
             }
+            // A scroll anchor on a quarter of the requests.
+            var expectedAnchor: AnchorOutcome?
+            let referenceAccepted: Bool
+            if random.chance(0.25) {
+                let anchor = random.anchor(counts: held.sections.map(\.items.count))
+                request.params = request.params.setting(
+                    "anchor", ["section": .int(Int64(anchor.section)), "i": .int(Int64(anchor.item))])
+                expectedAnchor = reference.apply(commands, anchor: anchor)
+                referenceAccepted = expectedAnchor != nil
+            } else {
+                referenceAccepted = reference.apply(commands)
+            }
             let context = "seed \(seed), step \(step): \(request.method) \(request.params)"
             let reply = try await client.call(request.method, request.params)
             guard let result = reply["result"] else {
-                // Refused (the generator makes a few invalid commands): nothing changed.
+                // Refused (the generator makes a few invalid commands and anchors): nothing changed.
+                #expect(!referenceAccepted, "the daemon refused what the reference accepted: \(context): \(reply)")
                 let after = try await client.result("layout.get", ["layout": "r"])
                 #expect(after["seq"] == .int(Int64(seq)), "\(context)")
                 #expect(try ClientFrames(layoutGet: after) == held, "\(context)")
@@ -62,6 +79,12 @@ import WaterfallTestSupport
             #expect(result["seq"] == .int(Int64(seq)), "\(context)")
             let diffJSON = try #require(result["diff"], "\(context)")
             replyDiffs.append(diffJSON)
+            replyAnchors.append(result["anchor"])
+            if request.params["anchor"] != nil {
+                try expect(result["anchor"], is: expectedAnchor, context)
+            } else {
+                #expect(result["anchor"] == nil, "\(context)")
+            }
             held.replay(commands)
             try held.apply(try LayoutDiff(json: diffJSON))
             let fresh = try ClientFrames(layoutGet: try await client.result("layout.get", ["layout": "r"]))
@@ -73,8 +96,25 @@ import WaterfallTestSupport
             let event = try JSONValue(parsing: try await watcher.readLine())
             #expect(event["params"]?["seq"] == .int(Int64(k + 2)))
             #expect(event["params"]?["diff"] == diff)
+            #expect(event["params"]?["anchor"] == replyAnchors[k])
         }
         await fixture.stop()
+    }
+
+    /// Checks that a result's `anchor` says what the reference does (nil from it: the request should have failed).
+    private func expect(_ json: JSONValue?, is expected: AnchorOutcome?, _ context: String) throws {
+        switch expected {
+        case nil:
+            Issue.record("the daemon accepted what the reference refused: \(context)")
+        case .removed:
+            #expect(json == .null, "\(context)")
+        case .moved(let path, let dy)?:
+            let anchor = try #require(json, "\(context)")
+            #expect(anchor.keys == ["section", "i", "dy"], "\(context)")
+            #expect(
+                anchor["section"] == .int(Int64(path.section)) && anchor["i"] == .int(Int64(path.item)), "\(context)")
+            #expect(try anchor.number("dy") == dy, "\(context): \(anchor)")
+        }
     }
 }
 

@@ -19,11 +19,9 @@ public struct MutationResult: Sendable, Hashable {
     }
 }
 
-/// Where a scroll anchor item is after a change, and how far its frame's y moved; or that it is gone.
-public enum AnchorResult: Sendable, Hashable {
-    case moved(ItemPath, dy: Double)
-    case removed
-}
+/// Where a scroll anchor item is after a change, and how far its frame's y moved; or that it is gone: the engine's
+/// type, which the daemon encodes.
+public typealias AnchorResult = WaterfallLayout.AnchorOutcome
 
 /// What a mutating request asks for besides its change.
 public struct MutationOptions: Sendable, Hashable {

@@ -21,10 +21,11 @@ extension ClientSession {
                     // Shared with the event: written whole (subscribers hold it whole anyway).
                     ReplyEncoding.mutationResult(
                         &out, id: change.id, seq: outcome.seq, contentSize: outcome.size, encodedDiff: encoded,
-                        diff: nil)
+                        diff: nil, anchor: outcome.anchor)
                 } else {
                     let reply = MutationReply(
-                        id: change.id, seq: outcome.seq, contentSize: outcome.size, diff: outcome.diff)
+                        id: change.id, seq: outcome.seq, contentSize: outcome.size, diff: outcome.diff,
+                        anchor: outcome.anchor)
                     guard await stream(reply, &out) else { return }
                 }
             case .failure(let error):

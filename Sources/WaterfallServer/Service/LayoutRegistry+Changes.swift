@@ -9,6 +9,8 @@ extension LayoutRegistry {
         var size: Size
         var encoded: [UInt8]? = nil
         var diff: LayoutDiff? = nil
+        /// Where the request's scroll anchor went; nil when it named none.
+        var anchor: AnchorOutcome? = nil
     }
 
     /// The most consecutive changes to one layout made in one visit to its actor: enough to spare a pipelining
@@ -133,12 +135,18 @@ extension LayoutRegistry {
         // ends meanwhile only makes the event go to nobody).
         let subscribed = entry.subscribers.count > 0
         let diff: LayoutDiff
+        var anchor: AnchorOutcome?
         do throws(ProtocolError) {
             try reserve(growth, limits, in: budget)
             do {
                 // A batch names the failing op in errors even when it holds one.
-                diff = try await layout.apply(
-                    change.commands, listingItems: change.wantsDiff || subscribed, namingOps: change.ops.isBatch)
+                let listing = change.wantsDiff || subscribed
+                if let path = change.anchor {
+                    (diff, anchor) = try await layout.apply(
+                        change.commands, anchor: path, listingItems: listing, namingOps: change.ops.isBatch)
+                } else {
+                    diff = try await layout.apply(change.commands, listingItems: listing, namingOps: change.ops.isBatch)
+                }
             } catch {
                 budget.adjust(-growth)
                 throw ProtocolError(error)
@@ -154,13 +162,14 @@ extension LayoutRegistry {
         budget.adjust(delta - growth)
         guard subscribed else {
             let outcome = ChangeOutcome(
-                seq: layout.seq, size: layout.contentSize, diff: change.wantsDiff ? diff : nil)
+                seq: layout.seq, size: layout.contentSize, diff: change.wantsDiff ? diff : nil, anchor: anchor)
             return .success((outcome, nil))
         }
         let encoded = ReplyEncoding.encodedDiff(diff)
-        let event = ReplyEncoding.changedEvent(change.layout, seq: layout.seq, ops: change.ops, diff: encoded)
+        let event = ReplyEncoding.changedEvent(
+            change.layout, seq: layout.seq, ops: change.ops, diff: encoded, anchor: anchor)
         let outcome = ChangeOutcome(
-            seq: layout.seq, size: layout.contentSize, encoded: change.wantsDiff ? encoded : nil)
+            seq: layout.seq, size: layout.contentSize, encoded: change.wantsDiff ? encoded : nil, anchor: anchor)
         return .success((outcome, event))
     }
 }
