@@ -4,7 +4,7 @@ import Foundation
 /// with `--ephemeral`, with the default `"fsync": "everysec"`, and with `"always"`, each in a process of its own,
 /// in the same run.
 enum DurabilityBenchmark {
-    static func run(requests: Int, runs: Int, table: inout Table) {
+    static func run(requests: Int, bulkItems: Int, runs: Int, table: inout Table) {
         let configFile = NSTemporaryDirectory() + "waterfall-bench-fsync-always.json"
         guard (try? #"{"fsync": "always"}"#.write(toFile: configFile, atomically: true, encoding: .utf8)) != nil
         else {
@@ -17,6 +17,12 @@ enum DurabilityBenchmark {
         ]
         var rates: [String: Double] = [:]
         var cpu: [String: Double] = [:]
+        var bulkRates: [String: Double] = [:]
+        var bulkCPU: [String: Double] = [:]
+        // The wire scenario's real-valued bulk load, 100 inserts appended in turn: each request grows one large
+        // section, which is where keeping the layout as it was for a failed commit once cost a copy per request.
+        let bulk = EndToEndBenchmark.Pipeline(
+            lines: WireBenchmark.insertLines(WireBenchmark.itemTexts(bulkItems).real, bulkItems / 100), perChunk: 1)
         for setting in settings {
             guard let daemon = BenchDaemon(arguments: setting.flags),
                 let setup = BenchClient(path: daemon.socketPath)
@@ -31,9 +37,12 @@ enum DurabilityBenchmark {
             let lines = EndToEndBenchmark.Pipeline(
                 lines: EndToEndBenchmark.updateLines(layout: "e2e-0", count: requests), perChunk: 500)
             let round = EndToEndBenchmark.measure(daemon, [lines], runs: runs)
-            daemon.stop()
             rates[setting.name] = Double(requests) / round.seconds
             cpu[setting.name] = round.cpu / Double(requests)
+            let load = EndToEndBenchmark.bulkLoad(daemon, bulk, runs: runs)
+            bulkRates[setting.name] = Double(bulkItems) / load.seconds
+            bulkCPU[setting.name] = load.cpu / Double(bulkItems)
+            daemon.stop()
         }
         let ephemeral = rates["--ephemeral"] ?? 0
         for setting in settings {
@@ -47,6 +56,14 @@ enum DurabilityBenchmark {
                 "pipelined items.update (1 item), 1 client, \(setting.name)",
                 "\(Format.rate(rate)) requests, daemon CPU \(Format.seconds(cpu[setting.name] ?? 0)) per request",
                 "\(Format.ratio(ratio)) of --ephemeral", target)
+        }
+        let ephemeralBulk = bulkRates["--ephemeral"] ?? 0
+        for setting in settings {
+            let rate = bulkRates[setting.name] ?? 0
+            table.add(
+                "bulk load, 100 items.insert of \(bulkItems / 100) real-valued heights (diff off), \(setting.name)",
+                "\(Format.rate(rate)) items, daemon CPU \(Format.seconds(bulkCPU[setting.name] ?? 0)) per item",
+                "\(Format.ratio(ephemeralBulk > 0 ? rate / ephemeralBulk : 0)) of --ephemeral")
         }
     }
 }

@@ -84,7 +84,9 @@ enum WaterfallBench {
         }
         if wants("storage") { await StorageBenchmark.run(quick: quick, table: &table) }
         if wants("durability") {
-            DurabilityBenchmark.run(requests: quick ? 40_000 : 200_000, runs: quick ? 2 : 3, table: &table)
+            DurabilityBenchmark.run(
+                requests: quick ? 40_000 : 200_000, bulkItems: quick ? 200_000 : 1_000_000, runs: quick ? 2 : 3,
+                table: &table)
         }
         if wants("recovery") {
             RecoveryBenchmark.run(
