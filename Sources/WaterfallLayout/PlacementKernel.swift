@@ -85,26 +85,31 @@ enum PlacementKernel {
         inexact: inout Int
     ) -> Int {
         let sizing = HeightSizing(geometry)
-        let c = columnY.count
         let tolerance = geometry.tolerance
-        var cursor = next
-        var count = 0
-        defer {
-            inexact &+= count
-            next = cursor
+        @inline(__always)
+        func run(_ picker: some CursorColumnPicker) -> Int {
+            var picker = picker
+            let c = columnY.count
+            var count = 0
+            defer {
+                inexact &+= count
+                next = picker.store(into: columnY)
+            }
+            for index in range {
+                let input = inputs[index]
+                if input.span(in: c) != 1 { return index }
+                let height = sizing.height(input)
+                let (column, y) = picker.place(height: height, spacing: sizing.rowSpacing)
+                output.write(index, y: y, height: height, column: column)
+                count &+= Exactness.isExact(height) ? 0 : 1
+            }
+            return range.upperBound
         }
-        for index in range {
-            let input = inputs[index]
-            if input.span(in: c) != 1 { return index }
-            let height = sizing.height(input)
-            let (column, y) = ColumnCursor.pickAfterCursor(
-                in: UnsafeBufferPointer(columnY), cursor: cursor, tolerance: tolerance)
-            columnY[column] = y + height + sizing.rowSpacing
-            cursor = column + 1 == c ? 0 : column + 1
-            output.write(index, y: y, height: height, column: column)
-            count &+= Exactness.isExact(height) ? 0 : 1
+        switch columnY.count {
+        case 2: return run(CursorTwoColumns(columnY, cursor: next, tolerance: tolerance))
+        case 3: return run(CursorThreeColumns(columnY, cursor: next, tolerance: tolerance))
+        default: return run(CursorScan(columnY, cursor: next, tolerance: tolerance))
         }
-        return range.upperBound
     }
 
     /// The loop itself, specialized for each picker; the picker's column heights go back to `columnY` after it.
