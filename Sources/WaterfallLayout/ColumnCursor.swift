@@ -1,6 +1,10 @@
-/// The running state of placement in one section: each column's next y, and the round-robin cursor.
+/// The running state of placement in one section: each column's next y, and the cursor.
 struct ColumnCursor: Sendable, Equatable {
     var columnY: [Double]
+    /// The cursor of `next` placement, or of `shortest` placement with `tieBreak: cursor`: both are the previous
+    /// item's `(column + span) % columns` (0 for the first item), which is how a resumed placement recovers it. For
+    /// the tie rule, LAYOUT.md's `j + s` and its remainder pick alike: at `columns` no tied start is at or after it,
+    /// and at 0 every one is, so either way the leftmost tied start wins.
     var next: Int
 
     // MARK: Lifecycle
@@ -26,7 +30,7 @@ struct ColumnCursor: Sendable, Equatable {
     @inline(__always)
     static func choose(
         in columnY: UnsafeBufferPointer<Double>, next: inout Int, span: Int, placement: Placement,
-        tolerance: Double
+        tolerance: Double, tieBreak: TieBreak
     ) -> (column: Int, y: Double) {
         let count = columnY.count
         if placement == .next {
@@ -36,6 +40,14 @@ struct ColumnCursor: Sendable, Equatable {
             var y = columnY[column]
             for j in (column + 1)..<(column + span) where columnY[j] > y { y = columnY[j] }
             return (column, y)
+        }
+        if tieBreak == .cursor {
+            let picked =
+                span == 1
+                ? pickAfterCursor(in: columnY, cursor: next, tolerance: tolerance)
+                : chooseSpanning(in: columnY, span: span, tolerance: tolerance, cursor: next)
+            next = (picked.column + span) % count
+            return picked
         }
         if span == 1 {
             var best = 0
@@ -50,14 +62,30 @@ struct ColumnCursor: Sendable, Equatable {
             }
             return (best, minimum)
         }
-        return chooseSpanning(in: columnY, span: span, tolerance: tolerance)
+        return chooseSpanning(in: columnY, span: span, tolerance: tolerance, cursor: 0)
+    }
+
+    /// `tieBreak: cursor` for one column: the first column at or after `cursor` within `tolerance` of the shortest,
+    /// else the first one before it (the shortest itself is always tied, so there is one).
+    @inline(__always)
+    static func pickAfterCursor(
+        in columnY: UnsafeBufferPointer<Double>, cursor: Int, tolerance: Double
+    ) -> (column: Int, y: Double) {
+        var minimum = columnY[0]
+        for j in 1..<columnY.count { minimum = Swift.min(minimum, columnY[j]) }
+        let limit = minimum + tolerance
+        for j in cursor..<columnY.count where columnY[j] <= limit { return (j, columnY[j]) }
+        for j in 0..<cursor where columnY[j] <= limit { return (j, columnY[j]) }
+        assertionFailure("no column within the minimum")
+        return (0, columnY[0])
     }
 
     // MARK: Private
 
-    /// `shortest` for spans over one column: the window maxima by a monotonic deque, then the tolerance rule.
+    /// `shortest` for spans over one column: the window maxima by a monotonic deque, then the tolerance rule: the
+    /// first tied start at or after `cursor`, else the first (`cursor` 0 is the leftmost rule).
     private static func chooseSpanning(
-        in columnY: UnsafeBufferPointer<Double>, span: Int, tolerance: Double
+        in columnY: UnsafeBufferPointer<Double>, span: Int, tolerance: Double, cursor: Int
     ) -> (column: Int, y: Double) {
         let count = columnY.count
         let starts = count - span + 1
@@ -75,7 +103,10 @@ struct ColumnCursor: Sendable, Equatable {
         var minimum = candidates[0]
         for j in 1..<starts where candidates[j] < minimum { minimum = candidates[j] }
         let limit = minimum + tolerance
-        for j in 0..<starts where candidates[j] <= limit { return (j, candidates[j]) }
+        if cursor < starts {
+            for j in cursor..<starts where candidates[j] <= limit { return (j, candidates[j]) }
+        }
+        for j in 0..<Swift.min(cursor, starts) where candidates[j] <= limit { return (j, candidates[j]) }
         assertionFailure("no candidate column within the minimum")
         return (0, candidates[0])
     }

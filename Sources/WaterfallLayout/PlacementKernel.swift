@@ -15,7 +15,9 @@ enum PlacementKernel {
         cursor: inout ColumnCursor, output: KernelOutput<Entries>
     ) -> Int {
         let c = geometry.columnCount
-        let simple = geometry.placement == .shortest && geometry.tolerance == 0
+        let shortest = geometry.placement == .shortest
+        let simple = shortest && geometry.tolerance == 0 && geometry.tieBreak == .leftmost
+        let cursorRule = shortest && geometry.tieBreak == .cursor
         var inexact = 0
         var next = cursor.next
         cursor.columnY.withUnsafeMutableBufferPointer { columnY in
@@ -26,13 +28,18 @@ enum PlacementKernel {
                         inputs, index..<range.upperBound, geometry: geometry, columnY: columnY, output: output,
                         inexact: &inexact)
                     guard index < range.upperBound else { break }
+                } else if cursorRule {
+                    index = placeCursorRun(
+                        inputs, index..<range.upperBound, geometry: geometry, columnY: columnY, next: &next,
+                        output: output, inexact: &inexact)
+                    guard index < range.upperBound else { break }
                 }
                 let input = inputs[index]
                 let span = input.span(in: c)
                 let height = geometry.itemHeight(input)
                 let (column, y) = ColumnCursor.choose(
                     in: UnsafeBufferPointer(columnY), next: &next, span: span, placement: geometry.placement,
-                    tolerance: geometry.tolerance)
+                    tolerance: geometry.tolerance, tieBreak: geometry.tieBreak)
                 let bottom = y + height + geometry.rowSpacing
                 for j in column..<(column + span) { columnY[j] = bottom }
                 output.write(index, y: y, height: height, column: column, span: span)
@@ -64,6 +71,44 @@ enum PlacementKernel {
         case 5: return run(FiveColumns(columnY))
         case 16...: return run(ColumnHeap(columnY))
         default: return run(ColumnScan(columnY))
+        }
+    }
+
+    /// Places single-column items from `range.lowerBound` on with the shortest-column rule and `tieBreak: cursor`
+    /// (any tolerance), up to the first item that spans several columns; returns that item's index (or the range's
+    /// end). Kept apart from the leftmost loops, and out of line (called once per run, not per item), so that
+    /// `place`'s code for them stays as it was.
+    @inline(never)
+    private static func placeCursorRun<Entries: ColumnEntrySink>(
+        _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
+        columnY: UnsafeMutableBufferPointer<Double>, next: inout Int, output: KernelOutput<Entries>,
+        inexact: inout Int
+    ) -> Int {
+        let sizing = HeightSizing(geometry)
+        let tolerance = geometry.tolerance
+        @inline(__always)
+        func run(_ picker: some CursorColumnPicker) -> Int {
+            var picker = picker
+            let c = columnY.count
+            var count = 0
+            defer {
+                inexact &+= count
+                next = picker.store(into: columnY)
+            }
+            for index in range {
+                let input = inputs[index]
+                if input.span(in: c) != 1 { return index }
+                let height = sizing.height(input)
+                let (column, y) = picker.place(height: height, spacing: sizing.rowSpacing)
+                output.write(index, y: y, height: height, column: column)
+                count &+= Exactness.isExact(height) ? 0 : 1
+            }
+            return range.upperBound
+        }
+        switch columnY.count {
+        case 2: return run(CursorTwoColumns(columnY, cursor: next, tolerance: tolerance))
+        case 3: return run(CursorThreeColumns(columnY, cursor: next, tolerance: tolerance))
+        default: return run(CursorScan(columnY, cursor: next, tolerance: tolerance))
         }
     }
 

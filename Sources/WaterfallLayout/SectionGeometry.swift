@@ -76,6 +76,10 @@ struct SectionGeometry: Sendable, Hashable {
 
     // MARK: Internal
 
+    /// Whether placement keeps a cursor (`next`, or `shortest` with `tieBreak: cursor`): state beside the column
+    /// heights that a resumed placement must match too.
+    var usesCursor: Bool { placement == .next || tieBreak == .cursor }
+
     /// The height of the header block (0 when there is no header).
     var headerBlock: Double {
         headerHeight > 0 ? headerInsets.top + headerHeight + headerInsets.bottom : 0

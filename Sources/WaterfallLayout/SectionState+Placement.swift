@@ -307,7 +307,7 @@ private struct RegionRun {
         let old = section.cursor(
             before: oldIndex, previous: section.inputs[index - 1], storage: PlacementScratch.take(&oldColumnY))
         defer { oldColumnY = old.columnY }
-        if section.geometry.placement == .next && old.next != cursor.next { return nil }
+        if section.geometry.usesCursor && old.next != cursor.next { return nil }
         let shift = cursor.columnY[0] - old.columnY[0]
         for column in cursor.columnY.indices where cursor.columnY[column] != old.columnY[column] + shift {
             return nil

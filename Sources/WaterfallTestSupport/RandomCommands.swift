@@ -10,11 +10,14 @@ public struct RandomCommands {
     public var maxItems: Int
     /// Fixed column counts a generated section may have.
     public var columns: ClosedRange<Int>
+    /// When set, plain items take one of these heights (images of a few standard sizes): exact ties everywhere.
+    public var heights: [Double]?
 
-    public init(seed: UInt64, maxItems: Int = 60, columns: ClosedRange<Int> = 1...5) {
+    public init(seed: UInt64, maxItems: Int = 60, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil) {
         rng = SplitMix64(seed: seed)
         self.maxItems = maxItems
         self.columns = columns
+        self.heights = heights
     }
 
     /// Layouts are this many times wider when sections may have many columns, so that most of them fit.
@@ -31,7 +34,7 @@ public struct RandomCommands {
     }
 
     public mutating func item() -> Item {
-        var item = Item(height: length(200))
+        var item = Item(height: heights.map { $0[int(0...$0.count - 1)] } ?? length(200))
         if chance(0.15) {
             item.aspectWidth = Double(int(1...4)) * (chance(0.5) ? 1 : 1.5)
             item.height = Double(int(0...6))

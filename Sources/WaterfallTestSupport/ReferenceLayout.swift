@@ -68,6 +68,7 @@ public struct ReferenceLayout: Sendable {
         let c = r.columns
         var colY = [Double](repeating: top, count: c)
         var cursor = 0
+        var tieCursor = 0
         var itemsBottom = top
         var frames: [Rect] = []
         for item in section.items {
@@ -82,7 +83,14 @@ public struct ReferenceLayout: Sendable {
                 var cands: [Double] = []
                 for start in 0...(c - s) { cands.append(colY[start..<(start + s)].max()!) }
                 let m = cands.min()!
-                j = cands.firstIndex { $0 <= m + r.tolerance }!
+                let tied = cands.indices.filter { cands[$0] <= m + r.tolerance }
+                if r.tieBreak == .cursor {
+                    // CSS grid-lanes: the smallest tied start at or after the cursor, else the smallest tied one.
+                    j = tied.first { $0 >= tieCursor } ?? tied[0]
+                    tieCursor = j + s
+                } else {
+                    j = tied[0]
+                }
             } else {
                 if cursor + s > c { cursor = 0 }
                 j = cursor

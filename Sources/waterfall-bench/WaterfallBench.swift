@@ -2,12 +2,12 @@ import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
 /// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, client, json, numparse, numformat,
-/// memory, storage, stages, durability, recovery.
+/// memory, storage, stages, durability, recovery, tiebreak.
 @main
 enum WaterfallBench {
     static let names = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory", "storage", "stages", "durability", "recovery",
+        "memory", "storage", "stages", "durability", "recovery", "tiebreak",
     ]
 
     static func main() async {
@@ -39,6 +39,9 @@ enum WaterfallBench {
         if wants("kernel") {
             await KernelBenchmark.run(
                 items: million, columns: columns ?? [2, 3, 5, 8, 16, 64], runs: runs, table: &table)
+        }
+        if wants("tiebreak") {
+            await TieBreakBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }
         if wants("incremental") {
             await IncrementalBenchmark.run(

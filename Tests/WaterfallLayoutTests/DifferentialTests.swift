@@ -28,10 +28,17 @@ import WaterfallTestSupport
         try await run(seed: UInt64(seed), maxItems: 600, columns: 12...80, steps: max(20, Self.steps / 8))
     }
 
+    /// Items of a few standard heights, so that ties (and with them the tie rules) decide most placements.
+    @Test(arguments: 3000..<3012)
+    func tieHeavySections(seed: Int) async throws {
+        try await run(
+            seed: UInt64(seed), maxItems: 300, heights: [50, 100, 100, 150, 200], steps: max(20, Self.steps / 4))
+    }
+
     private func run(
-        seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, steps: Int
+        seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil, steps: Int
     ) async throws {
-        var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns)
+        var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
         let spec = random.layout()
         var layout = try await Layout.make(spec).layout
         layout.parallelGrain = 1

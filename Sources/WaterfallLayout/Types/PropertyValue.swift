@@ -1,0 +1,83 @@
+/// The kinds of value a section property takes: validation, the wire codec and the storage codec each have one
+/// case per kind, so a new property of an existing kind is one row in `SectionPropertyTable`.
+public enum PropertyKind: Sendable, Hashable {
+    /// An integer from 1 to 1024, within the layout's column limit (`columns`).
+    case columns
+    /// An integer ≥ 1 (`maxColumns`).
+    case count
+    /// A number ≥ 0, at most 10⁹ points.
+    case length
+    /// A number > 0, at most 10⁹ points (`minColumnWidth`).
+    case positiveLength
+    /// Four lengths.
+    case insets
+    case placement
+    case tieBreak
+    /// A boolean.
+    case flag
+}
+
+/// A section property's value, whatever the property: what the codecs read and write.
+public enum PropertyValue: Sendable, Hashable {
+    case integer(Int)
+    case number(Double)
+    case insets(Insets)
+    case placement(Placement)
+    case tieBreak(TieBreak)
+    case flag(Bool)
+}
+
+/// A Swift type a section property is stored as, and its `PropertyValue` case.
+public protocol PropertyValueConvertible: Sendable, Hashable {
+    /// The value `value` carries, or nil when it is another case.
+    init?(propertyValue value: PropertyValue)
+    var propertyValue: PropertyValue { get }
+}
+
+extension Int: PropertyValueConvertible {
+    public init?(propertyValue value: PropertyValue) {
+        guard case .integer(let v) = value else { return nil }
+        self = v
+    }
+    public var propertyValue: PropertyValue { .integer(self) }
+}
+
+extension Double: PropertyValueConvertible {
+    public init?(propertyValue value: PropertyValue) {
+        guard case .number(let v) = value else { return nil }
+        self = v
+    }
+    public var propertyValue: PropertyValue { .number(self) }
+}
+
+extension Insets: PropertyValueConvertible {
+    public init?(propertyValue value: PropertyValue) {
+        guard case .insets(let v) = value else { return nil }
+        self = v
+    }
+    public var propertyValue: PropertyValue { .insets(self) }
+}
+
+extension Placement: PropertyValueConvertible {
+    public init?(propertyValue value: PropertyValue) {
+        guard case .placement(let v) = value else { return nil }
+        self = v
+    }
+    public var propertyValue: PropertyValue { .placement(self) }
+}
+
+extension TieBreak: PropertyValueConvertible {
+    public init?(propertyValue value: PropertyValue) {
+        guard case .tieBreak(let v) = value else { return nil }
+        self = v
+    }
+    public var propertyValue: PropertyValue { .tieBreak(self) }
+}
+
+extension Bool: PropertyValueConvertible {
+    public init?(propertyValue value: PropertyValue) {
+        guard case .flag(let v) = value else { return nil }
+        self = v
+    }
+    public var propertyValue: PropertyValue { .flag(self) }
+}
