@@ -92,31 +92,6 @@ import WaterfallProtocol
     /// update to a new id and a width, and an update that fails on its own in the middle of the visit.
     @Test(arguments: ["write", "sync"])
     func aVisitOfItemUpdatesThatCannotBeMadeDurableIsUndone(fault: String) async throws {
-        let path = try makeTemporaryDirectory()
-        defer { removeDirectory(path) }
-        let files = FaultyFiles()
-        let (store, _) = try await open(path, files)
-        defer { store.close() }
-        let registry = LayoutRegistry(log: DurableLog(store: store))
-        let items = (0..<40).map { k -> Item in
-            let id: String? = k % 5 == 0 ? "i\(k)" : nil
-            return Item(height: Double(20 + k % 7), id: id)
-        }
-        let spec = LayoutSpec(
-            width: 300, defaults: SectionProperties(columns: 3),
-            sections: [SectionSpec(items: items), SectionSpec(items: items)])
-        _ = try await registry.create(
-            LayoutCreation(layout: "feed", replace: false, wantsDiff: false, spec: spec), limits: limits)
-        // A first change makes the journal allocate room ahead, so that the failing visit gets as far as its
-        // write (or sync) before failing.
-        let first = await registry.apply(
-            [update("feed", [ItemUpdate(index: 1, item: Item(height: 7))])], to: "feed", limits: limits)
-        #expect(first.map { (try? $0.get())?.seq } == [2])
-        let before = try await registry.snapshot("feed")
-        let budget = registry.budget.current
-        files.faults.withLock {
-            if fault == "write" { $0.write = EIO } else { $0.sync = EIO }
-        }
         let visit = [
             update("feed", [ItemUpdate(index: 3, item: Item(height: 90))]),
             update(
@@ -125,26 +100,7 @@ import WaterfallProtocol
             update("feed", [ItemUpdate(index: 99, item: Item(height: 1))]),
             update("feed", [ItemUpdate(index: 10, item: Item(height: 3, aspectWidth: 4, span: .full))], section: 1),
         ]
-        let refused = await registry.apply(ArraySlice(visit), to: "feed", limits: limits)
-        #expect(refused.count == 4)
-        for (k, outcome) in refused.enumerated() {
-            guard case .failure(let error) = outcome else {
-                Issue.record("change \(k) was accepted")
-                continue
-            }
-            #expect(error.code == (k == 2 ? .notFound : .storage), "\(k): \(error)")
-        }
-        let after = try await registry.snapshot("feed")
-        #expect(after.seq == before.seq)
-        #expect(after.spec == before.spec)
-        for s in 0..<2 { #expect(after.frames(ofSection: s) == before.frames(ofSection: s)) }
-        #expect(registry.budget.current == budget)
-        files.faults.withLock {
-            $0.write = nil
-            $0.sync = nil
-        }
-        let again = await registry.apply(ArraySlice(visit[..<1]), to: "feed", limits: limits)
-        #expect(again.map { (try? $0.get())?.seq } == [3])
+        try await expectUndone(visit, failingOnItsOwn: 2, fault: fault)
     }
 
     /// Any visit is undone after a failed commit: changes that leave an undo (inserts, deletes, moves, of items and
@@ -152,29 +108,6 @@ import WaterfallProtocol
     /// before it.
     @Test(arguments: ["write", "sync"], [false, true])
     func aVisitOfAnyChangesThatCannotBeMadeDurableIsUndone(fault: String, configures: Bool) async throws {
-        let path = try makeTemporaryDirectory()
-        defer { removeDirectory(path) }
-        let files = FaultyFiles()
-        let (store, _) = try await open(path, files)
-        defer { store.close() }
-        let registry = LayoutRegistry(log: DurableLog(store: store))
-        let items = (0..<30).map { k -> Item in
-            let id: String? = k % 4 == 0 ? "i\(k)" : nil
-            return Item(height: Double(20 + k % 7), id: id)
-        }
-        let spec = LayoutSpec(
-            width: 300, defaults: SectionProperties(columns: 3),
-            sections: [SectionSpec(items: items), SectionSpec(properties: SectionProperties(columns: 2), items: items)])
-        _ = try await registry.create(
-            LayoutCreation(layout: "feed", replace: false, wantsDiff: false, spec: spec), limits: limits)
-        let first = await registry.apply(
-            [update("feed", [ItemUpdate(index: 1, item: Item(height: 7))])], to: "feed", limits: limits)
-        #expect(first.map { (try? $0.get())?.seq } == [2])
-        let before = try await registry.snapshot("feed")
-        let budget = registry.budget.current
-        files.faults.withLock {
-            if fault == "write" { $0.write = EIO } else { $0.sync = EIO }
-        }
         var patch = SectionPatch()
         patch.columns = .set(4)
         var visit = [
@@ -190,6 +123,39 @@ import WaterfallProtocol
             change("feed", .deleteItems(section: 0, indices: [99])),
             change("feed", .insertItems(section: 0, at: 0, items: [Item(height: 4)])),
         ]
+        try await expectUndone(visit, failingOnItsOwn: visit.count - 2, fault: fault)
+    }
+
+    /// Makes `visit` on a layout of two 30-item sections whose journal fails at `fault` ("write" or "sync"), and
+    /// checks that every change of it is refused (`storage`, or `not_found` for the one at `failingOnItsOwn`) and
+    /// that the layout, its seq and the budget are as before; then, the disk healed, that its first change goes
+    /// through with the next seq.
+    private func expectUndone(_ visit: [DecodedRequest], failingOnItsOwn bad: Int, fault: String) async throws {
+        let path = try makeTemporaryDirectory()
+        defer { removeDirectory(path) }
+        let files = FaultyFiles()
+        let (store, _) = try await open(path, files)
+        defer { store.close() }
+        let registry = LayoutRegistry(log: DurableLog(store: store))
+        let items = (0..<30).map { k -> Item in
+            let id: String? = k % 4 == 0 ? "i\(k)" : nil
+            return Item(height: Double(20 + k % 7), id: id)
+        }
+        let spec = LayoutSpec(
+            width: 300, defaults: SectionProperties(columns: 3),
+            sections: [SectionSpec(items: items), SectionSpec(properties: SectionProperties(columns: 2), items: items)])
+        _ = try await registry.create(
+            LayoutCreation(layout: "feed", replace: false, wantsDiff: false, spec: spec), limits: limits)
+        // A first change makes the journal allocate room ahead, so that the failing visit gets as far as its
+        // write (or sync) before failing.
+        let first = await registry.apply(
+            [update("feed", [ItemUpdate(index: 1, item: Item(height: 7))])], to: "feed", limits: limits)
+        #expect(first.map { (try? $0.get())?.seq } == [2])
+        let before = try await registry.snapshot("feed")
+        let budget = registry.budget.current
+        files.faults.withLock {
+            if fault == "write" { $0.write = EIO } else { $0.sync = EIO }
+        }
         let refused = await registry.apply(ArraySlice(visit), to: "feed", limits: limits)
         #expect(refused.count == visit.count)
         for (k, outcome) in refused.enumerated() {
@@ -197,7 +163,7 @@ import WaterfallProtocol
                 Issue.record("change \(k) was accepted")
                 continue
             }
-            #expect(error.code == (k == visit.count - 2 ? .notFound : .storage), "\(k): \(error)")
+            #expect(error.code == (k == bad ? .notFound : .storage), "\(k): \(error)")
         }
         let after = try await registry.snapshot("feed")
         #expect(after.seq == before.seq)
