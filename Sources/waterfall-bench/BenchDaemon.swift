@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WaterfallServer
+import WaterfallTestSupport
 
 /// A daemon in a process of its own, on a socket in a fresh temporary directory.
 ///
@@ -51,27 +52,20 @@ final class BenchDaemon {
             arguments = [own.path, "--serve", socketPath] + extra
             kind = "waterfall-bench --serve"
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let environment = [
             // A private state directory, never the user's ~/.local/state.
             "STATE_DIRECTORY=\(directory)/state", "WATERFALLD_SOCKET=\(socketPath)",
             "PATH=\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")",
         ]
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var child: pid_t = 0
         spawnedAt = DispatchTime.now().uptimeNanoseconds
-        guard posix_spawn(&child, arguments[0], &actions, nil, argv, envp) == 0 else {
-            print("  could not spawn \(arguments[0])")
+        do {
+            pid = try ChildProcess.spawn(
+                arguments[0], Array(arguments.dropFirst()), environment: environment, input: "/dev/null",
+                output: "/dev/null", errors: directory + "/stderr")
+        } catch {
+            print("  could not \(error)")
             return nil
         }
-        pid = child
         // Every millisecond: the recovery scenario times the spawn to the first answer.
         for _ in 0..<Int(patience * 1_000) {
             if let client = BenchClient(path: socketPath), client.call(Array(#"{"id":0,"method":"ping"}"#.utf8)) != nil

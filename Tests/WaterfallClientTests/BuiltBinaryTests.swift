@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import WaterfallTestSupport
 
 /// The built `waterfallctl` against the built `waterfalld`, as users run them.
 @Suite(.enabled(if: BuiltBinary.path("waterfallctl") != nil && BuiltBinary.path("waterfalld") != nil, "not built"))
@@ -59,29 +60,9 @@ final class BuiltBinary: @unchecked Sendable {
         self.name = name
         let executable = try #require(Self.path(program))
         try input.write(toFile: "\(directory)/\(name).in", atomically: false, encoding: .utf8)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "\(directory)/\(name).in", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "\(directory)/\(name).out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "\(directory)/\(name).err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else { throw TestFailure("spawn \(executable): \(String(cString: strerror(status)))") }
-        pid = child
+        pid = try ChildProcess.spawn(
+            executable, arguments, environment: environment.map { "\($0.key)=\($0.value)" },
+            input: "\(directory)/\(name).in", output: "\(directory)/\(name).out", errors: "\(directory)/\(name).err")
     }
 
     deinit { stop() }

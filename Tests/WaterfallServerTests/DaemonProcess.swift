@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WaterfallTestSupport
 
 /// A child process (the built `waterfalld`, socat, systemd-socket-activate) with its output in files.
 ///
@@ -8,28 +9,11 @@ import Glibc
 final class DaemonProcess: @unchecked Sendable {
     // MARK: Lifecycle
 
-    /// Starts `executable`; `environment` is added to PATH. The child gets default signal dispositions and an
-    /// empty signal mask, whatever the test process has set.
+    /// Starts `executable`; `environment` is added to PATH (see `ChildProcess.spawn`).
     init(executable: String, arguments: [String], environment: [String: String], input: String = "") throws {
         directory = try makeTemporaryDirectory()
         let stdinPath = directory + "/stdin"
         try input.write(toFile: stdinPath, atomically: false, encoding: .utf8)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, directory + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var fullEnvironment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         // The daemon keeps its state in a private directory of this child's, never in the user's
         // ~/.local/state, unless the test names one (or says --ephemeral).
@@ -37,13 +21,9 @@ final class DaemonProcess: @unchecked Sendable {
             fullEnvironment["STATE_DIRECTORY"] = directory + "/state"
         }
         fullEnvironment.merge(environment) { $1 }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = fullEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else { throw TestFailure("spawn \(executable): \(String(cString: strerror(status)))") }
-        pid = child
+        pid = try ChildProcess.spawn(
+            executable, arguments, environment: fullEnvironment.map { "\($0.key)=\($0.value)" }, input: stdinPath,
+            output: directory + "/stdout", errors: directory + "/stderr")
     }
 
     deinit {
