@@ -56,7 +56,7 @@ extension ItemPath {
             if s == section && item >= at { path.item += items.count }
         case .deleteItems(let s, let indices):
             guard s == section else { break }
-            // Indices may repeat (the engine deletes each once).
+            // The change applied, so each index names an item before the delete, once (the engine refuses repeats).
             let deleted = Set(indices)
             if deleted.contains(item) { return nil }
             path.item -= deleted.count { $0 < item }

@@ -64,9 +64,10 @@ extension Layout {
     private static func runs(of indices: [Int], below count: Int) -> [ClosedRange<Int>] {
         var runs: [ClosedRange<Int>] = []
         for index in indices.sorted() where index >= 0 && index < count {
+            // No index repeats: the engine refuses a delete that lists one twice.
             if let last = runs.last, last.upperBound + 1 == index {
                 runs[runs.count - 1] = last.lowerBound...index
-            } else if runs.last?.upperBound != index {
+            } else {
                 runs.append(index...index)
             }
         }

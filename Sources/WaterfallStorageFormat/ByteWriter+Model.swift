@@ -31,7 +31,7 @@ extension ByteWriter {
     public mutating func items(_ items: [Item]) {
         // Room for plain items up front (at most 9 bytes each): a bulk insert's record otherwise grows through
         // every power of two, copying itself each time.
-        bytes.reserveCapacity(bytes.count + 10 + 9 * items.count)
+        reserve(10 + 9 * items.count)
         varint(UInt64(items.count))
         for item in items { self.item(item) }
     }

@@ -7,6 +7,13 @@ public struct ByteWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Room for `count` more bytes, growing at least twofold: `reserveCapacity` alone grows to exactly what is
+    /// asked, so reserving before each of a record's many sections would copy the whole buffer every time.
+    public mutating func reserve(_ count: Int) {
+        let needed = bytes.count + count
+        if needed > bytes.capacity { bytes.reserveCapacity(max(needed, 2 * bytes.capacity)) }
+    }
+
     @inline(__always)
     public mutating func u8(_ v: UInt8) { bytes.append(v) }
 
