@@ -19,6 +19,7 @@ public enum Method: Hashable, Sendable {
     case subscribe
     case unsubscribe
     case stats
+    case metrics
 }
 
 /// The methods that change an existing layout, one engine command each: the ones a `batch` may hold.
@@ -59,13 +60,14 @@ extension Method: RawRepresentable, CaseIterable {
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
         case .stats: "stats"
+        case .metrics: "metrics"
         }
     }
 
     public static let allCases: [Method] =
         [
             .batch, .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .layoutExport, .query,
-            .subscribe, .unsubscribe, .stats,
+            .subscribe, .unsubscribe, .stats, .metrics,
         ] + ChangeMethod.allCases.map(Method.change)
 
     /// The method named `name`, by a hash lookup rather than the synthesized comparison with every case in turn.
@@ -90,7 +92,9 @@ extension Method: RawRepresentable, CaseIterable {
             if view.isEqual(toKey: "batch") { return .batch }
             if view.isEqual(toKey: "query") { return .query }
             if view.isEqual(toKey: "stats") { return .stats }
-        case 7: if view.isEqual(toKey: "version") { return .version }
+        case 7:
+            if view.isEqual(toKey: "version") { return .version }
+            if view.isEqual(toKey: "metrics") { return .metrics }
         case 9: if view.isEqual(toKey: "subscribe") { return .subscribe }
         case 10:
             if view.isEqual(toKey: "items.move") { return .change(.itemsMove) }

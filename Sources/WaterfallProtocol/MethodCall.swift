@@ -22,6 +22,28 @@ public enum MethodCall: Sendable {
     case subscribe(layout: String)
     case unsubscribe(layout: String)
     case stats
+    /// `metrics`: `stats` in Prometheus' text format.
+    case metrics
+}
+
+extension MethodCall {
+    /// The method this call runs.
+    public var method: Method {
+        switch self {
+        case .ping: .ping
+        case .version: .version
+        case .layoutCreate: .layoutCreate
+        case .layoutDrop: .layoutDrop
+        case .layoutList: .layoutList
+        case .layoutGet: .layoutGet
+        case .layoutExport: .layoutExport
+        case .query: .query
+        case .subscribe: .subscribe
+        case .unsubscribe: .unsubscribe
+        case .stats: .stats
+        case .metrics: .metrics
+        }
+    }
 }
 
 /// The params of `layout.create`.
@@ -90,11 +112,19 @@ public struct LayoutChange: Sendable {
 /// The requests a change applied, as its `layout.changed` event repeats them.
 public enum AppliedOps: Sendable {
     /// One request: its method and its params, verbatim.
-    case single(method: String, params: ArraySlice<UInt8>)
+    case single(method: ChangeMethod, params: ArraySlice<UInt8>)
     /// A batch: its `ops` array, verbatim.
     case batch(ArraySlice<UInt8>)
 
     public var isBatch: Bool {
         if case .batch = self { true } else { false }
+    }
+
+    /// The method of the request.
+    public var method: Method {
+        switch self {
+        case .single(let method, _): .change(method)
+        case .batch: .batch
+        }
     }
 }

@@ -29,8 +29,12 @@ struct ChangeVisit {
 
     // MARK: Lifecycle
 
-    init(_ entry: LayoutEntry, log: any MutationLog, budget: ItemBudget, limits: RequestLimits, seq: Int) {
+    init(
+        _ entry: LayoutEntry, log: any MutationLog, budget: ItemBudget, limits: RequestLimits, seq: Int,
+        events counters: EventCounters = EventCounters()
+    ) {
         self.entry = entry
+        self.counters = counters
         self.log = log
         self.budget = budget
         self.limits = limits
@@ -67,7 +71,8 @@ struct ChangeVisit {
         }
         for event in events {
             entry.subscribers.publish(
-                event, overflow: ReplyEncoding.overflowEvent(entry.name), limit: limits.subscriberMaxPendingBytes)
+                event, overflow: ReplyEncoding.overflowEvent(entry.name), limit: limits.subscriberMaxPendingBytes,
+                counting: counters)
         }
         events = []
     }
@@ -75,6 +80,8 @@ struct ChangeVisit {
     // MARK: Private
 
     private let entry: LayoutEntry
+    /// Where the events this visit publishes are counted.
+    private let counters: EventCounters
     private let log: any MutationLog
     private let budget: ItemBudget
     private let limits: RequestLimits

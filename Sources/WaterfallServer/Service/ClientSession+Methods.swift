@@ -45,6 +45,8 @@ extension ClientSession {
             ReplyEncoding.emptyResult(&out, id: id)
         case .stats:
             ReplyEncoding.stats(&out, id: id, await service.statsReport())
+        case .metrics:
+            ReplyEncoding.metrics(&out, id: id, await service.statsReport())
         }
     }
 
