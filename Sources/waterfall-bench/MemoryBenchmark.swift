@@ -31,7 +31,7 @@ enum MemoryBenchmark {
                 "≤ 48 B/item: \(perItem <= 48 ? "met" : "MISSED")")
             ratios.add(
                 "memory per item at \(total) items (\(load.sections) section\(load.sections == 1 ? "" : "s"))",
-                daemon: "\((perItem * 10).rounded() / 10) B", peer: "", ratio: "",
+                daemon: "\((perItem * 10).rounded() / 10) B", peer: "—", ratio: "—",
                 goal: "≤ 48 B: \(perItem <= 48 ? "met" : "MISSED")")
         }
     }

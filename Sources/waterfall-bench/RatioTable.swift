@@ -7,7 +7,7 @@ struct RatioTable {
 
     mutating func add(_ measure: String, daemon: String, peer: String, ratio: String, goal: String) {
         rows.append((measure, daemon, peer, ratio, goal))
-        print("  \(measure): \(daemon) vs \(peer): \(ratio) (goal \(goal))")
+        print("  \(measure): \(daemon)\(peer == "—" ? "" : " vs \(peer): \(ratio)") (goal \(goal))")
     }
 
     /// A ratio `value` against a goal of at least `goal`, as "0.12× (goal ≥ 0.3×: MISSED)" parts.
