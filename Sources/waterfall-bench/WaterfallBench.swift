@@ -1,13 +1,14 @@
 import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
-/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, client, json, numparse, numformat,
-/// memory, storage, stages, durability, recovery, tiebreak.
+/// and ratios, then issue 20's table of the daemon against its peers. Names: kernel, incremental, parallel, query,
+/// diff, e2e, wire, client, json, numparse, numformat, memory, storage, stages, durability, recovery, tiebreak,
+/// floor, simdjson (`--only floor,simdjson,memory` gives issue 20's whole table).
 @main
 enum WaterfallBench {
     static let names = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory", "storage", "stages", "durability", "recovery", "tiebreak",
+        "memory", "storage", "stages", "durability", "recovery", "tiebreak", "floor", "simdjson",
     ]
 
     static func main() async {
@@ -36,6 +37,16 @@ enum WaterfallBench {
         let million = quick ? 200_000 : 1_000_000
         let grid = quick ? (sections: 200, items: 1_000) : (sections: 1_000, items: 1_000)
         var table = Table()
+        var ratios = RatioTable()
+        // Built once, when a scenario needs them (`PeerPrograms`).
+        var peerPrograms: PeerPrograms?
+        func peers() -> PeerPrograms {
+            if let peerPrograms { return peerPrograms }
+            let built = PeerPrograms()
+            for reason in built.missing { print("  peers: \(reason)") }
+            peerPrograms = built
+            return built
+        }
         if wants("kernel") {
             await KernelBenchmark.run(
                 items: million, columns: columns ?? [2, 3, 5, 8, 16, 64], runs: runs, table: &table)
@@ -83,7 +94,16 @@ enum WaterfallBench {
         if wants("numformat") { await NumberFormatBenchmark.run(count: million, runs: runs, table: &table) }
         if wants("memory") {
             let loads = quick ? [(1, 200_000), (1_000, 1_000)] : [(1, 1_000_000), (10_000, 1_000)]
-            MemoryBenchmark.run(loads: loads, table: &table)
+            MemoryBenchmark.run(loads: loads, table: &table, ratios: &ratios)
+        }
+        if wants("floor") {
+            let sizes = FloorBenchmark.Sizes(requests: quick ? 50_000 : 200_000, clients: 8, runs: quick ? 2 : 3)
+            await FloorBenchmark.run(sizes, peers: peers(), table: &table, ratios: &ratios)
+        }
+        if wants("simdjson") {
+            SimdjsonBenchmark.run(
+                items: million, perInsert: quick ? 2_000 : 10_000, runs: quick ? 2 : 3, peers: peers(), table: &table,
+                ratios: &ratios)
         }
         if wants("storage") { await StorageBenchmark.run(quick: quick, table: &table) }
         if wants("durability") {
@@ -105,5 +125,6 @@ enum WaterfallBench {
             await WireStagesBenchmark.run(lines: lines, runs: runs, table: &table)
         }
         print("\n" + table.render())
+        if !ratios.isEmpty { print("\nThe daemon against its peers, in this run (issue 20):\n\n" + ratios.render()) }
     }
 }

@@ -192,7 +192,9 @@ public final class Server: Sendable {
             state.config = applied
             return applied
         }
-        context.limits = TransportLimits(config: applied)
+        let limits = TransportLimits(config: applied)
+        context.limits = limits
+        for connection in context.openConnections { connection.apply(limits) }
         logger.level = applied.logLevel
         handler.configDidReload(applied)
         logger.info("SIGHUP: config reloaded (log level \(applied.logLevel.rawValue))")
@@ -265,8 +267,7 @@ public final class Server: Sendable {
         stall.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(50))
         stall.setEventHandler { [self] in
             let now = DispatchTime.now().uptimeNanoseconds
-            let seconds = context.limits.outputStallSeconds
-            for connection in context.openConnections { connection.closeIfStalled(now: now, stallSeconds: seconds) }
+            for connection in context.openConnections { connection.checkStall(now: now) }
         }
         stall.activate()
         timers.append(stall)
