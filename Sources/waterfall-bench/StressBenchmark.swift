@@ -69,7 +69,7 @@ enum StressBenchmark {
                     for failure in outcome.failures { print("  FAILURE: \(failure)") }
                     table.add(
                         "soak \(round), \(durable ? "durable" : "--ephemeral"), \(connections) connections",
-                        "\(outcome.requests) requests, \(outcome.replies) replies, \(outcome.events) events in "
+                        "\(outcome.requests) requests, \(outcome.replies) replies, \(outcome.events) events, \(outcome.churnCycles) short connections in "
                             + "\(Int(seconds)) s",
                         "\(outcome.failures.count) failures", "the daemon \(stopped) at SIGTERM")
                 } catch {

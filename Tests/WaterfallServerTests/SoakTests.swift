@@ -20,7 +20,8 @@ import WaterfallTestSupport
         }
         print(
             "soak (\(durable ? "durable" : "ephemeral")): \(outcome.requests) requests, \(outcome.replies) replies "
-                + "(\(outcome.errors) errors), \(outcome.events) events; the daemon \(stopped ?? "did not stop")")
+                + "(\(outcome.errors) errors), \(outcome.events) events, \(outcome.churnCycles) short connections; the daemon \(stopped ?? "did not stop")"
+        )
         for failure in outcome.failures.prefix(20) { Issue.record("\(failure)") }
         #expect(outcome.failures.isEmpty)
         #expect(outcome.requests >= requests - 6)

@@ -19,6 +19,8 @@ public enum WireSoak {
         public var replies = 0
         public var events = 0
         public var errors = 0
+        /// Short-lived connections opened and closed meanwhile.
+        public var churnCycles = 0
         public var failures: [String] = []
     }
 
@@ -63,8 +65,60 @@ public enum WireSoak {
                 group.leave()
             }
         }
+        // Meanwhile, connections that come and go, as the benchmark's do: a ping answered then closed, a burst
+        // closed unread, a half-close; a race in closing a connection would kill the daemon for everyone.
+        let done = Atomic<Bool>(false)
+        let churned = Mutex((cycles: 0, failures: [String]()))
+        let churnGroup = DispatchGroup()
+        churnGroup.enter()
+        start {
+            var random = SplitMix64(seed: seed &+ 99)
+            var cycles = 0
+            var failures: [String] = []
+            while !done.load(ordering: .acquiring), failures.isEmpty {
+                cycles += 1
+                if let failure = churn(path, &random) { failures.append("churn cycle \(cycles): \(failure)") }
+            }
+            churned.withLock { $0 = (cycles, failures) }
+            churnGroup.leave()
+        }
         group.wait()
-        return outcome.withLock { $0 }
+        done.store(true, ordering: .releasing)
+        churnGroup.wait()
+        return outcome.withLock { total in
+            churned.withLock { churned in
+                total.churnCycles = churned.cycles
+                total.failures += churned.failures
+            }
+            return total
+        }
+    }
+
+    /// One short-lived connection; what went wrong, if anything.
+    private static func churn(_ path: String, _ random: inout SplitMix64) -> String? {
+        let socket: LineSocket
+        do { socket = try LineSocket(path: path, timeout: 60) } catch { return "\(error)" }
+        let burst = Int.random(in: 1...64, using: &random)
+        var text = ""
+        for k in 0..<burst { text += #"{"id":\#(k),"method":"layout.get","params":{"layout":"soak0"}}"# + "\n" }
+        do { try socket.send(text) } catch { return nil }  // closed by the peer early is fine here
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0:
+            return nil  // closed unread
+        case 1:
+            socket.shutdownWrite()
+            return nil
+        default:
+            for k in 0..<burst {
+                do {
+                    let reply = try FuzzReply(socket.readLine())
+                    guard reply.id == .int(Int64(k)) else { return "reply \(reply.line.prefix(200)) for \(k)" }
+                } catch {
+                    return "no reply to request \(k) of a burst of \(burst): \(error)"
+                }
+            }
+            return nil
+        }
     }
 
     // MARK: Private
