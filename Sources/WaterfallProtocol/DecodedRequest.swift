@@ -77,9 +77,10 @@ public enum DecodedRequest: Sendable {
         var p = try Params(request.params, path: "params")
         let call: MethodCall
         switch method {
-        case .batch, .layoutConfigure, .sectionsInsert, .sectionsDelete, .sectionsMove, .sectionsConfigure,
-            .itemsInsert, .itemsDelete, .itemsUpdate, .itemsMove:
-            return .change(try change(method, request, &p, maxBatchOps: maxBatchOps))
+        case .change(let change):
+            return .change(try self.change(change, request, &p, maxBatchOps: maxBatchOps))
+        case .batch:
+            return .change(try change(nil, request, &p, maxBatchOps: maxBatchOps))
         case .ping:
             call = .ping
         case .version:
@@ -107,7 +108,8 @@ public enum DecodedRequest: Sendable {
         case .layoutGet:
             let name = try layoutName(&p)
             let wanted =
-                p.contains("sections") ? try CommandDecoding.indices(p.array("sections"), "params.sections") : nil
+                p.contains("sections")
+                ? try CommandDecoding.distinctIndices(p.array("sections"), "params.sections") : nil
             call = .layoutGet(LayoutListing(layout: name, sections: wanted))
         case .query:
             let name = try layoutName(&p)
@@ -130,16 +132,19 @@ public enum DecodedRequest: Sendable {
         return .call(request.id, isNotification: request.isNotification, call)
     }
 
-    /// The decoded change of a request of a changing method.
+    /// The decoded change of a request of a changing method, or of `batch` when `method` is nil.
     private static func change(
-        _ method: Method, _ request: Request, _ p: inout Params, maxBatchOps: Int
+        _ method: ChangeMethod?, _ request: Request, _ p: inout Params, maxBatchOps: Int
     ) throws(ProtocolError) -> LayoutChange {
         let name = try layoutName(&p)
         let wantsDiff = try p.optionalBool("diff") ?? true
         let anchor = try CommandDecoding.anchor(&p)
         let commands: [LayoutCommand]
         let ops: AppliedOps
-        if method == .batch {
+        if let method {
+            commands = [try CommandDecoding.command(method, &p)]
+            ops = .single(method: method.rawValue, params: request.params?.rawBytes ?? [])
+        } else {
             let opsNode = p.node("ops")
             let nodes = try p.array("ops")
             guard nodes.underestimatedCount <= maxBatchOps else {
@@ -148,9 +153,6 @@ public enum DecodedRequest: Sendable {
             }
             commands = try CommandDecoding.batch(nodes, "params.ops")
             ops = .batch(opsNode?.rawBytes ?? [])
-        } else {
-            commands = [try CommandDecoding.command(method, &p)]
-            ops = .single(method: method.rawValue, params: request.params?.rawBytes ?? [])
         }
         try p.finish()
         return LayoutChange(

@@ -2,8 +2,9 @@ import WaterfallLayout
 
 /// One request's method with its params decoded and checked: what the server runs, one case per method.
 ///
-/// The changes to an existing layout (the batchable methods and `batch`) share one case, `change`: they run the same
-/// way, as commands applied to one layout, and a run of them to the same layout is made in one visit.
+/// The changes to an existing layout (the batchable methods and `batch`) are not here: they are
+/// `DecodedRequest.change`, since they run another way, as commands applied to one layout, a run of them to the same
+/// layout in one visit.
 ///
 /// `layoutCreate` is boxed: a `LayoutSpec` holds the default section properties inline (a few hundred bytes), and
 /// every request of a read, the most frequent small ones included, would be that large and copied as such (about
@@ -21,8 +22,6 @@ public enum MethodCall: Sendable {
     case subscribe(layout: String)
     case unsubscribe(layout: String)
     case stats
-    /// `batch`, `layout.configure`, `sections.*` and `items.*`.
-    case change(LayoutChange)
 }
 
 /// The params of `layout.create`.

@@ -90,14 +90,15 @@ actor ClientSession: Session {
                 fail(error, id: isNotification ? nil : id, &out)
             case .change(let change):
                 // With the changes to the same layout that follow it, in one visit to the layout.
-                let first = next - 1
-                while next < requests.endIndex, next - first < LayoutRegistry.maxChangesPerVisit,
+                var changes = [change]
+                while next < requests.endIndex, changes.count < LayoutRegistry.maxChangesPerVisit,
                     case .change(let following) = requests[next], following.layout == change.layout
                 {
+                    changes.append(following)
                     next += 1
                     service.requests.add(1, ordering: .relaxed)
                 }
-                await answer(changesTo: change.layout, requests[first..<next], &out)
+                await answer(changesTo: change.layout, changes, &out)
             case .call(let id, let isNotification, let call):
                 do throws(ProtocolError) {
                     if isNotification {
