@@ -3,12 +3,13 @@ import WaterfallLayout
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
 /// and ratios, then issue 20's table of the daemon against its peers. Names: kernel, incremental, parallel, query,
 /// diff, e2e, wire, client, json, numparse, numformat, memory, storage, stages, durability, recovery, tiebreak,
-/// floor, simdjson (`--only floor,simdjson,memory` gives issue 20's whole table).
+/// floor, simdjson (`--only floor,simdjson,memory` gives issue 20's whole table); and, only when named, fuzz and soak
+/// (issue 17's long runs).
 @main
 enum WaterfallBench {
     static let names = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory", "storage", "stages", "durability", "recovery", "tiebreak", "floor", "simdjson",
+        "memory", "storage", "stages", "durability", "recovery", "tiebreak", "floor", "simdjson", "fuzz", "soak",
     ]
 
     static func main() async {
@@ -116,6 +117,9 @@ enum WaterfallBench {
                 items: quick ? 1_000_000 : 10_000_000, sections: 1_000, updates: quick ? 5_000 : 20_000,
                 restarts: quick ? 2 : 3, table: &table)
         }
+        // Long runs, only when named.
+        if only?.contains("fuzz") == true, wants("fuzz") { StressBenchmark.fuzz(table: &table) }
+        if only?.contains("soak") == true, wants("soak") { StressBenchmark.soak(table: &table) }
         // Last: it sets this process's allocator as the daemon does (`MemoryTuning`).
         if wants("stages") {
             let texts = WireBenchmark.itemTexts(million)
