@@ -49,8 +49,8 @@ import WaterfallJSON
         #expect(script.contains("list --names"))
     }
 
-    /// (words on the line, the last being completed; what bash offers)
-    static let bashCases: [([String], [String])] = [
+    /// (words on the line, the last being completed; what the shell offers)
+    static let cases: [([String], [String])] = [
         ([""], Command.allCases.map(\.rawValue)),
         (["--socket", "/x", "ge"], ["get"]),
         (["--js"], ["--json"]),
@@ -63,8 +63,44 @@ import WaterfallJSON
         (["--timeout", "3", "watch", ""], ["feed", "photos"]),
     ]
 
-    @Test(.enabled(if: BuiltBinary.path("waterfallctl") != nil, "waterfallctl is not built"))
-    func bashOffersCommandsOptionsAndLayouts() async throws {
+    /// A program for `shell` that loads the script and prints, for each case, the words offered and a line `.`.
+    /// bash runs its completion function as `complete -F` would; zsh runs it with stand-ins for the completion
+    /// system's `compadd`, `_describe` and `_files` (which need an interactive shell), filtering by the word
+    /// typed as it would; fish asks its own completion engine (`complete -C`).
+    static func probeProgram(_ shell: CompletionScript.Shell, script path: String) -> String {
+        let script = "source \(path)\n"
+        let lines = cases.map { words, _ in ["waterfallctl"] + words }
+        switch shell {
+        case .bash:
+            return script + """
+                probe() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _waterfallctl; printf '%s\\n' "${COMPREPLY[@]}" .; }
+
+                """ + lines.map { "probe " + $0.map { "'\($0)'" }.joined(separator: " ") }.joined(separator: "\n")
+        case .zsh:
+            return "compdef() { :; }\n" + script + """
+                compadd() {
+                    [[ $1 == -- ]] && shift
+                    local w
+                    for w in "$@"; do [[ $w == ${words[CURRENT]}* ]] && print -r -- $w; done
+                }
+                _describe() { local -a items=("${(@P)2}"); compadd -- "${items[@]%%:*}"; }
+                _files() { print -r -- FILES; }
+                probe() { words=("$@"); CURRENT=$#; _waterfallctl; print -r -- .; }
+
+                """ + lines.map { "probe " + $0.map { "'\($0)'" }.joined(separator: " ") }.joined(separator: "\n")
+        case .fish:
+            return script + lines.map { "complete -C '\($0.joined(separator: " "))'; echo ." }.joined(separator: "\n")
+        }
+    }
+
+    @Test(
+        .enabled(if: BuiltBinary.path("waterfallctl") != nil, "waterfallctl is not built"),
+        arguments: CompletionScript.Shell.allCases)
+    func theShellOffersCommandsOptionsAndLayouts(_ shell: CompletionScript.Shell) async throws {
+        guard let path = Self.shellPath(shell) else {
+            print("note: \(shell.rawValue) is not installed; its completion script is not run")
+            return
+        }
         try await InProcessDaemon.with { daemon in
             for name in ["feed", "photos"] {
                 _ = await WaterfallCtlTests.run(
@@ -72,26 +108,29 @@ import WaterfallJSON
             }
             let binaries = try #require(BuiltBinary.path("waterfallctl")).split(separator: "/").dropLast()
                 .joined(separator: "/")
-            let probes = Self.bashCases.map { words, _ in
-                let line = (["waterfallctl"] + words).map { "'\($0)'" }.joined(separator: " ")
-                return "probe \(line)"
-            }
-            let program = """
-                source /dev/stdin <<'SCRIPT'
-                \(CompletionScript.script(for: .bash))
-                SCRIPT
-                probe() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _waterfallctl; echo "${COMPREPLY[*]}"; }
-                \(probes.joined(separator: "\n"))
-                """
+            let directory = try makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let file = directory + "/probe"
+            let script = directory + "/waterfallctl.\(shell.rawValue)"
+            try CompletionScript.script(for: shell).write(toFile: script, atomically: false, encoding: .utf8)
+            try Self.probeProgram(shell, script: script).write(toFile: file, atomically: false, encoding: .utf8)
             let run = try await BuiltBinary.run(
-                "/bin/bash", ["-c", program],
-                environment: ["PATH": "/\(binaries):/usr/bin:/bin", "WATERFALLD_SOCKET": daemon.path])
+                path, shell == .zsh ? ["-f", file] : [file],
+                environment: [
+                    "PATH": "/\(binaries):/usr/bin:/bin", "WATERFALLD_SOCKET": daemon.path, "HOME": directory,
+                ])
             #expect(run.status == 0 && run.err.isEmpty, "\(run.err)")
-            let offered = run.out.split(separator: "\n", omittingEmptySubsequences: false).map {
-                Set($0.split(separator: " ").map(String.init))
+            // One word a line (fish adds a tab and the word's description), each case ended by a line ".".
+            var offered: [Set<String>] = [[]]
+            for line in run.out.split(separator: "\n") {
+                if line == "." {
+                    offered.append([])
+                } else if let word = line.split(separator: "\t").first {
+                    offered[offered.count - 1].insert(String(word))
+                }
             }
-            for (k, (words, expected)) in Self.bashCases.enumerated() {
-                #expect(k < offered.count && offered[k] == Set(expected), "\(words)")
+            for (k, (words, expected)) in Self.cases.enumerated() {
+                #expect(k < offered.count && offered[k] == Set(expected), "\(shell.rawValue): \(words)")
             }
         }
     }

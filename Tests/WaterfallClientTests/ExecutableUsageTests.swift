@@ -27,4 +27,18 @@ import Testing
             #expect(run.err.contains("'\(arguments[0])'"))
         }
     }
+
+    /// The benchmark checks its values before running anything too.
+    @Test(arguments: [
+        (["--only", "kernal"], "waterfall-bench: unknown scenario 'kernal'; the scenarios are kernel, "),
+        (["--columns", "0"], "waterfall-bench: --columns: '0' is not a list of column counts in 1...1024"),
+        (["--only"], "waterfall-bench: --only needs a value"),
+        (["--quick=yes"], "waterfall-bench: --quick takes no value"),
+    ])
+    func theBenchmarkRefusesBadValues(_ arguments: [String], _ message: String) async throws {
+        try #require(BuiltBinary.path("waterfall-bench") != nil, "waterfall-bench is not built")
+        let run = try await BuiltBinary.run("waterfall-bench", arguments, environment: ["PATH": "/usr/bin:/bin"])
+        #expect(run.status == 2 && run.out.isEmpty)
+        #expect(run.err.hasPrefix(message) && run.err.filter { $0 == "\n" }.count == 1, "\(run.err)")
+    }
 }
