@@ -19,7 +19,11 @@ extension CompletionScript {
             _waterfallctl_layouts() {
                 local socket="" i
                 for ((i = 1; i < COMP_CWORD; i++)); do
-                    [[ ${COMP_WORDS[i]} == --socket ]] && socket=${COMP_WORDS[i + 1]}
+                    if [[ ${COMP_WORDS[i]} == --socket ]]; then
+                        socket=${COMP_WORDS[i + 1]}
+                        # --socket=PATH arrives as three words.
+                        [[ $socket == = ]] && socket=${COMP_WORDS[i + 2]}
+                    fi
                 done
                 waterfallctl ${socket:+--socket "$socket"} --timeout 2 list --names 2>/dev/null
             }

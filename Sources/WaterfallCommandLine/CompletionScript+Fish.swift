@@ -76,6 +76,8 @@ extension CompletionScript {
                 for i in (seq (count $tokens))
                     if test "$tokens[$i]" = --socket; and test $i -lt (count $tokens)
                         set socket --socket $tokens[(math $i + 1)]
+                    else if string match -q -- '--socket=*' $tokens[$i]
+                        set socket $tokens[$i]
                     end
                 end
                 waterfallctl $socket --timeout 2 list --names 2>/dev/null

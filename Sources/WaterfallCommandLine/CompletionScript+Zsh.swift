@@ -23,6 +23,7 @@ extension CompletionScript {
                 local socket="" i
                 for ((i = 2; i < CURRENT; i++)); do
                     [[ ${words[i]} == --socket ]] && socket=${words[i + 1]}
+                    [[ ${words[i]} == --socket=* ]] && socket=${words[i]#--socket=}
                 done
                 waterfallctl ${socket:+--socket} ${socket:+$socket} --timeout 2 list --names 2>/dev/null
             }

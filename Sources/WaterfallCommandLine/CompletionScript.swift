@@ -66,7 +66,8 @@ public enum CompletionScript {
                 for ((i = \(first); i < \(end); i++)); do
                     word=${\(words)[i]}
                     case $word in
-                        \(valueOptions.joined(separator: "|"))) ((i++)) ;;
+                        # bash splits --flag=value at the = (COMP_WORDBREAKS): skip all three words.
+                        \(valueOptions.joined(separator: "|"))) ((i++)); [[ ${\(words)[i]} == = ]] && ((i++)) ;;
                         -*) ;;
                         *) if [[ -z $command ]]; then command=$word; else ((position++)); fi ;;
                     esac

@@ -53,6 +53,7 @@ import WaterfallJSON
     static let cases: [([String], [String])] = [
         ([""], Command.allCases.map(\.rawValue)),
         (["--socket", "/x", "ge"], ["get"]),
+        (["--socket=/x", "--timeout", "3", "ge"], ["get"]),
         (["--js"], ["--json"]),
         (["get", "feed", "--"], CommandOption.global.map(\.name) + ["--sections"]),
         (["call", "layout.d"], ["layout.drop"]),
