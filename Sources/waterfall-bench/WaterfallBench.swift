@@ -1,40 +1,40 @@
+import Foundation
 import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
-/// and ratios, then issue 20's table of the daemon against its peers. Names: kernel, incremental, parallel, query,
-/// diff, e2e, wire, client, json, numparse, numformat, memory, storage, stages, durability, recovery, tiebreak,
-/// floor, simdjson (`--only floor,simdjson,memory` gives issue 20's whole table); and, only when named, fuzz and soak
-/// (issue 17's long runs).
+/// and ratios, then issue 20's table of the daemon against its peers (`--only floor,simdjson,memory` gives it whole);
+/// fuzz and soak (issue 17's long runs) run only when named. The flags and scenario names are declared in
+/// `BenchOptions`.
 @main
 enum WaterfallBench {
-    static let names = [
-        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory", "storage", "stages", "durability", "recovery", "tiebreak", "floor", "simdjson", "fuzz", "soak",
-    ]
-
     static func main() async {
-        let arguments = CommandLine.arguments.dropFirst()
-        // The daemon of the end-to-end and memory scenarios when no built `waterfalld` is at hand (`BenchDaemon`).
-        if let serve = arguments.firstIndex(of: "--serve"), serve + 1 < arguments.endIndex {
-            await BenchDaemon.serve(socket: arguments[serve + 1], flags: Array(arguments[(serve + 2)...]))
+        let options: BenchOptions
+        do {
+            options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(
+                Data("waterfall-bench: \(error.message) (try 'waterfall-bench --help')\n".utf8))
+            exit(2)
+        }
+        switch options.action {
+        case .help:
+            print(BenchOptions.usage)
             return
+        case .serve(let socket, let flags):
+            // The daemon of the end-to-end and memory scenarios when no built `waterfalld` is at hand (`BenchDaemon`).
+            await BenchDaemon.serve(socket: socket, flags: flags)
+            return
+        case .run:
+            break
         }
-        let quick = arguments.contains("--quick")
-        func list(_ flag: String) -> [String]? {
-            guard let k = arguments.firstIndex(of: flag), k + 1 < arguments.endIndex else { return nil }
-            return arguments[k + 1].split(separator: ",").map(String.init)
-        }
-        let only = list("--only")
-        for name in only ?? [] where !names.contains(name) {
-            print("unknown scenario '\(name)'; the scenarios are \(names.joined(separator: ", "))")
-        }
+        let quick = options.quick
         func wants(_ name: String) -> Bool {
-            guard only?.contains(name) ?? true else { return false }
+            guard options.only?.contains(name) ?? true else { return false }
             print(name)
             return true
         }
         let runs = quick ? 3 : 7
-        let columns = list("--columns")?.compactMap { Int($0) }
+        let columns = options.columns
         let million = quick ? 200_000 : 1_000_000
         let grid = quick ? (sections: 200, items: 1_000) : (sections: 1_000, items: 1_000)
         var table = Table()
@@ -118,8 +118,8 @@ enum WaterfallBench {
                 restarts: quick ? 2 : 3, table: &table)
         }
         // Long runs, only when named.
-        if only?.contains("fuzz") == true, wants("fuzz") { StressBenchmark.fuzz(table: &table) }
-        if only?.contains("soak") == true, wants("soak") { StressBenchmark.soak(table: &table) }
+        if options.only?.contains("fuzz") == true, wants("fuzz") { StressBenchmark.fuzz(table: &table) }
+        if options.only?.contains("soak") == true, wants("soak") { StressBenchmark.soak(table: &table) }
         // Last: it sets this process's allocator as the daemon does (`MemoryTuning`).
         if wants("stages") {
             let texts = WireBenchmark.itemTexts(million)

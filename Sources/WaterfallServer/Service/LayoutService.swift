@@ -95,12 +95,7 @@ public final class LayoutService: SessionHandler {
         let config = self.config
         return VersionReport(
             server: BuildInfo.name, version: BuildInfo.version, instance: instance, durable: store != nil,
-            limits: [
-                ("maxLineBytes", config.maxLineBytes), ("maxConnections", config.maxConnections),
-                ("maxLayouts", config.maxLayouts), ("maxItemsPerLayout", config.maxItemsPerLayout),
-                ("maxSectionsPerLayout", config.maxSectionsPerLayout), ("maxTotalItems", config.maxTotalItems),
-                ("maxColumns", config.maxColumns), ("maxBatchOps", config.maxBatchOps),
-            ])
+            limits: config.versionLimits)
     }
 
     /// What `stats` reports now.

@@ -174,17 +174,12 @@ public final class Server: Sendable {
         let applied = state.withLock { state -> Config in
             var applied = new
             let old = state.config
-            if new.socket != old.socket || new.socketMode != old.socketMode || new.socketGroup != old.socketGroup {
-                logger.warning("SIGHUP: socket, socketMode and socketGroup changes take effect at the next start")
-                applied.socket = old.socket
-                applied.socketMode = old.socketMode
-                applied.socketGroup = old.socketGroup
-            }
-            if new.stateDirectory != old.stateDirectory || new.ephemeral != old.ephemeral || new.fsync != old.fsync {
-                logger.warning("SIGHUP: stateDirectory, ephemeral and fsync changes take effect at the next start")
-                applied.stateDirectory = old.stateDirectory
-                applied.ephemeral = old.ephemeral
-                applied.fsync = old.fsync
+            // The keys declared to apply at the next start keep their old values until then.
+            let deferred = ConfigKey.all.filter { $0.reload == .atNextStart && $0.differs(new, old) }
+            if !deferred.isEmpty {
+                let names = deferred.map(\.key).joined(separator: ", ")
+                logger.warning("SIGHUP: changes to \(names) take effect at the next start")
+                for key in deferred { key.copy(old, &applied) }
             }
             var newPolicy = policy
             newPolicy.trustedUIDs = state.policy.trustedUIDs
