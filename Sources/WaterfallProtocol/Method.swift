@@ -10,6 +10,7 @@ public enum Method: String, Sendable, CaseIterable {
     case layoutList = "layout.list"
     case layoutGet = "layout.get"
     case layoutExport = "layout.export"
+    case layoutCSS = "layout.css"
     case sectionsInsert = "sections.insert"
     case sectionsDelete = "sections.delete"
     case sectionsMove = "sections.move"
@@ -51,6 +52,7 @@ public enum Method: String, Sendable, CaseIterable {
         case 10:
             if view.isEqual(toKey: "items.move") { return .itemsMove }
             if view.isEqual(toKey: "layout.get") { return .layoutGet }
+            if view.isEqual(toKey: "layout.css") { return .layoutCSS }
         case 11:
             if view.isEqual(toKey: "layout.drop") { return .layoutDrop }
             if view.isEqual(toKey: "layout.list") { return .layoutList }
