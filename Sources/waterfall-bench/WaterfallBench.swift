@@ -2,12 +2,12 @@ import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
 /// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, client, json, numparse, numformat,
-/// memory, storage, stages, durability, recovery, tiebreak.
+/// memory, storage, stages, durability, recovery, tiebreak, css.
 @main
 enum WaterfallBench {
     static let names = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory", "storage", "stages", "durability", "recovery", "tiebreak",
+        "memory", "storage", "stages", "durability", "recovery", "tiebreak", "css",
     ]
 
     static func main() async {
@@ -40,6 +40,7 @@ enum WaterfallBench {
             await KernelBenchmark.run(
                 items: million, columns: columns ?? [2, 3, 5, 8, 16, 64], runs: runs, table: &table)
         }
+        if wants("css") { StylesheetBenchmark.run(feedItems: 1_000, runs: runs * 3, table: &table) }
         if wants("tiebreak") {
             await TieBreakBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }
