@@ -1,7 +1,7 @@
 /// waterfallctl's commands, each with its usage and help in one place: the parser, `help` and the README's table
 /// read this list.
 public enum Command: String, CaseIterable, Sendable {
-    case ping, version, stats, list, get, query, export, call, watch, render, help
+    case ping, version, stats, list, get, query, export, css, html, call, watch, render, help
 
     /// The arguments after the command's name.
     var usage: String {
@@ -10,6 +10,8 @@ public enum Command: String, CaseIterable, Sendable {
         case .get: return "LAYOUT [--sections 0,2]"
         case .query: return "LAYOUT --rect X,Y,W,H"
         case .export: return "LAYOUT"
+        case .css: return "LAYOUT --min PX --max PX [--items N] [--sections 0,2] [--selector S] [--output FILE]"
+        case .html: return "LAYOUT --min PX --max PX [--items N] [--sections 0,2] [--output FILE]"
         case .call: return "METHOD [PARAMS | -]"
         case .watch: return "LAYOUT"
         case .render: return "LAYOUT [--width PX] [--rect X,Y,W,H] [--output FILE]"
@@ -27,6 +29,8 @@ public enum Command: String, CaseIterable, Sendable {
         case .get: return "a layout's frames, one per line"
         case .query: return "the headers, items and footers in a rect, one per line"
         case .export: return "a layout's inputs, as layout.create takes them"
+        case .css: return "a stylesheet exact at every container width of a range (layout.css)"
+        case .html: return "a self-contained page of the stylesheet, items as coloured boxes"
         case .call: return "any method, with params as JSON (or - to read them from stdin)"
         case .watch: return "subscribe and print each event until interrupted"
         case .render: return "an SVG picture of a layout"
@@ -52,6 +56,25 @@ public enum Command: String, CaseIterable, Sendable {
                   --rect X,Y,W,H   the rect, in points (W and H ≥ 0)
                 """
         case .export: return "Prints the layout's inputs as JSON (layout.create of them rebuilds the same frames)."
+        case .css:
+            return """
+                Writes the stylesheet of layout.css: every header, item and footer of the container placed as the
+                daemon places it at every container width from --min to --max (CSS px).
+                  --min PX, --max PX   the range of container widths (required)
+                  --items N            a first page: each section as if it held only its first N items
+                  --sections 0,2       only these sections' elements
+                  --selector S         the container's selector (default .waterfall)
+                  --output FILE        write to FILE instead of standard output
+                """
+        case .html:
+            return """
+                Writes a page with the stylesheet inlined and the elements it places (items as coloured boxes with
+                their index) in a container that starts --max px wide and can be resized, to try it in a browser.
+                  --min PX, --max PX   the range of container widths (required)
+                  --items N            a first page: each section as if it held only its first N items
+                  --sections 0,2       only these sections' elements
+                  --output FILE        write to FILE instead of standard output
+                """
         case .call:
             return """
                 Sends METHOD with PARAMS (a JSON object) and prints the result as JSON. With - the params are read
@@ -81,6 +104,8 @@ public enum Command: String, CaseIterable, Sendable {
         case .get: return ["--sections"]
         case .query: return ["--rect"]
         case .render: return ["--width", "--rect", "--output"]
+        case .css: return ["--min", "--max", "--items", "--sections", "--selector", "--output"]
+        case .html: return ["--min", "--max", "--items", "--sections", "--output"]
         default: return []
         }
     }
@@ -89,7 +114,7 @@ public enum Command: String, CaseIterable, Sendable {
     var positionals: ClosedRange<Int> {
         switch self {
         case .ping, .version, .stats, .list: return 0...0
-        case .get, .query, .export, .watch, .render: return 1...1
+        case .get, .query, .export, .css, .html, .watch, .render: return 1...1
         case .call: return 1...2
         case .help: return 0...1
         }

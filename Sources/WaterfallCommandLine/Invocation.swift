@@ -97,6 +97,11 @@ public struct Invocation: Sendable, Equatable {
             throw UsageError(what, command: command)
         }
         self.arguments = positionals
+        if command == .css || command == .html {
+            for name in ["--min", "--max"] where options[name] == nil {
+                throw UsageError("\(command.rawValue) needs \(name) PX", command: command)
+            }
+        }
         if command == .query && options["--rect"] == nil {
             throw UsageError("query needs --rect X,Y,W,H", command: command)
         }
@@ -124,6 +129,24 @@ public struct Invocation: Sendable, Equatable {
             throw UsageError("--sections: '\(text)' is not a list of section indices like 0,2", command: command)
         }
         return parts.compactMap { $0 }
+    }
+
+    /// The number of option `name` (a width in px, 0 < it ≤ 100000), if given.
+    func pixels(_ name: String) throws(UsageError) -> Double? {
+        guard let text = options[name] else { return nil }
+        guard let value = Double(text), value > 0, value <= 100_000 else {
+            throw UsageError("\(name): '\(text)' is not a number of pixels in 0...100000", command: command)
+        }
+        return value
+    }
+
+    /// The count of option `name` (an integer ≥ 0), if given.
+    func count(_ name: String) throws(UsageError) -> Int? {
+        guard let text = options[name] else { return nil }
+        guard let value = Int(text), value >= 0 else {
+            throw UsageError("\(name): '\(text)' is not an integer ≥ 0", command: command)
+        }
+        return value
     }
 
     /// The width of `--width`, if given.

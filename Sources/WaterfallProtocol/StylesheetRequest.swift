@@ -38,14 +38,17 @@ public struct StylesheetRequest: Sendable, Hashable {
         minWidth = try p.double("minWidth")
         maxWidth = try p.double("maxWidth")
         guard minWidth.isFinite, minWidth > 0, minWidth <= Self.maxWidthLimit else {
-            throw .badParams("params.minWidth", "\(minWidth) must be a number > 0 and ≤ 100000")
+            throw .badParams("params.minWidth", "\(Self.text(minWidth)) must be a number > 0 and ≤ 100000")
         }
         guard maxWidth.isFinite, maxWidth >= minWidth, maxWidth <= Self.maxWidthLimit else {
-            throw .badParams("params.maxWidth", "\(maxWidth) must be a number ≥ minWidth (\(minWidth)) and ≤ 100000")
+            throw .badParams(
+                "params.maxWidth",
+                "\(Self.text(maxWidth)) must be a number ≥ minWidth (\(Self.text(minWidth))) and ≤ 100000")
         }
         guard maxWidth - minWidth <= Self.maxRange else {
             throw .badParams(
-                "params.maxWidth", "\(maxWidth) is more than 10000 px above minWidth (\(minWidth)): ask in parts")
+                "params.maxWidth",
+                "\(Self.text(maxWidth)) is more than 10000 px above minWidth (\(Self.text(minWidth))): ask in parts")
         }
         if p.contains("sections") {
             let wanted = try CommandDecoding.indices(p.array("sections"), "params.sections")
@@ -75,14 +78,15 @@ public struct StylesheetRequest: Sendable, Hashable {
     public func stylesheet(
         of spec: LayoutSpec, columnLimit: Int
     ) throws(ProtocolError) -> (sheet: ResponsiveStylesheet, layout: ResponsiveLayout) {
+        // not_found, as layout.get says of a section that does not exist (PROTOCOL.md: "no such layout, section").
         for (k, s) in (sections ?? []).enumerated() where s >= spec.sections.count {
-            throw .badParams(
-                "params.sections[\(k)]", "\(s) is not a section of '\(layout)', which has \(spec.sections.count)")
+            throw ProtocolError(
+                .notFound, "params.sections[\(k)]: \(s) is not a section (there are \(spec.sections.count))")
         }
         guard spec.scale == 0 else {
             throw .badParams(
                 "params.layout",
-                "'\(layout)' has scale \(spec.scale): pixel snapping is not linear in the width, and layout.css "
+                "'\(layout)' has scale \(Self.text(spec.scale)): pixel snapping is not linear in the width, and layout.css "
                     + "needs scale 0")
         }
         let responsive: ResponsiveLayout
@@ -96,6 +100,11 @@ public struct StylesheetRequest: Sendable, Hashable {
     }
 
     // MARK: Private
+
+    /// A number as a message shows it: `800`, not `800.0`.
+    private static func text(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && value.magnitude < 1e15 ? String(Int64(value)) : "\(value)"
+    }
 
     /// A selector is 1–256 bytes of ASCII letters, digits, spaces and `.#-_:[]=>~+*()'"`: enough for classes,
     /// ids, attributes and combinators, and nothing that could end a rule, a block or a `<style>` element.
