@@ -65,8 +65,7 @@ public struct ResponsiveStylesheet: Sendable {
         append("{container-type:inline-size;position:relative;padding:0}\n")
         append(prefix)
         append(">[data-section]{position:absolute;margin:0;box-sizing:border-box}\n")
-        append(prefix)
-        append("::before{content:'';display:block}\n")
+
         for (p, piece) in layout.pieces.enumerated() {
             let mark = css.count
             if p > 0 {
@@ -79,7 +78,8 @@ public struct ResponsiveStylesheet: Sendable {
             let height = Written(piece.contentHeight)
             if height != previousHeight {
                 append(prefix)
-                append("::before{height:")
+                // The container's own height: a block of the content height before its (absolute) children.
+                append(p == 0 ? "::before{content:'';display:block;height:" : "::before{height:")
                 appendLength(height)
                 append("}\n")
                 previousHeight = height
@@ -187,9 +187,13 @@ public struct ResponsiveStylesheet: Sendable {
         }
     }
 
-    /// A length's terms as a sum: `12.5px + 50cqw`, `12.5px - 50cqw`, `12.5px`, `50cqw`, or `0px`.
+    /// A length's terms as a sum: `12.5px + 50cqw`, `12.5px - 50cqw`, `12.5px`, `50cqw`, or `0`.
     private mutating func appendTerms(_ length: Written) {
-        if length.width == 0 || length.px != 0 {
+        if length == .zero {
+            append("0")
+            return
+        }
+        if length.px != 0 {
             appendNumber(length.px, decimals: 3)
             append("px")
         }

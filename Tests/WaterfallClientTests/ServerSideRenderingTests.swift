@@ -61,6 +61,18 @@ struct ServerSideRenderingTests {
         }
     }
 
+    /// The article shows the script as it is, line for line.
+    @Test func theArticleShowsTheScript() throws {
+        let script = try String(contentsOfFile: Self.script, encoding: .utf8)
+        let article = try String(
+            contentsOfFile: Self.packageRoot
+                + "/Sources/WaterfallProtocol/WaterfallProtocol.docc/ServerSideRendering.md",
+            encoding: .utf8)
+        let shown = script.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+        #expect(article.contains(shown), "ServerSideRendering.md does not show Examples/render-feed.mjs as it is")
+    }
+
     static func between(_ text: String, _ start: String, _ end: String) -> String? {
         guard let a = text.range(of: start), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else {
             return nil

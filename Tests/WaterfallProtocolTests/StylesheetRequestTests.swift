@@ -93,9 +93,8 @@ import WaterfallLayout
             String(decoding: sheet.css, as: UTF8.self) == """
                 #g{container-type:inline-size;position:relative;padding:0}
                 #g>[data-section]{position:absolute;margin:0;box-sizing:border-box}
-                #g::before{content:'';display:block}
-                #g::before{height:50px}
-                #g>[data-section='0'][data-item='0']{left:0px;top:0px;width:calc(-5px + 50cqw);height:50px}
+                #g::before{content:'';display:block;height:50px}
+                #g>[data-section='0'][data-item='0']{left:0;top:0;width:calc(-5px + 50cqw);height:50px}
 
                 """)
     }
@@ -112,7 +111,7 @@ import WaterfallLayout
             .stylesheet(of: spec, columnLimit: 1024)
         let css = String(decoding: sheet.css, as: UTF8.self)
         #expect(css.contains(".waterfall>[data-section='1']{--wf-o:50cqw}"))
-        #expect(css.contains(".waterfall>[data-section='1'][data-item='0']{left:0px;top:calc(var(--wf-o) + 20px)"))
+        #expect(css.contains(".waterfall>[data-section='1'][data-item='0']{left:0;top:calc(var(--wf-o) + 20px)"))
         #expect(!css.contains("[data-section='0']"))
     }
 }
