@@ -67,6 +67,24 @@ import WaterfallTestSupport
         #expect(refused)
     }
 
+    @Test func tooManyComparisonsIsALimitBeforeAnyWork() {
+        // 512 columns and items spanning 256: 257 starts of 256 columns each, about 66,000 comparisons per item.
+        let wide = LayoutSpec(
+            width: 0,
+            sections: [
+                SectionSpec(
+                    properties: SectionProperties(columns: 512, columnSpacing: 0),
+                    items: Array(repeating: Item(height: 1, span: .columns(256)), count: 400))
+            ])
+        var refused = false
+        do {
+            _ = try ResponsiveLayout.compute(wide, minWidth: 1000, maxWidth: 1001)
+        } catch {
+            if case .limit = error { refused = true }
+        }
+        #expect(refused)
+    }
+
     /// The largest difference between a coordinate of the piece that holds `width` and a fresh layout's.
     static func largestDifference(
         _ responsive: ResponsiveLayout, _ spec: LayoutSpec, width: Double, firstItems: Int?

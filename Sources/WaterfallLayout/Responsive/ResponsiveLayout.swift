@@ -26,8 +26,9 @@ public struct ResponsiveLayout: Sendable {
 
     /// The default bound on pieces × elements (headers, items and footers) of a result.
     public static let defaultMaxPieceElements = 500_000
-    /// The default bound on the element placements a computation may make (each piece start places the layout once).
-    public static let defaultMaxPlacements = 20_000_000
+    /// The default bound on the comparisons of column heights a computation may make (each piece start places the
+    /// layout once): about a tenth of a second here.
+    public static let defaultMaxComparisons = 20_000_000
 
     /// Computes the pieces of `spec` (its width is ignored) over `minWidth...maxWidth`.
     ///
@@ -37,14 +38,14 @@ public struct ResponsiveLayout: Sendable {
     ///   - columnLimit: the cap on adaptive column counts (the daemon's `maxColumns`).
     /// - Throws: `LayoutError.invalidValue` for a `scale` > 0 or a bad range, `.invalidGeometry` when a section's
     ///   column width is negative at `minWidth`, `.limit` when the result would pass `maxPieceElements` or the work
-    ///   `maxPlacements`.
+    ///   `maxComparisons`.
     /// - Complexity: O(starts × (elements + Σ items × columns)), where starts is the number of pieces plus the
     ///   flips that change no frame; a feed of 100 aspect items over 320–1920 px with up to 8 adaptive columns has
     ///   about 40 starts.
     public static func compute(
         _ spec: LayoutSpec, minWidth: Double, maxWidth: Double, step: Double = 1.0 / 64, firstItems: Int? = nil,
         columnLimit: Int = 1024, maxPieceElements: Int = defaultMaxPieceElements,
-        maxPlacements: Int = defaultMaxPlacements
+        maxComparisons: Int = defaultMaxComparisons
     ) throws(LayoutError) -> ResponsiveLayout {
         guard spec.scale == 0 else {
             throw .invalidValue(
@@ -64,17 +65,20 @@ public struct ResponsiveLayout: Sendable {
             SectionSpec(properties: section.properties, items: Array(section.items.prefix(max(0, firstItems ?? .max))))
         }
         let elements = sections.reduce(0) { $0 + $1.items.count + 2 }
-        let placementsPerStart = sections.reduce(0) { $0 + $1.items.count * 4 + 2 }
+        let comparisonsPerStart = sections.reduce(0) {
+            $0 + Self.comparisons(placing: $1, defaults: spec.defaults, maxWidth: maxWidth, columnLimit: columnLimit)
+        }
         var pieces: [ResponsivePiece] = []
-        var placements = 0
+        var spent = 0
         var start = minWidth
         while true {
-            placements += placementsPerStart
-            guard placements <= maxPlacements else {
+            spent += comparisonsPerStart
+            guard spent <= maxComparisons else {
                 throw .limit(
                     field: "maxWidth", value: "\(maxWidth)",
                     reason:
-                        "needs more than \(maxPlacements) element placements; ask for a narrower range or fewer items"
+                        "needs more than \(maxComparisons) comparisons of column heights; ask for a narrower range or fewer "
+                        + "items"
                 )
             }
             var evaluation = ResponsiveEvaluation(
@@ -104,6 +108,29 @@ public struct ResponsiveLayout: Sendable {
             start = next
         }
         return ResponsiveLayout(minWidth: minWidth, maxWidth: maxWidth, step: step, pieces: pieces)
+    }
+
+    /// At most how many comparisons placing `section` once takes at any width up to `maxWidth` (where it has the
+    /// most columns): a `shortest` item of span `s` in `c` columns compares `c - s + 1` starts of `s` columns each.
+    ///
+    /// - Complexity: O(items).
+    static func comparisons(
+        placing section: SectionSpec, defaults: SectionProperties, maxWidth: Double, columnLimit: Int
+    ) -> Int {
+        let c = SectionGeometry(
+            own: section.properties, defaults: defaults, width: maxWidth, scale: 0, direction: .ltr,
+            columnLimit: columnLimit
+        ).columnCount
+        var total = 2
+        for item in section.items {
+            var span = 1
+            switch item.span {
+            case .full: span = c
+            case .columns(let n): span = max(1, min(n, c))
+            }
+            total += (c - span + 1) * (span + 2) + 2
+        }
+        return total
     }
 
     /// The piece that holds `width`: the last that starts at or before it (the first below `minWidth`).
