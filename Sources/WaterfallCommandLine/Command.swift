@@ -1,7 +1,7 @@
 /// waterfallctl's commands, each with its arguments, options and help in one place: the parser, `help`, the
 /// completion scripts and the README's table read this list.
 public enum Command: String, CaseIterable, Sendable {
-    case ping, version, stats, list, get, query, export, call, watch, render, completion, help
+    case ping, version, stats, list, get, query, export, css, html, call, watch, render, completion, help
 
     /// A positional argument: its placeholder, and what a shell may complete it with.
     public struct Argument: Sendable, Equatable {
@@ -29,7 +29,7 @@ public enum Command: String, CaseIterable, Sendable {
     public var arguments: [Argument] {
         switch self {
         case .ping, .version, .stats, .list: []
-        case .get, .query, .export, .watch, .render: [Argument(name: "LAYOUT", kind: .layout)]
+        case .get, .query, .export, .css, .html, .watch, .render: [Argument(name: "LAYOUT", kind: .layout)]
         case .call:
             [Argument(name: "METHOD", kind: .method), Argument(name: "PARAMS | -", kind: .text, optional: true)]
         case .completion: [Argument(name: "SHELL", kind: .shell)]
@@ -44,6 +44,27 @@ public enum Command: String, CaseIterable, Sendable {
         case .get: [CommandOption(name: "--sections", value: "0,2", help: "only these sections (indices)")]
         case .query:
             [CommandOption(name: "--rect", value: "X,Y,W,H", help: "the rect, in points (W and H ≥ 0)", required: true)]
+        case .css, .html:
+            [
+                CommandOption(
+                    name: "--min", value: "PX", help: "the narrowest container width (CSS px)", required: true),
+                CommandOption(name: "--max", value: "PX", help: "the widest container width (CSS px)", required: true),
+                CommandOption(
+                    name: "--items", value: "N", help: "a first page: each section as if it held only its first N items"
+                ),
+                CommandOption(name: "--sections", value: "0,2", help: "only these sections' elements"),
+            ]
+                + (self == .css
+                    ? [
+                        CommandOption(
+                            name: "--selector", value: "S", help: "the container's selector (default .waterfall)")
+                    ]
+                    : [])
+                + [
+                    CommandOption(
+                        name: "--output", value: "FILE", help: "write to FILE instead of standard output",
+                        completion: .file)
+                ]
         case .render:
             [
                 CommandOption(
@@ -77,6 +98,8 @@ public enum Command: String, CaseIterable, Sendable {
         case .get: "a layout's frames, one per line"
         case .query: "the headers, items and footers in a rect, one per line"
         case .export: "a layout's inputs, as layout.create takes them"
+        case .css: "a stylesheet exact at every container width of a range (layout.css)"
+        case .html: "a self-contained page of the stylesheet, items as coloured boxes"
         case .call: "any method, with params as JSON (or - to read them from stdin)"
         case .watch: "subscribe and print each event until interrupted"
         case .render: "an SVG picture of a layout"
@@ -96,6 +119,16 @@ public enum Command: String, CaseIterable, Sendable {
             "Prints a table of frames: a section line (its origin and height), then its header, items and footer."
         case .query: "Prints a table of the elements visible in the rect (LAYOUT.md's visibility rule)."
         case .export: "Prints the layout's inputs as JSON (layout.create of them rebuilds the same frames)."
+        case .css:
+            """
+            Writes the stylesheet of layout.css: every header, item and footer of the container placed as the
+            daemon places it at every container width from --min to --max (CSS px).
+            """
+        case .html:
+            """
+            Writes a page with the stylesheet inlined and the elements it places (items as coloured boxes with
+            their index) in a container that starts --max px wide and can be resized, to try it in a browser.
+            """
         case .call:
             """
             Sends METHOD with PARAMS (a JSON object) and prints the result as JSON. With - the params are read

@@ -22,6 +22,7 @@ struct CommandRun: Sendable {
         case .render:
             _ = try invocation.rect("--rect")
             _ = try invocation.width()
+        case .css, .html: _ = try stylesheetOptions()
         case .call: if invocation.arguments.count == 2 && invocation.arguments[1] != "-" { _ = try params() }
         default: break
         }
@@ -80,6 +81,8 @@ struct CommandRun: Sendable {
             return try await watch(client)
         case .render:
             return try await render(client)
+        case .css, .html:
+            return try await stylesheet(client)
         case .help, .completion:
             // Both are answered before connecting (`WaterfallCtl.run`).
             terminal.write(command.help)

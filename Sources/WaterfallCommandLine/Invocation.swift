@@ -138,6 +138,24 @@ public struct Invocation: Sendable, Equatable {
         return parts.compactMap { $0 }
     }
 
+    /// The number of option `name` (a width in px, 0 < it ≤ 100000), if given.
+    func pixels(_ name: String) throws(UsageError) -> Double? {
+        guard let text = options[name] else { return nil }
+        guard let value = Double(text), value > 0, value <= 100_000 else {
+            throw UsageError("\(name): '\(text)' is not a number of pixels in 0...100000", command: command)
+        }
+        return value
+    }
+
+    /// The count of option `name` (an integer ≥ 0), if given.
+    func count(_ name: String) throws(UsageError) -> Int? {
+        guard let text = options[name] else { return nil }
+        guard let value = Int(text), value >= 0 else {
+            throw UsageError("\(name): '\(text)' is not an integer ≥ 0", command: command)
+        }
+        return value
+    }
+
     /// The width of `--width`, if given.
     func width() throws(UsageError) -> Double? {
         guard let text = options["--width"] else { return nil }

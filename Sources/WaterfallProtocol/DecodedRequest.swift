@@ -110,6 +110,8 @@ public enum DecodedRequest: Sendable {
             call = .layoutDrop(layout: try layoutName(&p))
         case .layoutExport:
             call = .layoutExport(layout: try layoutName(&p))
+        case .layoutCSS:
+            call = .layoutCSS(try StylesheetRequest(&p))
         case .layoutGet:
             let name = try layoutName(&p)
             let wanted =

@@ -15,6 +15,7 @@ public enum Method: Hashable, Sendable {
     case layoutList
     case layoutGet
     case layoutExport
+    case layoutCSS
     case query
     case subscribe
     case unsubscribe
@@ -56,6 +57,7 @@ extension Method: RawRepresentable, CaseIterable {
         case .layoutList: "layout.list"
         case .layoutGet: "layout.get"
         case .layoutExport: "layout.export"
+        case .layoutCSS: "layout.css"
         case .query: "query"
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
@@ -66,7 +68,8 @@ extension Method: RawRepresentable, CaseIterable {
 
     public static let allCases: [Method] =
         [
-            .batch, .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .layoutExport, .query,
+            .batch, .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .layoutExport, .layoutCSS,
+            .query,
             .subscribe, .unsubscribe, .stats, .metrics,
         ] + ChangeMethod.allCases.map(Method.change)
 
@@ -99,6 +102,7 @@ extension Method: RawRepresentable, CaseIterable {
         case 10:
             if view.isEqual(toKey: "items.move") { return .change(.itemsMove) }
             if view.isEqual(toKey: "layout.get") { return .layoutGet }
+            if view.isEqual(toKey: "layout.css") { return .layoutCSS }
         case 11:
             if view.isEqual(toKey: "layout.drop") { return .layoutDrop }
             if view.isEqual(toKey: "layout.list") { return .layoutList }

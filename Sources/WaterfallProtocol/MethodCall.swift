@@ -18,6 +18,8 @@ public enum MethodCall: Sendable {
     case layoutGet(LayoutListing)
     /// `layout.export`: the layout's inputs, in the shape of `layout.create`'s params.
     case layoutExport(layout: String)
+    /// `layout.css`: a stylesheet exact at every container width of a range.
+    indirect case layoutCSS(StylesheetRequest)
     case query(LayoutQuery)
     case subscribe(layout: String)
     case unsubscribe(layout: String)
@@ -37,6 +39,7 @@ extension MethodCall {
         case .layoutList: .layoutList
         case .layoutGet: .layoutGet
         case .layoutExport: .layoutExport
+        case .layoutCSS: .layoutCSS
         case .query: .query
         case .subscribe: .subscribe
         case .unsubscribe: .unsubscribe

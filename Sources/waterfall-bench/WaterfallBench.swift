@@ -52,6 +52,7 @@ enum WaterfallBench {
             await KernelBenchmark.run(
                 items: million, columns: columns ?? [2, 3, 5, 8, 16, 64], runs: runs, table: &table)
         }
+        if wants("css") { StylesheetBenchmark.run(feedItems: 1_000, runs: runs * 3, table: &table) }
         if wants("tiebreak") {
             await TieBreakBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }

@@ -53,6 +53,33 @@ import WaterfallJSON
         }
     }
 
+    /// `css` writes layout.css's stylesheet; `html` a page holding it and one box per element; both need a range.
+    @Test func cssAndHTMLWriteTheStylesheetAndAPage() async throws {
+        try await InProcessDaemon.with { daemon in
+            let p = daemon.path
+            _ = await Self.run(["call", "layout.create", "-"], socket: p, input: Self.create)
+            let css = await Self.run(["css", "feed", "--min", "300", "--max", "600", "--selector", "#feed"], socket: p)
+            #expect(css.status == .success)
+            #expect(css.out.hasPrefix("#feed{container-type:inline-size;"))
+            #expect(css.out.contains("#feed>[data-section='0'][data-item='2']{"))
+            let page = await Self.run(
+                ["html", "feed", "--min", "300", "--max", "600", "--items", "2", "--output", "feed.html"], socket: p)
+            #expect(page.status == .success && page.out.isEmpty)
+            let html = page.files["feed.html"] ?? ""
+            #expect(html.contains("<div data-section=\"0\" data-header style=\"background:#ccc\"></div>"))
+            #expect(html.contains("<div data-section=\"0\" data-item=\"1\" "))
+            #expect(!html.contains("data-item=\"2\""))
+            #expect(html.contains(".waterfall{container-type:inline-size;"))
+            let usage = await Self.run(["css", "feed", "--max", "600"], socket: p)
+            #expect(usage.status == .usage && usage.err.hasPrefix("waterfallctl: css needs --min PX\n"))
+            let refused = await Self.run(["css", "feed", "--min", "600", "--max", "300"], socket: p)
+            #expect(
+                refused.err
+                    == "waterfallctl: bad_params: params.maxWidth: 300 must be a number ≥ minWidth (600) and ≤ 100000\n"
+            )
+        }
+    }
+
     @Test func errorsExitWithTheirStatusAndNameWhatFailed() async throws {
         try await InProcessDaemon.with { daemon in
             let missing = await Self.run(["get", "nope"], socket: daemon.path)
