@@ -1,39 +1,16 @@
 extension Layout {
     /// Applies `commands` atomically, as `apply(_:listingItems:namingOps:)` does, and follows the item at `anchor`
-    /// (indices before the change) through them: where it went and how far its y moved.
-    ///
-    /// The item is followed forward, command by command, by its identity: an item moved to another section stays
-    /// the anchor (the diff's `IndexMap` maps new indices to old ones within a section and, by the diff's rules,
-    /// counts such an item as new there, so it cannot follow it).
+    /// (indices before the change) through them: where it went and how far its y moved (see
+    /// `apply(_:listingItems:)`).
     ///
     /// - Throws: `LayoutError.notFound` naming `anchor.section` or `anchor.i` when there is no such item before the
     ///   change, or the first invalid command's error; the layout is then unchanged.
-    /// - Complexity: that of `apply`, plus O(size of the commands) to follow the anchor.
     public mutating func apply(
         _ commands: [LayoutCommand], anchor: ItemPath, listingItems: Bool = true, namingOps: Bool? = nil
     ) async throws(LayoutError) -> (diff: LayoutDiff, anchor: AnchorOutcome) {
-        try checkAnchor(anchor)
-        let oldY = frame(ofItem: anchor).frame.y
-        let diff = try await apply(commands, listingItems: listingItems, namingOps: namingOps)
-        guard let path = anchor.following(commands) else { return (diff, .removed) }
-        let dy = frame(ofItem: path).frame.y - oldY
-        // Plus zero, never minus zero, for an item that did not move: the wire says 0.
-        return (diff, .moved(path, dy: dy == 0 ? 0 : dy))
-    }
-
-    /// Checks that `anchor` names an item of the layout as it is.
-    private func checkAnchor(_ anchor: ItemPath) throws(LayoutError) {
-        guard anchor.section >= 0, anchor.section < sections.count else {
-            throw .notFound(
-                field: "anchor.section", value: String(anchor.section),
-                reason: "is not a section (there are \(sections.count))")
-        }
-        let count = sections[anchor.section].count
-        guard anchor.item >= 0, anchor.item < count else {
-            throw .notFound(
-                field: "anchor.i", value: String(anchor.item),
-                reason: "is not an item of section \(anchor.section) (it has \(count))")
-        }
+        let change = try validate(commands, anchor: anchor, namingOps: namingOps)
+        let (diff, outcome) = try await apply(change, listingItems: listingItems)
+        return (diff, outcome ?? .removed)
     }
 }
 

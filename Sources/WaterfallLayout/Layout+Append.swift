@@ -32,16 +32,9 @@ extension Layout {
     /// the cost of a one-item update.
     ///
     /// - Complexity: that of placing the section after the change, plus O(sections below).
-    mutating func changeItems(_ command: LayoutCommand, itemCount newItemCount: Int, listingItems: Bool) async
-        -> LayoutDiff
-    {
-        let s: Int
-        switch command {
-        case .insertItems(let section, _, _), .deleteItems(let section, _), .updateItems(let section, _):
-            s = section
-        default:
-            preconditionFailure("not an item command: \(command)")
-        }
+    mutating func changeItems(
+        _ command: LayoutCommand, in s: Int, itemCount newItemCount: Int, listingItems: Bool
+    ) async -> LayoutDiff {
         let before = metrics[s]
         var change = SectionChange(section: sections[s], metrics: before)
         performItems(command, in: s, &change)

@@ -205,7 +205,8 @@ extension Layout {
                 change.recordUpdate(at: update.index, previous: previous)
             }
         default:
-            preconditionFailure("not an item command: \(command)")
+            // Callers pass item commands only; another is skipped rather than trapping on a bug.
+            assertionFailure("not an item command: \(command)")
         }
     }
 

@@ -1,14 +1,17 @@
 extension Layout {
-    /// The commands that put this layout back as it is now once `commands` have been applied to it, for the
-    /// commands whose undo is small: nil when one of them would need much of the layout kept (configure
-    /// commands), and then a caller that must be able to go back keeps a copy instead.
+    /// The commands that put this layout back as it is now once `change` has been applied to it, for the changes
+    /// whose undo is small: nil when one of its commands would need much of the layout kept (configure commands),
+    /// and then a caller that must be able to go back keeps a copy instead.
     ///
-    /// Ask before applying the commands; the answer is only meaningful if they then apply without error. Undo
-    /// commands are applied in order, in one change (see `replay(_:seq:)`), and always apply.
+    /// Ask before applying the change. It is validated, so every index in it is in range and no sum below can
+    /// overflow; nil, too, for a change validated against another state (a caller's bug). Undo commands are applied
+    /// in order, in one change (see `replay(_:seq:)`), and always apply.
     ///
     /// Why not a copy: `Layout` is a value, and a copy kept across a change makes the change's first write to each
     /// section copy that section whole (40 MB for a million items), where the undo of an insert is one delete.
-    public func undoing(_ commands: [LayoutCommand]) -> [LayoutCommand]? {
+    public func undoing(_ change: ValidatedChange) -> [LayoutCommand]? {
+        guard change.stamp == stamp else { return nil }
+        let commands = change.commands
         guard commands.count == 1, let command = commands.first else {
             // The undo of a later command of a batch depends on the state the earlier ones leave: not worth
             // simulating for what batches are (a few commands, rarely on a large layout).

@@ -39,7 +39,8 @@ public struct Layout: Sendable {
         _ spec: LayoutSpec, limits: LayoutLimits = .default, allowsParallelism: Bool = true
     ) async throws(LayoutError) -> (layout: Layout, diff: LayoutDiff) {
         var layout = try empty(spec, limits: limits, allowsParallelism: allowsParallelism)
-        let diff = try await layout.apply([.insertSections(at: 0, sections: spec.sections)], countsAsChange: false)
+        let change = try layout.validate([.insertSections(at: 0, sections: spec.sections)], namingOps: false)
+        let diff = await layout.perform(change, countsAsChange: false, listingItems: true)
         layout.seq = 1
         return (layout, diff)
     }
@@ -88,7 +89,7 @@ public struct Layout: Sendable {
         Size(width: width, height: max(origins[sections.count], minContentHeight))
     }
 
-    /// Applies `commands` atomically and returns how the frames moved.
+    /// Applies `commands` atomically and returns how the frames moved: `validate` then `apply(_:listingItems:)`.
     ///
     /// - Throws: `LayoutError` for the first invalid command; the layout is then unchanged.
     /// - Complexity: validation O(commands + sections); placement O(changed items + columns × log n) per section
@@ -102,8 +103,35 @@ public struct Layout: Sendable {
     public mutating func apply(
         _ commands: [LayoutCommand], listingItems: Bool = true, namingOps: Bool? = nil
     ) async throws(LayoutError) -> LayoutDiff {
-        try await apply(
-            commands, countsAsChange: true, listingItems: listingItems, namingOps: namingOps ?? (commands.count > 1))
+        try await apply(validate(commands, namingOps: namingOps), listingItems: listingItems).diff
+    }
+
+    /// Applies `change`, validated against the layout as it is, and returns how the frames moved and, when the
+    /// change names an anchor, where that item went and how far its y moved.
+    ///
+    /// The anchor is followed forward, command by command, by its identity: an item moved to another section stays
+    /// the anchor (the diff's `IndexMap` maps new indices to old ones within a section and, by the diff's rules,
+    /// counts such an item as new there, so it cannot follow it).
+    ///
+    /// - Throws: `LayoutError.inconsistent` when `change` was validated against another state (the caller's bug);
+    ///   the layout is then unchanged. A change validated against this state always applies.
+    /// - Complexity: that of `apply(_:listingItems:namingOps:)` less the validation, plus O(size of the commands)
+    ///   to follow the anchor.
+    public mutating func apply(
+        _ change: ValidatedChange, listingItems: Bool = true
+    ) async throws(LayoutError) -> (diff: LayoutDiff, anchor: AnchorOutcome?) {
+        guard change.stamp == stamp else {
+            throw .inconsistent("a change validated at seq \(change.stamp.seq) was applied at seq \(seq)")
+        }
+        guard let anchor = change.anchor else {
+            return (await perform(change, countsAsChange: true, listingItems: listingItems), nil)
+        }
+        let oldY = frame(ofItem: anchor).frame.y
+        let diff = await perform(change, countsAsChange: true, listingItems: listingItems)
+        guard let path = anchor.following(change.commands) else { return (diff, .removed) }
+        let dy = frame(ofItem: path).frame.y - oldY
+        // Plus zero, never minus zero, for an item that did not move: the wire says 0.
+        return (diff, .moved(path, dy: dy == 0 ? 0 : dy))
     }
 
     /// Places every section again from scratch, without a diff: what a layout without incremental placement does
@@ -119,69 +147,28 @@ public struct Layout: Sendable {
 
     // MARK: Private
 
-    private mutating func apply(
-        _ commands: [LayoutCommand], countsAsChange: Bool, listingItems: Bool = true, namingOps: Bool = false
-    ) async throws(LayoutError) -> LayoutDiff {
+    /// Changes inputs, places what changed and diffs: `change` is known to apply.
+    mutating func perform(_ change: ValidatedChange, countsAsChange: Bool, listingItems: Bool) async -> LayoutDiff {
         // One item command that plainly passes every check, the usual request, skips the batch machinery; an
         // append after a section's last item, a feed's usual change, skips most of the rest.
-        if let checked = quickCheck(commands) {
+        if let s = change.plainSection {
             let diff: LayoutDiff
-            if case .insertItems(let s, let at, let items) = commands[0], !items.isEmpty, at == metrics[s].count {
+            if case .insertItems(_, let at, let items) = change.commands[0], !items.isEmpty, at == metrics[s].count {
                 diff = await appendItems(items, toSection: s, listingItems: listingItems)
             } else {
-                diff = await changeItems(commands[0], itemCount: checked, listingItems: listingItems)
+                diff = await changeItems(
+                    change.commands[0], in: s, itemCount: change.itemCount, listingItems: listingItems)
             }
             if countsAsChange { seq += 1 }
             return diff
         }
-        let newItemCount = try validate(commands, namingOps: namingOps)
         var batch = Batch(sectionCount: sections.count, oldOrigins: origins)
-        for command in commands { perform(command, &batch) }
+        for command in change.commands { perform(command, &batch) }
         let changed = await place(&batch)
-        itemCount = newItemCount
+        itemCount = change.itemCount
         updateOrigins()
         if countsAsChange { seq += 1 }
         return await diff(batch, changed: changed, listingItems: listingItems)
-    }
-
-    /// Dry-runs `commands` on a shape and returns the item count they would leave.
-    ///
-    /// A function of its own so that the shape, which shares the sections' storage, is gone before the sections
-    /// change: alive, it would make every change copy the sections it touches, whole.
-    private func validate(_ commands: [LayoutCommand], namingOps: Bool) throws(LayoutError) -> Int {
-        var shape = LayoutShape(self)
-        for (k, command) in commands.enumerated() {
-            do throws(LayoutError) {
-                try shape.apply(command)
-            } catch {
-                throw namingOps ? error.prefixed("ops[\(k)].params") : error
-            }
-        }
-        return shape.itemCount
-    }
-
-    /// The item count after `commands` when they are one item command that plainly passes every check (the usual
-    /// request), found without a `LayoutShape`; nil to validate them the general way, which also names what fails.
-    func quickCheck(_ commands: [LayoutCommand]) -> Int? {
-        guard commands.count == 1 else { return nil }
-        switch commands[0] {
-        case .updateItems(let s, let updates):
-            guard updates.count == 1, sections.indices.contains(s), metrics[s].count > updates[0].index,
-                updates[0].index >= 0, Validation.isPlainlyValid(updates[0].item)
-            else { return nil }
-            return itemCount
-        case .insertItems(let s, let at, let items):
-            guard sections.indices.contains(s), at >= 0, at <= metrics[s].count,
-                items.count <= limits.maxItems - itemCount, items.allSatisfy(Validation.isPlainlyValid)
-            else { return nil }
-            return itemCount + items.count
-        case .deleteItems(let s, let indices):
-            guard indices.count == 1, sections.indices.contains(s), metrics[s].count > indices[0], indices[0] >= 0
-            else { return nil }
-            return itemCount - 1
-        default:
-            return nil
-        }
     }
 
     /// Places new sections and re-places changed ones, in a task group when there is enough work to share.

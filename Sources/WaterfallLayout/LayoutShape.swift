@@ -173,6 +173,15 @@ struct LayoutShape {
         guard geometry.columnWidth >= 0 else {
             throw .invalidGeometry(field: field, section: section, columnWidth: geometry.columnWidth)
         }
+        // A header or footer narrower than nothing is the same fault as a column: its insets are wider than the
+        // layout.
+        for (element, frame) in [
+            ("header", geometry.localHeaderFrame), ("footer", geometry.localFooterFrame(itemsBottom: 0)),
+        ] {
+            if let frame, frame.width < 0 {
+                throw .negativeWidth(field: field, section: section, element: element, width: frame.width)
+            }
+        }
         guard geometry.columnCount <= limits.maxColumns else {
             throw .limit(
                 field: field, value: String(geometry.columnCount),

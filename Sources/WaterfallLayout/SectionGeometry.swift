@@ -68,8 +68,10 @@ struct SectionGeometry: Sendable, Hashable {
     private static func adaptiveCount(
         _ available: Double, _ minWidth: Double, _ spacing: Double, _ maxColumns: Int?, _ limit: Int
     ) -> Int {
+        // An infinite quotient (a width of 1e9 over a minColumnWidth of 5e-324) is as many columns as allowed,
+        // not one; NaN and anything below 1 is one.
         let raw = ((available + spacing) / (minWidth + spacing)).rounded(.down)
-        var count = raw.isFinite && raw >= 1 ? Int(min(raw, Double(limit))) : 1
+        var count = raw >= 1 ? Int(min(raw, Double(limit))) : 1
         if let maxColumns { count = min(count, maxColumns) }
         return max(1, min(count, limit))
     }

@@ -71,7 +71,10 @@ enum Validation {
         case (.positiveLength, .number(let v)): try width(v, field)
         case (.insets, .insets(let v)): try insets(v, field)
         case (.placement, .placement), (.tieBreak, .tieBreak), (.flag, .flag): break
-        default: preconditionFailure("\(field): \(value) is not of kind \(kind)")
+        default:
+            // The codecs make each kind's case: another is a bug in one of them, refused rather than trapped on.
+            assertionFailure("\(field): \(value) is not of kind \(kind)")
+            throw .inconsistent("\(field): \(text(value)) is not a value of its property's kind")
         }
     }
 

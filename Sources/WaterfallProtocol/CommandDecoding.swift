@@ -10,35 +10,38 @@ public enum CommandDecoding {
     /// and copied twice more on the way out (~25 ns of a ~330 ns line, when a command was 290 bytes; it is 33 since
     /// its configure cases are boxed).
     @inlinable
-    public static func command(_ method: Method, _ p: inout Params) throws(ProtocolError) -> LayoutCommand {
+    public static func command(_ method: ChangeMethod, _ p: inout Params) throws(ProtocolError) -> LayoutCommand {
         guard method == .itemsUpdate else { return try decodeCommand(method, &p) }
         let (section, updates) = try decodeItemUpdates(&p)
         return .updateItems(section: section, updates: updates)
     }
 
-    /// A list of integer indices at `path`.
-    public static func indices(
+    /// A list of section indices at `path`, none listed twice (`layout.get`: a repeat would only make its reply
+    /// larger, without bound).
+    public static func distinctIndices(
         _ nodes: JSONNode.Elements, _ path: @autoclosure () -> String
     ) throws(ProtocolError) -> [Int] {
         var result: [Int] = []
         result.reserveCapacity(nodes.underestimatedCount)
         for (k, node) in nodes.enumerated() {
-            result.append(try node.withView { view throws(ProtocolError) in try Params.int(view, "\(path())[\(k)]") })
+            result.append(try node.withView { view throws(ProtocolError) in try Params.index(view, "\(path())[\(k)]") })
+        }
+        var seen = Set<Int>(minimumCapacity: result.count)
+        for (k, index) in result.enumerated() where !seen.insert(index).inserted {
+            throw .badParams("\(path())[\(k)]", "\(index) is listed twice")
         }
         return result
     }
 
-    /// The scroll anchor of a change, `"anchor": {"section": s, "i": k}` with both ≥ 0; nil when absent or null.
+    /// The scroll anchor of a change, `"anchor": {"section": s, "i": k}`, both indices; nil when absent or null.
     ///
     /// Whether the item exists is the engine's business (`not_found`, against the layout as it is).
     public static func anchor(_ p: inout Params) throws(ProtocolError) -> ItemPath? {
         guard let node = p.view("anchor"), !node.isNull else { return nil }
         var a = try p.nested(node, path: p.field("anchor"))
-        let section = try a.int("section")
-        let item = try a.int("i")
+        let section = try a.index("section")
+        let item = try a.index("i")
         try a.finish()
-        guard section >= 0 else { throw .badParams(a.field("section"), "\(section) must be an integer ≥ 0") }
-        guard item >= 0 else { throw .badParams(a.field("i"), "\(item) must be an integer ≥ 0") }
         return ItemPath(section: section, item: item)
     }
 
@@ -84,7 +87,7 @@ public enum CommandDecoding {
             let opPath = "\(path)[\(k)]"
             var op = try Params(node, path: opPath)
             let name = try op.string("method")
-            guard let method = Method(rawValue: name), method.isBatchable else {
+            guard let method = ChangeMethod(rawValue: name) else {
                 throw .badParams(op.field("method"), "\"\(name)\" cannot be used in a batch")
             }
             var params = try op.nested(op.view("params"), path: op.field("params"))
@@ -103,30 +106,30 @@ public enum CommandDecoding {
 
 /// The body of `CommandDecoding.command(_:_:)` for every method but `items.update`.
 @usableFromInline
-func decodeCommand(_ method: Method, _ p: inout Params) throws(ProtocolError) -> LayoutCommand {
+func decodeCommand(_ method: ChangeMethod, _ p: inout Params) throws(ProtocolError) -> LayoutCommand {
     switch method {
     case .layoutConfigure:
         return .configureLayout(try CommandDecoding.layoutPatch(&p))
     case .sectionsInsert:
-        let at = try p.int("at")
+        let at = try p.index("at")
         let sections = try p.arrayView("sections").elements
         return .insertSections(at: at, sections: try ModelDecoding.sections(sections, p.field("sections"), of: p))
     case .sectionsDelete:
         return .deleteSections(try ModelDecoding.indices(p.arrayView("sections").elements, p.field("sections")))
     case .sectionsMove:
-        return .moveSection(from: try p.int("from"), to: try p.int("to"))
+        return .moveSection(from: try p.index("from"), to: try p.index("to"))
     case .sectionsConfigure:
-        let section = try p.int("section")
+        let section = try p.index("section")
         let patch = try ModelDecoding.patch(&p)
         try ModelDecoding.checkExclusions(patch, in: p)
         return .configureSection(section, patch)
     case .itemsInsert:
-        let section = try p.int("section")
-        let at = try p.int("at")
+        let section = try p.index("section")
+        let at = try p.index("at")
         return .insertItems(
             section: section, at: at, items: try ModelDecoding.items(p.arrayView("items").elements, p.field("items")))
     case .itemsDelete:
-        let section = try p.int("section")
+        let section = try p.index("section")
         return .deleteItems(
             section: section, indices: try ModelDecoding.indices(p.arrayView("items").elements, p.field("items")))
     case .itemsUpdate:
@@ -136,15 +139,13 @@ func decodeCommand(_ method: Method, _ p: inout Params) throws(ProtocolError) ->
         let from = try ModelDecoding.path(p.view("from"), p.field("from"))
         let to = try ModelDecoding.path(p.view("to"), p.field("to"))
         return .moveItem(from: from, to: to)
-    default:
-        throw .badParams(p.path, "\(method.rawValue) is not a change to a layout")
     }
 }
 
 /// The payload of `items.update`.
 @usableFromInline
 func decodeItemUpdates(_ p: inout Params) throws(ProtocolError) -> (section: Int, updates: [ItemUpdate]) {
-    let section = try p.int("section")
+    let section = try p.index("section")
     let nodes = try p.arrayView("items").elements
     var updates: [ItemUpdate] = []
     updates.reserveCapacity(nodes.underestimatedCount)

@@ -7,7 +7,7 @@ import WaterfallLayout
 /// Params never include `layout` (the caller adds it first, where PROTOCOL.md's examples put it).
 public enum CommandEncoding {
     /// The method and params of `command`.
-    public static func request(_ command: LayoutCommand) -> (method: Method, params: JSONValue) {
+    public static func request(_ command: LayoutCommand) -> (method: ChangeMethod, params: JSONValue) {
         switch command {
         case .insertItems(let section, let at, let items):
             return (.itemsInsert, ["section": .integer(section), "at": .integer(at), "items": .array(items.map(item))])

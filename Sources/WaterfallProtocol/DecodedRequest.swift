@@ -8,8 +8,9 @@ import WaterfallLayout
 public enum DecodedRequest: Sendable {
     /// A line over `maxLineBytes`.
     case tooLarge
-    /// A line that failed before running (parse error, bad envelope, unknown method, bad params).
-    case failed(RequestID, ProtocolError, isNotification: Bool)
+    /// A line that failed before running (parse error, bad envelope, unknown method, bad params), with its method
+    /// when it named a known one (for the metrics).
+    case failed(RequestID, ProtocolError, isNotification: Bool, method: Method?)
     /// A change to one layout; its id is inside (a run of them is answered together).
     case change(LayoutChange)
     /// Any other method.
@@ -25,6 +26,7 @@ public enum DecodedRequest: Sendable {
         }
         var id = RequestID.none
         var isNotification = false
+        var known: Method?
         do throws(ProtocolError) {
             let document: JSONDocument
             do {
@@ -37,9 +39,10 @@ public enum DecodedRequest: Sendable {
             guard let method = request.knownMethod else {
                 throw ProtocolError(.unknownMethod, "method: no method named \"\(request.method)\"")
             }
+            known = method
             self = try Self.decode(method, request, maxBatchOps: maxBatchOps)
         } catch {
-            self = .failed(id, error, isNotification: isNotification)
+            self = .failed(id, error, isNotification: isNotification, method: known)
         }
     }
 
@@ -77,9 +80,10 @@ public enum DecodedRequest: Sendable {
         var p = try Params(request.params, path: "params")
         let call: MethodCall
         switch method {
-        case .batch, .layoutConfigure, .sectionsInsert, .sectionsDelete, .sectionsMove, .sectionsConfigure,
-            .itemsInsert, .itemsDelete, .itemsUpdate, .itemsMove:
-            return .change(try change(method, request, &p, maxBatchOps: maxBatchOps))
+        case .change(let change):
+            return .change(try self.change(change, request, &p, maxBatchOps: maxBatchOps))
+        case .batch:
+            return .change(try change(nil, request, &p, maxBatchOps: maxBatchOps))
         case .ping:
             call = .ping
         case .version:
@@ -88,6 +92,8 @@ public enum DecodedRequest: Sendable {
             call = .layoutList
         case .stats:
             call = .stats
+        case .metrics:
+            call = .metrics
         case .layoutCreate:
             let name = try layoutName(&p)
             let replace = try p.optionalBool("replace") ?? false
@@ -109,7 +115,8 @@ public enum DecodedRequest: Sendable {
         case .layoutGet:
             let name = try layoutName(&p)
             let wanted =
-                p.contains("sections") ? try CommandDecoding.indices(p.array("sections"), "params.sections") : nil
+                p.contains("sections")
+                ? try CommandDecoding.distinctIndices(p.array("sections"), "params.sections") : nil
             call = .layoutGet(LayoutListing(layout: name, sections: wanted))
         case .query:
             let name = try layoutName(&p)
@@ -132,16 +139,19 @@ public enum DecodedRequest: Sendable {
         return .call(request.id, isNotification: request.isNotification, call)
     }
 
-    /// The decoded change of a request of a changing method.
+    /// The decoded change of a request of a changing method, or of `batch` when `method` is nil.
     private static func change(
-        _ method: Method, _ request: Request, _ p: inout Params, maxBatchOps: Int
+        _ method: ChangeMethod?, _ request: Request, _ p: inout Params, maxBatchOps: Int
     ) throws(ProtocolError) -> LayoutChange {
         let name = try layoutName(&p)
         let wantsDiff = try p.optionalBool("diff") ?? true
         let anchor = try CommandDecoding.anchor(&p)
         let commands: [LayoutCommand]
         let ops: AppliedOps
-        if method == .batch {
+        if let method {
+            commands = [try CommandDecoding.command(method, &p)]
+            ops = .single(method: method, params: request.params?.rawBytes ?? [])
+        } else {
             let opsNode = p.node("ops")
             let nodes = try p.array("ops")
             guard nodes.underestimatedCount <= maxBatchOps else {
@@ -150,9 +160,6 @@ public enum DecodedRequest: Sendable {
             }
             commands = try CommandDecoding.batch(nodes, "params.ops")
             ops = .batch(opsNode?.rawBytes ?? [])
-        } else {
-            commands = [try CommandDecoding.command(method, &p)]
-            ops = .single(method: method.rawValue, params: request.params?.rawBytes ?? [])
         }
         try p.finish()
         return LayoutChange(

@@ -57,8 +57,9 @@ extension ProtocolError {
         switch error {
         case .invalidValue: self.init(.badParams, message)
         case .notFound: self.init(.notFound, message)
-        case .invalidGeometry: self.init(.invalidGeometry, message)
+        case .invalidGeometry, .negativeWidth: self.init(.invalidGeometry, message)
         case .limit: self.init(.limit, message)
+        case .inconsistent: self.init(.internalError, message)
         }
     }
 }

@@ -1,16 +1,31 @@
 import WaterfallJSON
 
-/// The methods of PROTOCOL.md.
-public enum Method: String, Sendable, CaseIterable {
+/// The methods of the protocol: the nine that change an existing layout, each one engine command (`ChangeMethod`,
+/// also what a `batch` may hold), `batch`, and the others.
+///
+/// The changes are one case, so that the compiler holds every switch to the one list of them: decoding a change, a
+/// batch's op and an event's ops all take a `ChangeMethod`, and no run-time "not a change" branch is left.
+public enum Method: Hashable, Sendable {
+    case change(ChangeMethod)
+    case batch
     case ping
     case version
-    case layoutCreate = "layout.create"
+    case layoutCreate
+    case layoutDrop
+    case layoutList
+    case layoutGet
+    case layoutExport
+    case layoutCSS
+    case query
+    case subscribe
+    case unsubscribe
+    case stats
+    case metrics
+}
+
+/// The methods that change an existing layout, one engine command each: the ones a `batch` may hold.
+public enum ChangeMethod: String, Sendable, CaseIterable {
     case layoutConfigure = "layout.configure"
-    case layoutDrop = "layout.drop"
-    case layoutList = "layout.list"
-    case layoutGet = "layout.get"
-    case layoutExport = "layout.export"
-    case layoutCSS = "layout.css"
     case sectionsInsert = "sections.insert"
     case sectionsDelete = "sections.delete"
     case sectionsMove = "sections.move"
@@ -19,11 +34,43 @@ public enum Method: String, Sendable, CaseIterable {
     case itemsDelete = "items.delete"
     case itemsUpdate = "items.update"
     case itemsMove = "items.move"
-    case batch
-    case query
-    case subscribe
-    case unsubscribe
-    case stats
+}
+
+extension Method: RawRepresentable, CaseIterable {
+    public init?(rawValue: String) {
+        guard let method = Self.byName[rawValue] else { return nil }
+        self = method
+    }
+
+    /// The wire name.
+    ///
+    /// A switch, never a comparison: `RawRepresentable` brings an `==` that compares raw values, which here would
+    /// call this again.
+    public var rawValue: String {
+        switch self {
+        case .change(let change): change.rawValue
+        case .batch: "batch"
+        case .ping: "ping"
+        case .version: "version"
+        case .layoutCreate: "layout.create"
+        case .layoutDrop: "layout.drop"
+        case .layoutList: "layout.list"
+        case .layoutGet: "layout.get"
+        case .layoutExport: "layout.export"
+        case .layoutCSS: "layout.css"
+        case .query: "query"
+        case .subscribe: "subscribe"
+        case .unsubscribe: "unsubscribe"
+        case .stats: "stats"
+        case .metrics: "metrics"
+        }
+    }
+
+    public static let allCases: [Method] =
+        [
+            .batch, .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .layoutExport, .layoutCSS,
+            .query, .subscribe, .unsubscribe, .stats, .metrics,
+        ] + ChangeMethod.allCases.map(Method.change)
 
     /// The method named `name`, by a hash lookup rather than the synthesized comparison with every case in turn.
     public static func named(_ name: String) -> Method? { byName[name] }
@@ -47,10 +94,12 @@ public enum Method: String, Sendable, CaseIterable {
             if view.isEqual(toKey: "batch") { return .batch }
             if view.isEqual(toKey: "query") { return .query }
             if view.isEqual(toKey: "stats") { return .stats }
-        case 7: if view.isEqual(toKey: "version") { return .version }
+        case 7:
+            if view.isEqual(toKey: "version") { return .version }
+            if view.isEqual(toKey: "metrics") { return .metrics }
         case 9: if view.isEqual(toKey: "subscribe") { return .subscribe }
         case 10:
-            if view.isEqual(toKey: "items.move") { return .itemsMove }
+            if view.isEqual(toKey: "items.move") { return .change(.itemsMove) }
             if view.isEqual(toKey: "layout.get") { return .layoutGet }
             if view.isEqual(toKey: "layout.css") { return .layoutCSS }
         case 11:
@@ -58,18 +107,18 @@ public enum Method: String, Sendable, CaseIterable {
             if view.isEqual(toKey: "layout.list") { return .layoutList }
             if view.isEqual(toKey: "unsubscribe") { return .unsubscribe }
         case 12:
-            if view.isEqual(toKey: "items.update") { return .itemsUpdate }
-            if view.isEqual(toKey: "items.insert") { return .itemsInsert }
-            if view.isEqual(toKey: "items.delete") { return .itemsDelete }
+            if view.isEqual(toKey: "items.update") { return .change(.itemsUpdate) }
+            if view.isEqual(toKey: "items.insert") { return .change(.itemsInsert) }
+            if view.isEqual(toKey: "items.delete") { return .change(.itemsDelete) }
         case 13:
             if view.isEqual(toKey: "layout.create") { return .layoutCreate }
             if view.isEqual(toKey: "layout.export") { return .layoutExport }
-            if view.isEqual(toKey: "sections.move") { return .sectionsMove }
+            if view.isEqual(toKey: "sections.move") { return .change(.sectionsMove) }
         case 15:
-            if view.isEqual(toKey: "sections.insert") { return .sectionsInsert }
-            if view.isEqual(toKey: "sections.delete") { return .sectionsDelete }
-        case 16: if view.isEqual(toKey: "layout.configure") { return .layoutConfigure }
-        case 18: if view.isEqual(toKey: "sections.configure") { return .sectionsConfigure }
+            if view.isEqual(toKey: "sections.insert") { return .change(.sectionsInsert) }
+            if view.isEqual(toKey: "sections.delete") { return .change(.sectionsDelete) }
+        case 16: if view.isEqual(toKey: "layout.configure") { return .change(.layoutConfigure) }
+        case 18: if view.isEqual(toKey: "sections.configure") { return .change(.sectionsConfigure) }
         default: break
         }
         // A name written with escapes has another raw length: decode it (rare).
@@ -78,15 +127,4 @@ public enum Method: String, Sendable, CaseIterable {
     }
 
     private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
-
-    /// The methods that change an existing layout and can appear in a `batch`.
-    public var isBatchable: Bool {
-        switch self {
-        case .layoutConfigure, .sectionsInsert, .sectionsDelete, .sectionsMove, .sectionsConfigure, .itemsInsert,
-            .itemsDelete, .itemsUpdate, .itemsMove:
-            return true
-        default:
-            return false
-        }
-    }
 }

@@ -2,8 +2,9 @@ import WaterfallLayout
 
 /// One request's method with its params decoded and checked: what the server runs, one case per method.
 ///
-/// The changes to an existing layout (the batchable methods and `batch`) share one case, `change`: they run the same
-/// way, as commands applied to one layout, and a run of them to the same layout is made in one visit.
+/// The changes to an existing layout (the batchable methods and `batch`) are not here: they are
+/// `DecodedRequest.change`, since they run another way, as commands applied to one layout, a run of them to the same
+/// layout in one visit.
 ///
 /// `layoutCreate` is boxed: a `LayoutSpec` holds the default section properties inline (a few hundred bytes), and
 /// every request of a read, the most frequent small ones included, would be that large and copied as such (about
@@ -23,8 +24,29 @@ public enum MethodCall: Sendable {
     case subscribe(layout: String)
     case unsubscribe(layout: String)
     case stats
-    /// `batch`, `layout.configure`, `sections.*` and `items.*`.
-    case change(LayoutChange)
+    /// `metrics`: `stats` in Prometheus' text format.
+    case metrics
+}
+
+extension MethodCall {
+    /// The method this call runs.
+    public var method: Method {
+        switch self {
+        case .ping: .ping
+        case .version: .version
+        case .layoutCreate: .layoutCreate
+        case .layoutDrop: .layoutDrop
+        case .layoutList: .layoutList
+        case .layoutGet: .layoutGet
+        case .layoutExport: .layoutExport
+        case .layoutCSS: .layoutCSS
+        case .query: .query
+        case .subscribe: .subscribe
+        case .unsubscribe: .unsubscribe
+        case .stats: .stats
+        case .metrics: .metrics
+        }
+    }
 }
 
 /// The params of `layout.create`.
@@ -93,11 +115,19 @@ public struct LayoutChange: Sendable {
 /// The requests a change applied, as its `layout.changed` event repeats them.
 public enum AppliedOps: Sendable {
     /// One request: its method and its params, verbatim.
-    case single(method: String, params: ArraySlice<UInt8>)
+    case single(method: ChangeMethod, params: ArraySlice<UInt8>)
     /// A batch: its `ops` array, verbatim.
     case batch(ArraySlice<UInt8>)
 
     public var isBatch: Bool {
         if case .batch = self { true } else { false }
+    }
+
+    /// The method of the request.
+    public var method: Method {
+        switch self {
+        case .single(let method, _): .change(method)
+        case .batch: .batch
+        }
     }
 }

@@ -53,7 +53,7 @@ enum ModelDecoding {
                 }
                 id = string
             } else if withIndex && key.isEqual(toKey: "i") {
-                if !value.isNull { index = try Params.int(value, field("i")) }
+                if !value.isNull { index = try Params.index(value, field("i")) }
             } else {
                 throw .badParams(field(key.string ?? "?"), "unknown field")
             }
@@ -64,7 +64,9 @@ enum ModelDecoding {
     }
 
     private static func span(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Span {
-        guard node.kind == .string else { return .columns(try Params.int(node, field())) }
+        guard node.kind == .string else {
+            return .columns(try WireRange.check(Params.int(node, field()), in: WireRange.count, field()))
+        }
         guard node.isEqual(toKey: "full") else {
             throw .badParams(field(), "\(Request.text(node)) is not a number or \"full\"")
         }
@@ -150,7 +152,9 @@ enum ModelDecoding {
         _ node: JSONView, of kind: PropertyKind, key: StaticString, in p: inout Params
     ) throws(ProtocolError) -> PropertyValue {
         switch kind {
-        case .columns, .count: return .integer(try Params.int(node, p.field(key)))
+        case .columns, .count:
+            let range = kind == .columns ? WireRange.columns : WireRange.count
+            return .integer(try WireRange.check(Params.int(node, p.field(key)), in: range, p.field(key)))
         case .length, .positiveLength: return .number(try Params.double(node, p.field(key)))
         case .insets:
             var object = try p.nested(node, path: p.field(key))
@@ -185,10 +189,11 @@ enum ModelDecoding {
         return result
     }
 
+    /// A list of indices (`WireRange.index`); whether they exist, or repeat, is for the engine to say.
     static func indices(_ nodes: JSONView.Elements, _ path: @autoclosure () -> String) throws(ProtocolError) -> [Int] {
         var result: [Int] = []
         result.reserveCapacity(nodes.underestimatedCount)
-        for (k, node) in nodes.enumerated() { result.append(try Params.int(node, "\(path())[\(k)]")) }
+        for (k, node) in nodes.enumerated() { result.append(try Params.index(node, "\(path())[\(k)]")) }
         return result
     }
 
@@ -198,6 +203,7 @@ enum ModelDecoding {
         guard node.kind == .array, node.count == 2, let section = node[0], let item = node[1] else {
             throw .badParams(field, "\(Request.text(node)) is not a [section, item] pair")
         }
-        return ItemPath(section: try Params.int(section, field + "[0]"), item: try Params.int(item, field + "[1]"))
+        return ItemPath(
+            section: try Params.index(section, field + "[0]"), item: try Params.index(item, field + "[1]"))
     }
 }

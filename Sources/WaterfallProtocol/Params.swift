@@ -85,6 +85,12 @@ extension Params {
         return value
     }
 
+    /// An index or position (`WireRange.index`).
+    @inlinable @inline(__always)
+    public mutating func index(_ key: StaticString) throws(ProtocolError) -> Int {
+        try WireRange.check(int(key), in: WireRange.index, field(key))
+    }
+
     @inlinable @inline(__always)
     public mutating func double(_ key: StaticString) throws(ProtocolError) -> Double {
         guard let value = try optionalDouble(key) else { throw missing(key) }
@@ -144,9 +150,16 @@ extension Params {
         try makeParams(view, owner: owner, parent: path, index: -1)
     }
 
+    @usableFromInline
     static func int(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Int {
         guard node.kind == .number, let value = node.int else { throw notAnInteger(node, field()) }
         return value
+    }
+
+    /// The index `node` holds (`WireRange.index`).
+    @usableFromInline
+    static func index(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Int {
+        try WireRange.check(int(node, field()), in: WireRange.index, field())
     }
 
     static func double(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Double {

@@ -51,15 +51,7 @@ public struct StylesheetRequest: Sendable, Hashable {
                 "\(Self.text(maxWidth)) is more than 10000 px above minWidth (\(Self.text(minWidth))): ask in parts")
         }
         if p.contains("sections") {
-            let wanted = try CommandDecoding.indices(p.array("sections"), "params.sections")
-            var seen = Set<Int>()
-            for (k, s) in wanted.enumerated() {
-                guard s >= 0 else { throw .badParams("params.sections[\(k)]", "\(s) must be an integer ≥ 0") }
-                guard seen.insert(s).inserted else {
-                    throw .badParams("params.sections[\(k)]", "\(s) is named twice")
-                }
-            }
-            sections = wanted
+            sections = try CommandDecoding.distinctIndices(p.array("sections"), "params.sections")
         }
         items = try p.optionalInt("items")
         if let items, items < 0 {

@@ -66,7 +66,7 @@ enum JSONBenchmark {
             let document = try reader.parse(line)
             var id = RequestID.none
             let request = try Request(document, partialID: &id)
-            guard let method = request.knownMethod else { return -1 }
+            guard case .change(let method) = request.knownMethod else { return -1 }
             var p = try Params(request.params, path: "params")
             let layout = try p.string("layout")
             let wantsDiff = try p.optionalBool("diff") ?? true

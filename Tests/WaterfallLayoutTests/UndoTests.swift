@@ -15,12 +15,9 @@ import WaterfallTestSupport
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
             let commands = [random.command(counts: counts)]
             let before = layout
-            let undo = layout.undoing(commands)
-            do {
-                _ = try await layout.apply(commands)
-            } catch {
-                continue
-            }
+            guard let change = try? layout.validate(commands) else { continue }
+            let undo = layout.undoing(change)
+            _ = try await layout.apply(change)
             guard let undo else {
                 if case .configureSection = commands[0] { continue }
                 if case .configureLayout = commands[0] { continue }
@@ -48,8 +45,11 @@ import WaterfallTestSupport
             for _ in 0..<8 {
                 let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
                 let commands = [random.command(counts: counts)]
-                guard let inverse = layout.undoing(commands) else { continue }
-                if (try? await layout.apply(commands)) != nil { undo.append(inverse) }
+                guard let change = try? layout.validate(commands), let inverse = layout.undoing(change) else {
+                    continue
+                }
+                _ = try await layout.apply(change)
+                undo.append(inverse)
             }
             var restored = layout
             try await restored.replay(undo.reversed().flatMap { $0 }, seq: before.seq)
@@ -61,14 +61,27 @@ import WaterfallTestSupport
     @Test func aDeleteOfScatteredItemsIsUndoneByInsertingItsRuns() async throws {
         let items = (0..<10).map { Item(height: Double($0 * 10)) }
         let layout = try await Layout.make(LayoutSpec(width: 300, sections: [SectionSpec(items: items)])).layout
-        let undo = try #require(layout.undoing([.deleteItems(section: 0, indices: [7, 2, 3, 9])]))
+        let undo = try #require(layout.undoing(layout.validate([.deleteItems(section: 0, indices: [7, 2, 3, 9])])))
         #expect(
             undo == [
                 .insertItems(section: 0, at: 2, items: [items[2], items[3]]),
                 .insertItems(section: 0, at: 7, items: [items[7]]),
                 .insertItems(section: 0, at: 9, items: [items[9]]),
             ])
-        #expect(layout.undoing([.configureSection(0, SectionPatch())]) == nil)
-        #expect(layout.undoing([.moveSection(from: 0, to: 0), .moveSection(from: 0, to: 0)]) == nil)
+        #expect(try layout.undoing(layout.validate([.configureSection(0, SectionPatch())])) == nil)
+        #expect(
+            try layout.undoing(layout.validate([.moveSection(from: 0, to: 0), .moveSection(from: 0, to: 0)])) == nil)
+    }
+
+    /// A change validated against another state gets no undo (its caller keeps a copy), rather than an undo read
+    /// from commands that were never checked against this layout.
+    @Test func aChangeValidatedElsewhereHasNoUndo() async throws {
+        let spec = LayoutSpec(width: 300, sections: [SectionSpec(items: [Item(height: 10)])])
+        var layout = try await Layout.make(spec).layout
+        let change = try layout.validate([.insertItems(section: 0, at: 1, items: [Item(height: 5)])])
+        _ = try await layout.apply([.deleteItems(section: 0, indices: [0])])
+        #expect(layout.undoing(change) == nil)
+        await #expect(throws: LayoutError.self) { _ = try await layout.apply(change) }
+        #expect(layout.itemCount == 0)
     }
 }

@@ -343,6 +343,43 @@ import WaterfallLayout
         _ = try await layout.apply([.configureLayout(LayoutPatch(width: 2000))])
         #expect(layout.itemFrames(0).map(\.x) == [0, 502.5, 1005, 1507.5])
     }
+
+    /// An adaptive count whose quotient overflows to infinity (1e9 points of 5e-324-point columns) is as many
+    /// columns as allowed, not one.
+    @Test func anAdaptiveCountThatOverflowsIsCappedAtTheLimit() async throws {
+        let defaults = SectionProperties(minColumnWidth: .leastNonzeroMagnitude, columnSpacing: 0)
+        let spec = LayoutSpec(width: 1e9, defaults: defaults, sections: [SectionSpec(items: [Item(height: 1)])])
+        let limits = LayoutLimits(maxItems: 100, maxSections: 10, maxColumns: 8)
+        let layout = try await Layout.make(spec, limits: limits).layout
+        #expect(layout.itemFrames(0)[0].width == 1e9 / 8)
+    }
+
+    /// Header and footer insets wider than the layout are refused like a negative column width, and change
+    /// nothing; insets on a header or footer that does not exist are not.
+    @Test func insetsWiderThanTheLayoutAreInvalidGeometry() async throws {
+        var layout = try await build(Self.base, limits: .default)
+        let before = Observed(layout)
+        let wide = Insets(top: 0, left: 200, bottom: 0, right: 200)
+        for patch in [
+            Self.patch {
+                $0.headerHeight = .set(10)
+                $0.headerInsets = .set(wide)
+            },
+            Self.patch {
+                $0.footerHeight = .set(10)
+                $0.footerInsets = .set(wide)
+            },
+        ] {
+            let error = await thrown { _ = try await layout.apply([.configureSection(0, patch)]) }
+            guard case .negativeWidth(_, 0, _, let width)? = error else {
+                Issue.record("expected a negative width, got \(String(describing: error))")
+                continue
+            }
+            #expect(width < 0)
+        }
+        #expect(Observed(layout) == before)
+        _ = try await layout.apply([.configureSection(0, Self.patch { $0.headerInsets = .set(wide) })])
+    }
 }
 
 extension LayoutError {
@@ -350,7 +387,8 @@ extension LayoutError {
     var field: String {
         switch self {
         case .invalidValue(let field, _, _), .notFound(let field, _, _), .limit(let field, _, _): field
-        case .invalidGeometry(let field, _, _): field
+        case .invalidGeometry(let field, _, _), .negativeWidth(let field, _, _, _): field
+        case .inconsistent: ""
         }
     }
 }

@@ -67,10 +67,10 @@ import WaterfallLayout
             message: "params.anchor.i: missing"),
         Refused(
             method: "items.delete", params: #"{"layout":"f","section":0,"items":[0],"anchor":{"section":-1,"i":0}}"#,
-            message: "params.anchor.section: -1 must be an integer ≥ 0"),
+            message: "params.anchor.section: -1 is out of range (0 to 2147483647)"),
         Refused(
             method: "items.delete", params: #"{"layout":"f","section":0,"items":[0],"anchor":{"section":0,"i":-2}}"#,
-            message: "params.anchor.i: -2 must be an integer ≥ 0"),
+            message: "params.anchor.i: -2 is out of range (0 to 2147483647)"),
         Refused(
             method: "items.delete", params: #"{"layout":"f","section":0,"items":[0],"anchor":{"section":0,"i":1.5}}"#,
             message: "params.anchor.i: 1.5 is not an integer in range"),
@@ -94,7 +94,7 @@ import WaterfallLayout
     /// Every malformed anchor is `bad_params` naming the field and the value; the request does not run.
     @Test(arguments: refused)
     func refusesABadAnchor(_ c: Refused) throws {
-        guard case .failed(_, let error, _) = Self.decoded(c.method, c.params) else {
+        guard case .failed(_, let error, _, _) = Self.decoded(c.method, c.params) else {
             Issue.record("decoded: \(c.params)")
             return
         }

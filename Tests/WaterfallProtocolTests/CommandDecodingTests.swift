@@ -8,7 +8,7 @@ import WaterfallTestSupport
 /// The params of each mutating method, as the engine command they decode to.
 @Suite struct CommandDecodingTests {
     struct Case: Sendable, CustomTestStringConvertible {
-        var method: Method
+        var method: ChangeMethod
         var params: String
         var command: LayoutCommand
         var testDescription: String { "\(method.rawValue) \(params)" }
@@ -142,7 +142,7 @@ import WaterfallTestSupport
 
     /// Params a method refuses, with the exact message.
     @Test(arguments: [
-        (Method.itemsInsert, #"{"section":0,"items":[]}"#, "params.at: missing"),
+        (ChangeMethod.itemsInsert, #"{"section":0,"items":[]}"#, "params.at: missing"),
         (.itemsMove, #"{"from":[0],"to":[0,0]}"#, "params.from: [0] is not a [section, item] pair"),
         (.itemsMove, #"{"from":[0,"1"],"to":[0,0]}"#, #"params.from[1]: must be an integer, not string "1""#),
         (.itemsMove, #"{"to":[0,0]}"#, "params.from: missing"),
@@ -177,9 +177,32 @@ import WaterfallTestSupport
         (.sectionsInsert, #"{"at":0,"sections":[{"items":[{"h":1},{}]}]}"#, "params.sections[0].items[1].h: missing"),
         (.layoutConfigure, #"{"direction":"up"}"#, #"params.direction: "up" is not "ltr" or "rtl""#),
         (.layoutConfigure, #"{"defaults":{"colums":2}}"#, "params.defaults.colums: unknown field"),
-        (.ping, #"{}"#, "params: ping is not a change to a layout"),
+        (.itemsDelete, #"{"section":0,"items":[1,-1]}"#, "params.items[1]: -1 is out of range (0 to 2147483647)"),
+        (
+            .itemsInsert, #"{"section":0,"at":2147483648,"items":[]}"#,
+            "params.at: 2147483648 is out of range (0 to 2147483647)"
+        ),
+        (
+            .itemsInsert, #"{"section":-9223372036854775808,"at":0,"items":[]}"#,
+            "params.section: -9223372036854775808 is out of range (0 to 2147483647)"
+        ),
+        (
+            .itemsInsert, #"{"section":0,"at":0,"items":[{"h":1,"span":0}]}"#,
+            "params.items[0].span: 0 is out of range (1 to 2147483647)"
+        ),
+        (
+            .itemsUpdate, #"{"section":0,"items":[{"i":9223372036854775807,"h":1}]}"#,
+            "params.items[0].i: 9223372036854775807 is out of range (0 to 2147483647)"
+        ),
+        (.itemsMove, #"{"from":[0,0],"to":[-1,0]}"#, "params.to[0]: -1 is out of range (0 to 2147483647)"),
+        (.sectionsMove, #"{"from":0,"to":2147483648}"#, "params.to: 2147483648 is out of range (0 to 2147483647)"),
+        (.sectionsConfigure, #"{"section":0,"columns":1025}"#, "params.columns: 1025 is out of range (1 to 1024)"),
+        (
+            .sectionsConfigure, #"{"section":0,"maxColumns":0}"#,
+            "params.maxColumns: 0 is out of range (1 to 2147483647)"
+        ),
     ])
-    func refusesBadParams(method: Method, params: String, message: String) throws {
+    func refusesBadParams(method: ChangeMethod, params: String, message: String) throws {
         let document = try JSONDocument(parsing: params)
         let error = #expect(throws: ProtocolError.self) {
             var p = try Params(document.root, path: "params")
@@ -271,7 +294,7 @@ import WaterfallTestSupport
             let wire = WireCommand(command)
             let document = try JSONDocument(parsing: wire.params.jsonText)
             var p = try Params(document.root, path: "params")
-            let decoded = try CommandDecoding.command(try #require(Method(rawValue: wire.method)), &p)
+            let decoded = try CommandDecoding.command(try #require(ChangeMethod(rawValue: wire.method)), &p)
             try p.finish()
             #expect(decoded == command, "step \(step): \(wire.params)")
             if decoded != command { return }

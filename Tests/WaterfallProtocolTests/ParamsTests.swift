@@ -108,7 +108,7 @@ import WaterfallJSON
     ])
     func namesTheFullPath(json: String, message: String) throws {
         let document = try JSONDocument(parsing: json)
-        let method: Method = json.contains(#""at""#) ? .itemsInsert : .itemsUpdate
+        let method: ChangeMethod = json.contains(#""at""#) ? .itemsInsert : .itemsUpdate
         let error = #expect(throws: ProtocolError.self) {
             var p = try Params(document.root, path: "params")
             _ = try CommandDecoding.command(method, &p)

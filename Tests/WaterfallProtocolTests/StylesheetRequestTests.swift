@@ -50,8 +50,11 @@ import WaterfallLayout
             #"{"layout":"f","minWidth":100,"maxWidth":10101}"#,
             "params.maxWidth: 10101 is more than 10000 px above minWidth (100): ask in parts"
         ),
-        (#"{"layout":"f","minWidth":1,"maxWidth":2,"sections":[0,1,0]}"#, "params.sections[2]: 0 is named twice"),
-        (#"{"layout":"f","minWidth":1,"maxWidth":2,"sections":[-1]}"#, "params.sections[0]: -1 must be an integer ≥ 0"),
+        (#"{"layout":"f","minWidth":1,"maxWidth":2,"sections":[0,1,0]}"#, "params.sections[2]: 0 is listed twice"),
+        (
+            #"{"layout":"f","minWidth":1,"maxWidth":2,"sections":[-1]}"#,
+            "params.sections[0]: -1 is out of range (0 to 2147483647)"
+        ),
         (#"{"layout":"f","minWidth":1,"maxWidth":2,"items":-3}"#, "params.items: -3 must be an integer ≥ 0"),
         (
             #"{"layout":"f","minWidth":1,"maxWidth":2,"selector":"a{}"}"#,
@@ -60,7 +63,7 @@ import WaterfallLayout
         (#"{"layout":"f","minWidth":1,"maxWidth":2,"width":3}"#, "params.width: unknown field"),
     ])
     func refusesWithTheFieldAndValue(params: String, message: String) {
-        guard case .failed(_, let error, _) = Self.decoded(params) else {
+        guard case .failed(_, let error, _, _) = Self.decoded(params) else {
             Issue.record("\(params) was accepted")
             return
         }

@@ -16,12 +16,11 @@ import WaterfallProtocol
             layout: name, replace: false, wantsDiff: false, spec: LayoutSpec(width: 100, sections: [section]))
     }
 
-    func change(_ name: String, height: Double) -> DecodedRequest {
-        .change(
-            LayoutChange(
-                id: .int(1), isNotification: false, layout: name,
-                commands: [.insertItems(section: 0, at: 0, items: [Item(height: height)])],
-                ops: .single(method: "items.insert", params: []), wantsDiff: false))
+    func change(_ name: String, height: Double) -> LayoutChange {
+        LayoutChange(
+            id: .int(1), isNotification: false, layout: name,
+            commands: [.insertItems(section: 0, at: 0, items: [Item(height: height)])],
+            ops: .single(method: .itemsInsert, params: []), wantsDiff: false)
     }
 
     func open(_ path: String, _ files: FaultyFiles) async throws -> (DurableStore, [RecoveredLayout]) {
@@ -39,7 +38,7 @@ import WaterfallProtocol
         let registry = LayoutRegistry(log: DurableLog(store: store))
         _ = try await registry.create(creation("feed"), limits: limits)
         let first = await registry.apply([change("feed", height: 1)], to: "feed", limits: limits)
-        #expect(first.map { (try? $0.get())?.seq } == [2])
+        #expect(first.map { (try? $0.outcome.get())?.seq } == [2])
         let before = try await registry.snapshot("feed")
         let budget = registry.budget.current
         files.faults.withLock {
@@ -47,7 +46,7 @@ import WaterfallProtocol
         }
         let refused = await registry.apply(
             [change("feed", height: 2), change("feed", height: 3)], to: "feed", limits: limits)
-        for outcome in refused {
+        for outcome in refused.map(\.outcome) {
             guard case .failure(let error) = outcome else {
                 Issue.record("a change was accepted")
                 continue
@@ -66,7 +65,7 @@ import WaterfallProtocol
             $0.sync = nil
         }
         let again = await registry.apply([change("feed", height: 4)], to: "feed", limits: limits)
-        #expect(again.map { (try? $0.get())?.seq } == [3])
+        #expect(again.map { (try? $0.outcome.get())?.seq } == [3])
         let kept = try await registry.snapshot("feed")
         store.close()
         let (reopened, layouts) = try await open(path, FaultyFiles())
@@ -76,15 +75,14 @@ import WaterfallProtocol
         #expect(layouts.first?.layout.items(inSection: 0) == kept.items(inSection: 0))
     }
 
-    func update(_ name: String, _ updates: [ItemUpdate], section: Int = 0) -> DecodedRequest {
+    func update(_ name: String, _ updates: [ItemUpdate], section: Int = 0) -> LayoutChange {
         change(name, .updateItems(section: section, updates: updates))
     }
 
-    func change(_ name: String, _ commands: LayoutCommand...) -> DecodedRequest {
-        .change(
-            LayoutChange(
-                id: .int(1), isNotification: false, layout: name, commands: commands,
-                ops: .single(method: "items.update", params: []), wantsDiff: false))
+    func change(_ name: String, _ commands: LayoutCommand...) -> LayoutChange {
+        LayoutChange(
+            id: .int(1), isNotification: false, layout: name, commands: commands,
+            ops: .single(method: .itemsUpdate, params: []), wantsDiff: false)
     }
 
     /// A visit of item updates alone is undone without a copy of the layout (the items updated back): after a
@@ -130,7 +128,7 @@ import WaterfallProtocol
     /// checks that every change of it is refused (`storage`, or `not_found` for the one at `failingOnItsOwn`) and
     /// that the layout, its seq and the budget are as before; then, the disk healed, that its first change goes
     /// through with the next seq.
-    private func expectUndone(_ visit: [DecodedRequest], failingOnItsOwn bad: Int, fault: String) async throws {
+    private func expectUndone(_ visit: [LayoutChange], failingOnItsOwn bad: Int, fault: String) async throws {
         let path = try makeTemporaryDirectory()
         defer { removeDirectory(path) }
         let files = FaultyFiles()
@@ -150,15 +148,15 @@ import WaterfallProtocol
         // write (or sync) before failing.
         let first = await registry.apply(
             [update("feed", [ItemUpdate(index: 1, item: Item(height: 7))])], to: "feed", limits: limits)
-        #expect(first.map { (try? $0.get())?.seq } == [2])
+        #expect(first.map { (try? $0.outcome.get())?.seq } == [2])
         let before = try await registry.snapshot("feed")
         let budget = registry.budget.current
         files.faults.withLock {
             if fault == "write" { $0.write = EIO } else { $0.sync = EIO }
         }
-        let refused = await registry.apply(ArraySlice(visit), to: "feed", limits: limits)
+        let refused = await registry.apply(visit, to: "feed", limits: limits)
         #expect(refused.count == visit.count)
-        for (k, outcome) in refused.enumerated() {
+        for (k, outcome) in refused.map(\.outcome).enumerated() {
             guard case .failure(let error) = outcome else {
                 Issue.record("change \(k) was accepted")
                 continue
@@ -175,7 +173,7 @@ import WaterfallProtocol
             $0.write = nil
             $0.sync = nil
         }
-        let again = await registry.apply(ArraySlice(visit[..<1]), to: "feed", limits: limits)
-        #expect(again.map { (try? $0.get())?.seq } == [3])
+        let again = await registry.apply(Array(visit[..<1]), to: "feed", limits: limits)
+        #expect(again.map { (try? $0.outcome.get())?.seq } == [3])
     }
 }

@@ -179,7 +179,8 @@ import WaterfallJSON
         Case("sections.delete", ["layout": "feed", "sections": [1]], "not_found", "params.sections[0]"),
         Case("sections.move", ["layout": "feed", "from": 0, "to": 1], "not_found", "params.to"),
         Case("sections.insert", ["layout": "feed", "at": 2, "sections": [[:]]], "not_found", "params.at"),
-        Case("sections.configure", ["layout": "feed", "section": -1, "columns": 1], "not_found", "params.section"),
+        Case("sections.configure", ["layout": "feed", "section": -1, "columns": 1], "bad_params", "params.section"),
+        Case("sections.configure", ["layout": "feed", "section": 7, "columns": 1], "not_found", "params.section"),
         Case(
             "batch", ["layout": "feed", "ops": [["method": "items.delete", "params": ["section": 0, "items": [3]]]]],
             "not_found", "params.ops[0].params.items[0]"),

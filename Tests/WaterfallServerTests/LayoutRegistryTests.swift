@@ -15,7 +15,7 @@ import WaterfallProtocol
 
         var isDurable: Bool { true }
         func reserve(_ name: String, bytes: Int) throws(ProtocolError) {}
-        func recordBound(_ commands: [LayoutCommand]) -> Int { 1 }
+        func recordBound(_ change: ValidatedChange) -> Int { 1 }
         func commitNow(_ records: [MutationRecord]) throws(ProtocolError) { keep(records) }
         func commit(_ records: [MutationRecord]) async throws(ProtocolError) { keep(records) }
         func committed(_ name: String, _ layout: @autoclosure () -> Layout) {}
@@ -27,8 +27,8 @@ import WaterfallProtocol
                 switch record {
                 case .created(let layout, let seq, let spec):
                     line = "created \(layout) seq \(seq) \(spec.sections.count)"
-                case .applied(let layout, let seq, let commands):
-                    line = "applied \(layout) seq \(seq) \(commands.count)"
+                case .applied(let layout, let seq, let change):
+                    line = "applied \(layout) seq \(seq) \(change.commands.count)"
                 case .dropped(let layout): line = "dropped \(layout)"
                 }
                 self.records.withLock { $0.append(line) }
@@ -44,11 +44,10 @@ import WaterfallProtocol
             layout: name, replace: replace, wantsDiff: false, spec: LayoutSpec(width: 100, sections: [section]))
     }
 
-    func change(_ name: String, _ command: LayoutCommand) -> DecodedRequest {
-        .change(
-            LayoutChange(
-                id: .int(1), isNotification: false, layout: name, commands: [command],
-                ops: .single(method: "items.insert", params: []), wantsDiff: false))
+    func change(_ name: String, _ command: LayoutCommand) -> LayoutChange {
+        LayoutChange(
+            id: .int(1), isNotification: false, layout: name, commands: [command],
+            ops: .single(method: .itemsInsert, params: []), wantsDiff: false)
     }
 
     @Test func everyChangeIsLoggedInOrderAndAFailedOneIsNot() async throws {
@@ -61,7 +60,7 @@ import WaterfallProtocol
                 change("feed", .deleteItems(section: 0, indices: [7])),
                 change("feed", .deleteItems(section: 0, indices: [0])),
             ], to: "feed", limits: limits)
-        #expect(outcomes.map { (try? $0.get())?.seq } == [2, nil, 3])
+        #expect(outcomes.map { (try? $0.outcome.get())?.seq } == [2, nil, 3])
         _ = try await registry.create(creation("feed", replace: true, items: 4), limits: limits)
         try await registry.drop("feed")
         #expect(

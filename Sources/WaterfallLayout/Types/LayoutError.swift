@@ -6,8 +6,13 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
     case notFound(field: String, value: String, reason: String)
     /// The change would give `section` a negative column width.
     case invalidGeometry(field: String, section: Int, columnWidth: Double)
+    /// The change would give `section`'s header or footer (`element`) a negative width: its insets are wider than
+    /// the layout. On the wire, the same kind as a negative column width.
+    case negativeWidth(field: String, section: Int, element: String, width: Double)
     /// The change would exceed a configured resource limit.
     case limit(field: String, value: String, reason: String)
+    /// An internal invariant does not hold: a bug, never the input's fault; nothing changed.
+    case inconsistent(String)
 
     public var description: String {
         switch self {
@@ -17,6 +22,12 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(field): \(value) \(reason)"
         case .invalidGeometry(let field, let section, let columnWidth):
             return "\(field): section \(section) would have a negative column width (\(columnWidth))"
+        case .negativeWidth(let field, let section, let element, let width):
+            return
+                "\(field): section \(section) would have a \(element) of negative width (\(Validation.format(width))): "
+                + "its \(element)Insets are wider than the layout"
+        case .inconsistent(let reason):
+            return reason
         }
     }
 
@@ -32,6 +43,10 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
             return .invalidGeometry(field: join(field), section: section, columnWidth: columnWidth)
         case .limit(let field, let value, let reason):
             return .limit(field: join(field), value: value, reason: reason)
+        case .negativeWidth(let field, let section, let element, let width):
+            return .negativeWidth(field: join(field), section: section, element: element, width: width)
+        case .inconsistent:
+            return self
         }
     }
 }

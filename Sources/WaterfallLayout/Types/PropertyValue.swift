@@ -32,9 +32,13 @@ public protocol PropertyValueConvertible: Sendable, Hashable {
     /// The value `value` carries, or nil when it is another case.
     init?(propertyValue value: PropertyValue)
     var propertyValue: PropertyValue { get }
+    /// What a property resolves to should its table row lack a built-in default: a bug that debug builds assert,
+    /// and that a release build answers with a neutral value rather than a trap.
+    static var fallback: Self { get }
 }
 
 extension Int: PropertyValueConvertible {
+    public static var fallback: Int { 1 }
     public init?(propertyValue value: PropertyValue) {
         guard case .integer(let v) = value else { return nil }
         self = v
@@ -43,6 +47,7 @@ extension Int: PropertyValueConvertible {
 }
 
 extension Double: PropertyValueConvertible {
+    public static var fallback: Double { 0 }
     public init?(propertyValue value: PropertyValue) {
         guard case .number(let v) = value else { return nil }
         self = v
@@ -51,6 +56,7 @@ extension Double: PropertyValueConvertible {
 }
 
 extension Insets: PropertyValueConvertible {
+    public static var fallback: Insets { .zero }
     public init?(propertyValue value: PropertyValue) {
         guard case .insets(let v) = value else { return nil }
         self = v
@@ -59,6 +65,7 @@ extension Insets: PropertyValueConvertible {
 }
 
 extension Placement: PropertyValueConvertible {
+    public static var fallback: Placement { .shortest }
     public init?(propertyValue value: PropertyValue) {
         guard case .placement(let v) = value else { return nil }
         self = v
@@ -67,6 +74,7 @@ extension Placement: PropertyValueConvertible {
 }
 
 extension TieBreak: PropertyValueConvertible {
+    public static var fallback: TieBreak { .leftmost }
     public init?(propertyValue value: PropertyValue) {
         guard case .tieBreak(let v) = value else { return nil }
         self = v
@@ -75,6 +83,7 @@ extension TieBreak: PropertyValueConvertible {
 }
 
 extension Bool: PropertyValueConvertible {
+    public static var fallback: Bool { false }
     public init?(propertyValue value: PropertyValue) {
         guard case .flag(let v) = value else { return nil }
         self = v

@@ -24,7 +24,8 @@ public struct SectionProperty<Value: PropertyValueConvertible>: Sendable {
     @inline(__always)
     func resolve(_ section: SectionProperties, _ defaults: SectionProperties) -> Value {
         guard let value = section[keyPath: own] ?? defaults[keyPath: own] ?? builtIn else {
-            preconditionFailure("\(key) has no built-in default")
+            assertionFailure("\(key) has no built-in default")
+            return .fallback
         }
         return value
     }
@@ -35,7 +36,11 @@ public struct SectionProperty<Value: PropertyValueConvertible>: Sendable {
         let change = self.change
         return AnySectionProperty(
             key: key, kind: kind, read: { $0[keyPath: own]?.propertyValue },
-            write: { p, value in p[keyPath: own] = value.map(Self.unwrap) },
+            write: { p, value in
+                guard let value else { return p[keyPath: own] = nil }
+                guard let typed = Self.unwrap(value) else { return }
+                p[keyPath: own] = typed
+            },
             readChange: { patch in
                 switch patch[keyPath: change] {
                 case nil: return nil
@@ -47,14 +52,20 @@ public struct SectionProperty<Value: PropertyValueConvertible>: Sendable {
                 switch value {
                 case nil: patch[keyPath: change] = nil
                 case .reset?: patch[keyPath: change] = .reset
-                case .set(let value)?: patch[keyPath: change] = .set(Self.unwrap(value))
+                case .set(let value)?:
+                    guard let typed = Self.unwrap(value) else { return }
+                    patch[keyPath: change] = .set(typed)
                 }
             })
     }
 
-    /// The codecs make each kind's case; another case here is a bug in one of them, not bad input.
-    private static func unwrap(_ value: PropertyValue) -> Value {
-        guard let typed = Value(propertyValue: value) else { preconditionFailure("\(value) is not a \(Value.self)") }
+    /// The codecs make each kind's case; another case here is a bug in one of them, not bad input: asserted, and
+    /// in a release build the write is skipped rather than the daemon stopped.
+    private static func unwrap(_ value: PropertyValue) -> Value? {
+        guard let typed = Value(propertyValue: value) else {
+            assertionFailure("\(value) is not a \(Value.self)")
+            return nil
+        }
         return typed
     }
 }

@@ -3,17 +3,15 @@ import WaterfallLayout
 import WaterfallProtocol
 
 extension ClientSession {
-    /// Answers `requests`, consecutive changes to layout `name`, made in one visit to the layout (see
-    /// `LayoutRegistry.apply`): each gets its own reply, in order.
-    func answer(changesTo name: String, _ requests: ArraySlice<DecodedRequest>, _ out: inout JSONWriter) async {
-        let outcomes = await service.registry.apply(requests, to: name, limits: service.limits)
-        var next = outcomes.startIndex
-        for request in requests {
-            guard case .change(let change) = request else { continue }
-            let outcome = outcomes[next]
-            next += 1
+    /// Answers `changes`, consecutive changes to layout `name`, made in one visit to the layout (see `ChangeVisit`):
+    /// each gets its own reply, in order.
+    func answer(changesTo name: String, _ changes: [LayoutChange], _ out: inout JSONWriter) async {
+        let steps = await service.registry.apply(changes, to: name, limits: service.limits)
+        for step in steps {
+            let change = step.change
+            defer { count(change.ops.method, error: step.outcome.failureCode) }
             if out.byteCount >= Self.replyChunkBytes, !(await sendChunk(&out)) { return }
-            switch outcome {
+            switch step.outcome {
             case .success(let outcome):
                 // A notification runs and gets no reply (JSON-RPC).
                 guard !change.isNotification else { continue }
@@ -32,5 +30,12 @@ extension ClientSession {
                 fail(error, id: change.isNotification ? nil : change.id, &out)
             }
         }
+    }
+}
+
+extension Result where Failure == ProtocolError {
+    /// The error's code, if this is a failure.
+    var failureCode: ErrorCode? {
+        if case .failure(let error) = self { error.code } else { nil }
     }
 }

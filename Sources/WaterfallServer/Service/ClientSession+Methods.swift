@@ -49,9 +49,8 @@ extension ClientSession {
             ReplyEncoding.emptyResult(&out, id: id)
         case .stats:
             ReplyEncoding.stats(&out, id: id, await service.statsReport())
-        case .change(let change):
-            // `handle` answers changes in runs; one reaching here is a run of one.
-            await answer(changesTo: change.layout, [.change(change)], &out)
+        case .metrics:
+            ReplyEncoding.metrics(&out, id: id, await service.statsReport())
         }
     }
 

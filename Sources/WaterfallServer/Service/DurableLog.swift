@@ -17,7 +17,7 @@ struct DurableLog: MutationLog {
         }
     }
 
-    func recordBound(_ commands: [LayoutCommand]) -> Int { JournalRecord.encodedSizeBound(commands) }
+    func recordBound(_ change: ValidatedChange) -> Int { JournalRecord.encodedSizeBound(change.commands) }
 
     func commitNow(_ records: [MutationRecord]) throws(ProtocolError) {
         do throws(StorageError) {
@@ -57,7 +57,7 @@ struct DurableLog: MutationLog {
     static func entry(_ record: MutationRecord) -> JournalEntry {
         switch record {
         case .created(let layout, let seq, let spec): return .created(layout, seq: seq, spec: spec)
-        case .applied(let layout, let seq, let commands): return .applied(layout, seq: seq, commands: commands)
+        case .applied(let layout, let seq, let change): return .applied(layout, seq: seq, commands: change.commands)
         case .dropped(let layout): return .dropped(layout)
         }
     }

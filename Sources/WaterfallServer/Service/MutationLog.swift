@@ -5,8 +5,8 @@ import WaterfallProtocol
 enum MutationRecord: Sendable {
     /// A layout was made from `spec` (replacing any of the same name), at `seq`.
     case created(layout: String, seq: Int, spec: LayoutSpec)
-    /// `commands` were applied to a layout, taking it to `seq`.
-    case applied(layout: String, seq: Int, commands: [LayoutCommand])
+    /// A validated change was applied to a layout, taking it to `seq`.
+    case applied(layout: String, seq: Int, change: ValidatedChange)
     /// A layout was dropped.
     case dropped(layout: String)
 }
@@ -14,8 +14,9 @@ enum MutationRecord: Sendable {
 /// Where the registry makes its changes durable, in order per layout, before their replies and events are
 /// released: the seam for the journal and snapshots.
 ///
-/// A visit to a layout's actor calls `reserve` before each change (a refusal changes nothing), applies the
-/// changes, then calls `commit` once with all of them (group commit) and `committed` after; create and drop commit
+/// A visit to a layout's actor (`ChangeVisit`) calls `reserve` for each change once it is validated (a refusal
+/// changes nothing), applies the changes, then calls `commit` once with all of them (group commit) and `committed`
+/// after; create and drop commit
 /// one record each, on the registry's lane for the set of layouts. A failed commit makes the registry restore the
 /// layout as it was before the visit and refuse the visit's changes.
 protocol MutationLog: Sendable {
@@ -28,8 +29,8 @@ protocol MutationLog: Sendable {
     /// - Throws: the `storage` error when they cannot (the disk is full).
     func reserve(_ name: String, bytes: Int) throws(ProtocolError)
 
-    /// The most bytes the record of a change of `commands` can take.
-    func recordBound(_ commands: [LayoutCommand]) -> Int
+    /// The most bytes the record of `change` can take.
+    func recordBound(_ change: ValidatedChange) -> Int
 
     /// Makes `records` durable (as far as the fsync policy says), blocking the caller: called on a thread that
     /// may block (the registry's lane), never on the cooperative pool.
@@ -46,7 +47,7 @@ protocol MutationLog: Sendable {
 struct MemoryOnlyLog: MutationLog {
     var isDurable: Bool { false }
     func reserve(_ name: String, bytes: Int) throws(ProtocolError) {}
-    func recordBound(_ commands: [LayoutCommand]) -> Int { 0 }
+    func recordBound(_ change: ValidatedChange) -> Int { 0 }
     func commitNow(_ records: [MutationRecord]) throws(ProtocolError) {}
     func commit(_ records: [MutationRecord]) async throws(ProtocolError) {}
     func committed(_ name: String, _ layout: @autoclosure () -> Layout) {}

@@ -1,0 +1,188 @@
+import WaterfallLayout
+import WaterfallProtocol
+
+/// One visit to a layout's actor: consecutive changes of one connection to one layout, each applied, logged and
+/// published as if alone (its own seq, diff, event and error), with the actor entered once.
+///
+/// Everything a visit keeps is here, as one value that a test drives without a daemon: each change's outcome paired
+/// with the change, the journal room reserved, what puts the layout back when the commit fails (each change's undo,
+/// or from the first change without one a copy of the layout), the records, the events, and the budget. The order
+/// of its steps is the safety of a durable daemon: a change is validated before its journal room, its undo, its
+/// budget or its record reads anything of it.
+struct ChangeVisit {
+    /// A change and what became of it.
+    struct Step: Sendable {
+        let change: LayoutChange
+        var outcome: Result<ChangeOutcome, ProtocolError>
+    }
+
+    /// What a change leaves for its reply: the diff encoded when an event needed its bytes, else as a value that the
+    /// reply encodes in place.
+    struct ChangeOutcome: Sendable {
+        var seq: Int
+        var size: Size
+        var encoded: [UInt8]? = nil
+        var diff: LayoutDiff? = nil
+        /// Where the request's scroll anchor went; nil when it named none.
+        var anchor: AnchorOutcome? = nil
+    }
+
+    // MARK: Lifecycle
+
+    init(
+        _ entry: LayoutEntry, log: any MutationLog, budget: ItemBudget, limits: RequestLimits, seq: Int,
+        events counters: EventCounters = EventCounters()
+    ) {
+        self.entry = entry
+        self.counters = counters
+        self.log = log
+        self.budget = budget
+        self.limits = limits
+        seqBefore = seq
+        durable = log.isDurable
+    }
+
+    // MARK: Internal
+
+    /// The changes made so far, in order, each with its outcome.
+    private(set) var steps: [Step] = []
+
+    /// Applies `change` to `layout`, the visited layout, and records its outcome.
+    mutating func run(_ change: LayoutChange, on layout: inout Layout) async {
+        let outcome = await attempt(change, &layout)
+        steps.append(Step(change: change, outcome: outcome))
+    }
+
+    /// Makes the visit's changes durable and publishes their events; when the commit fails, puts the layout back as
+    /// it was before the visit and turns every success into the commit's error.
+    mutating func finish(on layout: inout Layout) async {
+        if durable, !records.isEmpty {
+            do throws(ProtocolError) {
+                try await log.commit(records)
+                log.committed(entry.name, layout)
+            } catch {
+                let refusal = await restore(&layout) ? error : Self.undoFailed
+                settleWeight(of: layout, reserved: 0)
+                events = []
+                for k in steps.indices where (try? steps[k].outcome.get()) != nil {
+                    steps[k].outcome = .failure(refusal)
+                }
+            }
+        }
+        for event in events {
+            entry.subscribers.publish(
+                event, overflow: ReplyEncoding.overflowEvent(entry.name), limit: limits.subscriberMaxPendingBytes,
+                counting: counters)
+        }
+        events = []
+    }
+
+    // MARK: Private
+
+    private let entry: LayoutEntry
+    /// Where the events this visit publishes are counted.
+    private let counters: EventCounters
+    private let log: any MutationLog
+    private let budget: ItemBudget
+    private let limits: RequestLimits
+    private let seqBefore: Int
+    private let durable: Bool
+    /// The undo of each change applied, in order, until `copy` is taken.
+    private var undo: [[LayoutCommand]] = []
+    /// The layout before the first change that has no small undo (configure, a batch), once there is one.
+    private var copy: Layout?
+    private var records: [MutationRecord] = []
+    private var events: [[UInt8]] = []
+    /// The journal bytes reserved for the records so far.
+    private var reserved = 0
+
+    /// Validates, reserves, applies and records one change; nothing of it is read before it is validated.
+    private mutating func attempt(
+        _ change: LayoutChange, _ layout: inout Layout
+    ) async -> Result<ChangeOutcome, ProtocolError> {
+        // Asked once, here: a subscription starts through the layout's actor, so never during this visit (one that
+        // ends meanwhile only makes the event go to nobody).
+        let subscribed = entry.subscribers.count > 0
+        let validated: ValidatedChange
+        var inverse: [LayoutCommand]?
+        let growth: Int
+        do throws(ProtocolError) {
+            do {
+                // A batch names the failing op in errors even when it holds one.
+                validated = try layout.validate(change.commands, anchor: change.anchor, namingOps: change.ops.isBatch)
+            } catch {
+                throw ProtocolError(error)
+            }
+            growth = validated.commands.reduce(0) { $0 + $1.addedWeight }
+            if durable {
+                // The journal's room before anything changes: a full disk refuses the change and changes nothing.
+                let bound = log.recordBound(validated)
+                try log.reserve(entry.name, bytes: reserved + bound)
+                reserved += bound
+                if copy == nil {
+                    inverse = layout.undoing(validated)
+                    if inverse == nil { copy = layout }
+                }
+            }
+            try LayoutRegistry.reserve(growth, limits, in: budget)
+        } catch {
+            return .failure(error)
+        }
+        let diff: LayoutDiff
+        let anchor: AnchorOutcome?
+        do {
+            (diff, anchor) = try await layout.apply(validated, listingItems: change.wantsDiff || subscribed)
+        } catch {
+            budget.adjust(-growth)
+            return .failure(ProtocolError(error))
+        }
+        if let inverse { undo.append(inverse) }
+        settleWeight(of: layout, reserved: growth)
+        if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: validated)) }
+        guard subscribed else {
+            return .success(
+                ChangeOutcome(
+                    seq: layout.seq, size: layout.contentSize, diff: change.wantsDiff ? diff : nil, anchor: anchor))
+        }
+        let encoded = ReplyEncoding.encodedDiff(diff)
+        events.append(
+            ReplyEncoding.changedEvent(change.layout, seq: layout.seq, ops: change.ops, diff: encoded, anchor: anchor))
+        return .success(
+            ChangeOutcome(
+                seq: layout.seq, size: layout.contentSize, encoded: change.wantsDiff ? encoded : nil, anchor: anchor))
+    }
+
+    /// The refusal of a visit whose commit failed and whose undo failed too.
+    private static let undoFailed = ProtocolError(
+        .internalError, "the change could not be made durable, and undoing it in memory failed (a bug; logged)")
+
+    /// Puts the layout back as it was before the visit: the copy, if any, is the layout after the changes that left
+    /// an undo; then each change's undo, the last change's first, as one change, and the seq put back. False when
+    /// the undo failed.
+    private mutating func restore(_ layout: inout Layout) async -> Bool {
+        if let copy { layout = copy }
+        // Without undo commands the copy is the layout before the visit, its seq included.
+        guard !undo.isEmpty else { return true }
+        do {
+            try await layout.replay(undo.reversed().flatMap { $0 }, seq: seqBefore)
+            return true
+        } catch {
+            // Each undo names what its change left, and the changes after it are undone first, so this is a bug. The
+            // layout then stays ahead of its journal until the next start, which reads the journal: refused changes
+            // are gone then, as their replies say. Better than stopping the daemon for every client.
+            assertionFailure("undoing a visit's changes failed: \(error)")
+            return false
+        }
+    }
+
+    /// Sets the layout's weight in its entry, and the daemon's budget, to what `layout` holds now, releasing the
+    /// `reserved` growth that the change took from the budget before it was applied.
+    private func settleWeight(of layout: Layout, reserved: Int) {
+        let weight = layout.weight
+        let delta = entry.weight.withLock { count in
+            defer { count = weight }
+            return weight - count
+        }
+        budget.adjust(delta - reserved)
+    }
+}
