@@ -44,27 +44,6 @@ public enum Command: String, CaseIterable, Sendable {
         case .get: [CommandOption(name: "--sections", value: "0,2", help: "only these sections (indices)")]
         case .query:
             [CommandOption(name: "--rect", value: "X,Y,W,H", help: "the rect, in points (W and H ≥ 0)", required: true)]
-        case .css, .html:
-            [
-                CommandOption(
-                    name: "--min", value: "PX", help: "the narrowest container width (CSS px)", required: true),
-                CommandOption(name: "--max", value: "PX", help: "the widest container width (CSS px)", required: true),
-                CommandOption(
-                    name: "--items", value: "N", help: "a first page: each section as if it held only its first N items"
-                ),
-                CommandOption(name: "--sections", value: "0,2", help: "only these sections' elements"),
-            ]
-                + (self == .css
-                    ? [
-                        CommandOption(
-                            name: "--selector", value: "S", help: "the container's selector (default .waterfall)")
-                    ]
-                    : [])
-                + [
-                    CommandOption(
-                        name: "--output", value: "FILE", help: "write to FILE instead of standard output",
-                        completion: .file)
-                ]
         case .render:
             [
                 CommandOption(
@@ -77,6 +56,22 @@ public enum Command: String, CaseIterable, Sendable {
                     name: "--output", value: "FILE", help: "write to FILE instead of standard output",
                     completion: .file),
             ]
+        case .css, .html:
+            [
+                CommandOption(name: "--min", value: "PX", help: "the narrowest container width", required: true),
+                CommandOption(name: "--max", value: "PX", help: "the widest container width", required: true),
+                CommandOption(
+                    name: "--items", value: "N", help: "a first page: each section as if it held its first N items"),
+                CommandOption(name: "--sections", value: "0,2", help: "only these sections' elements"),
+            ]
+                + (self == .css
+                    ? [CommandOption(name: "--selector", value: "S", help: "the container's selector (.waterfall)")]
+                    : [])
+                + [
+                    CommandOption(
+                        name: "--output", value: "FILE", help: "write to FILE instead of standard output",
+                        completion: .file)
+                ]
         default: []
         }
     }
