@@ -13,16 +13,25 @@ import WaterfallTestSupport
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let requests = Environment.integer("WATERFALL_SOAK_REQUESTS") ?? 12_000
-        let (outcome, stopped) = try await WireFuzzTests.onThread {
+        let (outcome, stopped, closes) = try await WireFuzzTests.onThread {
             let daemon = try FuzzDaemon(executable: executable, directory: directory, durable: durable)
             let outcome = WireSoak.run(path: daemon.socketPath, connections: 6, requests: requests, seed: 17)
-            return (outcome, daemon.stop())
+            let stopped = daemon.stop()
+            // Why the daemon closed connections other than at their clients' end (its debug log).
+            let closes = daemon.standardError.split(separator: "\n").filter { line in
+                line.contains(" closed: ")
+                    && !["peer closed", "closed: done", "Broken pipe", "reset by peer"].contains { line.contains($0) }
+            }
+            return (outcome, stopped, closes.map(String.init))
         }
         print(
             "soak (\(durable ? "durable" : "ephemeral")): \(outcome.requests) requests, \(outcome.replies) replies "
                 + "(\(outcome.errors) errors), \(outcome.events) events, \(outcome.churnCycles) short connections; the daemon \(stopped ?? "did not stop")"
         )
         for failure in outcome.failures.prefix(20) { Issue.record("\(failure)") }
+        // A connection closed for "no output progress" while its client was waiting in read is issue 17's lost
+        // reply: seen about once per two million requests (`waterfall-bench --only soak`).
+        for close in closes.prefix(20) { Issue.record("the daemon closed a connection: \(close)") }
         #expect(outcome.failures.isEmpty)
         #expect(outcome.requests >= requests - 6)
         #expect(outcome.replies > outcome.requests / 2)

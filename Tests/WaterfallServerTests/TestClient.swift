@@ -46,6 +46,7 @@ final class TestClient: @unchecked Sendable {
                 let sent = bytes.withUnsafeBytes {
                     Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
                 }
+                if sent < 0 && errno == EINTR { continue }
                 guard sent > 0 else { throw TestFailure("send: \(String(cString: strerror(errno)))") }
                 offset += sent
             }
@@ -95,7 +96,13 @@ final class TestClient: @unchecked Sendable {
     /// One read; false at EOF. A timeout throws.
     private func fill() throws -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        var count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        // A signal delivered to this thread (a test's child exiting, a server test's handlers) interrupts the read:
+        // read again, or the test reports a reply as missing ("read: Interrupted system call", seen in
+        // DocumentationExampleTests).
+        while count < 0 && errno == EINTR {
+            count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        }
         if count < 0 {
             if errno == ECONNRESET { return false }
             throw TestFailure("read: \(String(cString: strerror(errno)))")

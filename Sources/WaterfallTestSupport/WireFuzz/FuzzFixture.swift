@@ -9,9 +9,9 @@ public enum FuzzFixture {
     public static let maxBatchOps = 32
     public static let maxLineBytes = 262_144
 
-    /// The daemon's config file.
+    /// The daemon's config file; at log level debug, so that its standard error says why each connection closed.
     public static let config = """
-        {"fsync": "never", "maxColumns": \(maxColumns), "maxItemsPerLayout": \(maxItemsPerLayout),
+        {"fsync": "never", "logLevel": "debug", "maxColumns": \(maxColumns), "maxItemsPerLayout": \(maxItemsPerLayout),
          "maxSectionsPerLayout": \(maxSectionsPerLayout), "maxBatchOps": \(maxBatchOps),
          "maxLineBytes": \(maxLineBytes), "maxLayouts": 1000}
         """
