@@ -89,6 +89,8 @@ public enum DecodedRequest: Sendable {
             call = .layoutList
         case .stats:
             call = .stats
+        case .rpcDiscover:
+            call = .rpcDiscover
         case .layoutCreate:
             let name = try layoutName(&p)
             let replace = try p.optionalBool("replace") ?? false

@@ -19,6 +19,8 @@ public enum Method: Hashable, Sendable {
     case subscribe
     case unsubscribe
     case stats
+    /// `rpc.discover`: the OpenRPC document of the protocol.
+    case rpcDiscover
 }
 
 /// The methods that change an existing layout, one engine command each: the ones a `batch` may hold.
@@ -59,13 +61,14 @@ extension Method: RawRepresentable, CaseIterable {
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
         case .stats: "stats"
+        case .rpcDiscover: "rpc.discover"
         }
     }
 
     public static let allCases: [Method] =
         [
             .batch, .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .layoutExport, .query,
-            .subscribe, .unsubscribe, .stats,
+            .subscribe, .unsubscribe, .stats, .rpcDiscover,
         ] + ChangeMethod.allCases.map(Method.change)
 
     /// The method named `name`, by a hash lookup rather than the synthesized comparison with every case in turn.
@@ -103,6 +106,7 @@ extension Method: RawRepresentable, CaseIterable {
             if view.isEqual(toKey: "items.update") { return .change(.itemsUpdate) }
             if view.isEqual(toKey: "items.insert") { return .change(.itemsInsert) }
             if view.isEqual(toKey: "items.delete") { return .change(.itemsDelete) }
+            if view.isEqual(toKey: "rpc.discover") { return .rpcDiscover }
         case 13:
             if view.isEqual(toKey: "layout.create") { return .layoutCreate }
             if view.isEqual(toKey: "layout.export") { return .layoutExport }

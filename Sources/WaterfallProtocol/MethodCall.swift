@@ -22,6 +22,7 @@ public enum MethodCall: Sendable {
     case subscribe(layout: String)
     case unsubscribe(layout: String)
     case stats
+    case rpcDiscover
 }
 
 /// The params of `layout.create`.

@@ -45,6 +45,8 @@ extension ClientSession {
             ReplyEncoding.emptyResult(&out, id: id)
         case .stats:
             ReplyEncoding.stats(&out, id: id, await service.statsReport())
+        case .rpcDiscover:
+            ReplyEncoding.result(&out, id: id) { $0.raw(OpenRPCDocument.bytes[...]) }
         }
     }
 
