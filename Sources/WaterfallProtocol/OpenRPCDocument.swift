@@ -56,13 +56,15 @@ public enum OpenRPCDocument {
             "paramStructure": "by-name",
             "params": .array(params),
             "result": ["name": "result", "schema": declaration.result],
-            "errors": .array(errors(of: declaration).map { ["$ref": .string("#/components/errors/" + $0)] }),
+            // Written out rather than as references to components.errors: some tools (python-openrpc 11) take no
+            // reference there.
+            "errors": .array(errors(of: declaration).map { code in error(code, when[code.code] ?? "") }),
             "examples": [example],
         ]
     }
 
     /// The kinds of error `declaration`'s method can answer with.
-    private static func errors(of declaration: MethodDeclaration) -> [String] {
+    private static func errors(of declaration: MethodDeclaration) -> [ErrorCode] {
         var codes: [ErrorCode] = [.parseError, .invalidRequest, .badParams, .internalError, .tooLarge, .shuttingDown]
         codes.append(.forbidden)
         if declaration.params.contains(where: { $0.name == "layout" }) { codes.append(.notFound) }
@@ -73,8 +75,11 @@ public enum OpenRPCDocument {
         case .subscribe: codes.append(.limit)
         default: break
         }
-        return codes.map(\.kind.description)
+        return codes
     }
+
+    /// When each code is answered, by code.
+    private static let when = Dictionary(uniqueKeysWithValues: ErrorCode.all.map { ($0.code.code, $0.when) })
 
     private static func error(_ code: ErrorCode, _ when: String) -> JSONValue {
         ["code": .int(Int64(code.code)), "message": .string(when), "data": ["kind": .string(code.kind.description)]]

@@ -12,6 +12,11 @@ public struct SchemaValidator: Sendable {
         public var path: String
         public var reason: String
         public var description: String { "\(path): \(reason)" }
+
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
     }
 
     /// The document whose `components.schemas` the `$ref`s name.
