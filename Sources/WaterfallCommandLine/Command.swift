@@ -1,7 +1,7 @@
 /// waterfallctl's commands, each with its usage and help in one place: the parser, `help` and the README's table
 /// read this list.
 public enum Command: String, CaseIterable, Sendable {
-    case ping, version, stats, list, get, query, export, call, watch, render, help
+    case ping, version, stats, list, get, query, export, call, describe, watch, render, help
 
     /// The arguments after the command's name.
     var usage: String {
@@ -11,6 +11,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .query: return "LAYOUT --rect X,Y,W,H"
         case .export: return "LAYOUT"
         case .call: return "METHOD [PARAMS | -]"
+        case .describe: return "[METHOD]"
         case .watch: return "LAYOUT"
         case .render: return "LAYOUT [--width PX] [--rect X,Y,W,H] [--output FILE]"
         case .help: return "[COMMAND]"
@@ -28,6 +29,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .query: return "the headers, items and footers in a rect, one per line"
         case .export: return "a layout's inputs, as layout.create takes them"
         case .call: return "any method, with params as JSON (or - to read them from stdin)"
+        case .describe: return "the protocol as OpenRPC (rpc.discover), or one method readably"
         case .watch: return "subscribe and print each event until interrupted"
         case .render: return "an SVG picture of a layout"
         case .help: return "this list, or a command's help"
@@ -56,6 +58,11 @@ public enum Command: String, CaseIterable, Sendable {
             return """
                 Sends METHOD with PARAMS (a JSON object) and prints the result as JSON. With - the params are read
                 from standard input. Example: waterfallctl call items.delete '{"layout":"feed","section":0,"items":[0]}'
+                """
+        case .describe:
+            return """
+                Prints the daemon's OpenRPC document (rpc.discover) as JSON; with METHOD, that method's params, result,
+                errors and example as text (with --json, its entry in the document).
                 """
         case .watch:
             return """
@@ -91,7 +98,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .ping, .version, .stats, .list: return 0...0
         case .get, .query, .export, .watch, .render: return 1...1
         case .call: return 1...2
-        case .help: return 0...1
+        case .help, .describe: return 0...1
         }
     }
 
