@@ -37,6 +37,8 @@ let package = Package(
         .executableTarget(
             name: "waterfall-bench",
             dependencies: ["WaterfallServer", "WaterfallTestSupport", "WaterfallClient"],
+            // The C and C++ programs the daemon is measured against, compiled by the benchmark when it runs.
+            exclude: ["Peers"],
             swiftSettings: strict
         ),
         // Shared by tests and the benchmark: the reference layout, a seeded RNG, a socket client.

@@ -1,114 +1,190 @@
-/// waterfallctl's commands, each with its usage and help in one place: the parser, `help` and the README's table
-/// read this list.
+/// waterfallctl's commands, each with its arguments, options and help in one place: the parser, `help`, the
+/// completion scripts and the README's table read this list.
 public enum Command: String, CaseIterable, Sendable {
-    case ping, version, stats, list, get, query, export, call, describe, watch, render, help
+    case ping, version, stats, list, get, query, export, css, html, call, describe, watch, render, completion, help
 
-    /// The arguments after the command's name.
-    var usage: String {
-        switch self {
-        case .ping, .version, .stats, .list: return ""
-        case .get: return "LAYOUT [--sections 0,2]"
-        case .query: return "LAYOUT --rect X,Y,W,H"
-        case .export: return "LAYOUT"
-        case .call: return "METHOD [PARAMS | -]"
-        case .describe: return "[METHOD]"
-        case .watch: return "LAYOUT"
-        case .render: return "LAYOUT [--width PX] [--rect X,Y,W,H] [--output FILE]"
-        case .help: return "[COMMAND]"
+    /// A positional argument: its placeholder, and what a shell may complete it with.
+    public struct Argument: Sendable, Equatable {
+        /// What the argument names.
+        public enum Kind: Sendable, Equatable {
+            /// A layout; completed with the daemon's layouts (`list --names`).
+            case layout
+            /// A protocol method.
+            case method
+            /// A waterfallctl command.
+            case command
+            /// One of `CompletionScript.Shell`'s names.
+            case shell
+            /// Free text (JSON params).
+            case text
         }
+
+        /// `LAYOUT`, or `PARAMS | -`.
+        public var name: String
+        public var kind: Kind
+        public var optional = false
+    }
+
+    /// The positional arguments, in order.
+    public var arguments: [Argument] {
+        switch self {
+        case .ping, .version, .stats, .list: []
+        case .get, .query, .export, .css, .html, .watch, .render: [Argument(name: "LAYOUT", kind: .layout)]
+        case .call:
+            [Argument(name: "METHOD", kind: .method), Argument(name: "PARAMS | -", kind: .text, optional: true)]
+        case .describe: [Argument(name: "METHOD", kind: .method, optional: true)]
+        case .completion: [Argument(name: "SHELL", kind: .shell)]
+        case .help: [Argument(name: "COMMAND", kind: .command, optional: true)]
+        }
+    }
+
+    /// The options the command takes besides the global ones.
+    public var options: [CommandOption] {
+        switch self {
+        case .list: [CommandOption(name: "--names", help: "only the layouts' names, one per line")]
+        case .get: [CommandOption(name: "--sections", value: "0,2", help: "only these sections (indices)")]
+        case .query:
+            [CommandOption(name: "--rect", value: "X,Y,W,H", help: "the rect, in points (W and H ≥ 0)", required: true)]
+        case .css, .html:
+            [
+                CommandOption(
+                    name: "--min", value: "PX", help: "the narrowest container width (CSS px)", required: true),
+                CommandOption(name: "--max", value: "PX", help: "the widest container width (CSS px)", required: true),
+                CommandOption(
+                    name: "--items", value: "N", help: "a first page: each section as if it held only its first N items"
+                ),
+                CommandOption(name: "--sections", value: "0,2", help: "only these sections' elements"),
+            ]
+                + (self == .css
+                    ? [
+                        CommandOption(
+                            name: "--selector", value: "S", help: "the container's selector (default .waterfall)")
+                    ]
+                    : [])
+                + [
+                    CommandOption(
+                        name: "--output", value: "FILE", help: "write to FILE instead of standard output",
+                        completion: .file)
+                ]
+        case .render:
+            [
+                CommandOption(
+                    name: "--width", value: "PX",
+                    help: "the picture's width in pixels (default: one pixel per point)"),
+                CommandOption(
+                    name: "--rect", value: "X,Y,W,H",
+                    help: "the part drawn (default: the full width and the first 4000 points)"),
+                CommandOption(
+                    name: "--output", value: "FILE", help: "write to FILE instead of standard output",
+                    completion: .file),
+            ]
+        default: []
+        }
+    }
+
+    /// The arguments after the command's name: `LAYOUT [--sections 0,2]`.
+    var usage: String {
+        let positionals = arguments.map { $0.optional ? "[\($0.name)]" : $0.name }
+        let flags = options.map { $0.required ? $0.synopsis : "[\($0.synopsis)]" }
+        return (positionals + flags).joined(separator: " ")
     }
 
     /// One line for the command list.
     var summary: String {
         switch self {
-        case .ping: return "check that the daemon answers"
-        case .version: return "the daemon's name, version, protocol and instance"
-        case .stats: return "the daemon's counters, as a table"
-        case .list: return "the layouts, with their sections, items and seq"
-        case .get: return "a layout's frames, one per line"
-        case .query: return "the headers, items and footers in a rect, one per line"
-        case .export: return "a layout's inputs, as layout.create takes them"
-        case .call: return "any method, with params as JSON (or - to read them from stdin)"
-        case .describe: return "the protocol as OpenRPC (rpc.discover), or one method readably"
-        case .watch: return "subscribe and print each event until interrupted"
-        case .render: return "an SVG picture of a layout"
-        case .help: return "this list, or a command's help"
+        case .ping: "check that the daemon answers"
+        case .version: "the daemon's name, version, protocol and instance"
+        case .stats: "the daemon's counters, as a table"
+        case .list: "the layouts, with their sections, items and seq"
+        case .get: "a layout's frames, one per line"
+        case .query: "the headers, items and footers in a rect, one per line"
+        case .export: "a layout's inputs, as layout.create takes them"
+        case .css: "a stylesheet exact at every container width of a range (layout.css)"
+        case .html: "a self-contained page of the stylesheet, items as coloured boxes"
+        case .call: "any method, with params as JSON (or - to read them from stdin)"
+        case .describe: "the protocol as OpenRPC (rpc.discover), or one method readably"
+        case .watch: "subscribe and print each event until interrupted"
+        case .render: "an SVG picture of a layout"
+        case .completion: "a completion script for bash, zsh or fish"
+        case .help: "this list, or a command's help"
         }
     }
 
-    /// The paragraph `help COMMAND` adds under the usage line.
+    /// The paragraph `help COMMAND` adds under the usage line, before the options.
     var details: String {
         switch self {
-        case .ping: return "Prints \"pong\"."
-        case .version: return "Prints the server, its version, the protocol version and the instance id."
-        case .stats: return "Prints one counter per line (nested counters as a.b), aligned."
-        case .list: return "Prints a table: LAYOUT, SECTIONS, ITEMS, SEQ."
+        case .ping: "Prints \"pong\"."
+        case .version: "Prints the server, its version, the protocol version and the instance id."
+        case .stats: "Prints one counter per line (nested counters as a.b), aligned."
+        case .list: "Prints a table: LAYOUT, SECTIONS, ITEMS, SEQ."
         case .get:
-            return """
-                Prints a table of frames: a section line (its origin and height), then its header, items and footer.
-                  --sections 0,2   only these sections (indices)
-                """
-        case .query:
-            return """
-                Prints a table of the elements visible in the rect (LAYOUT.md's visibility rule).
-                  --rect X,Y,W,H   the rect, in points (W and H ≥ 0)
-                """
-        case .export: return "Prints the layout's inputs as JSON (layout.create of them rebuilds the same frames)."
+            "Prints a table of frames: a section line (its origin and height), then its header, items and footer."
+        case .query: "Prints a table of the elements visible in the rect (LAYOUT.md's visibility rule)."
+        case .export: "Prints the layout's inputs as JSON (layout.create of them rebuilds the same frames)."
+        case .css:
+            """
+            Writes the stylesheet of layout.css: every header, item and footer of the container placed as the
+            daemon places it at every container width from --min to --max (CSS px).
+            """
+        case .html:
+            """
+            Writes a page with the stylesheet inlined and the elements it places (items as coloured boxes with
+            their index) in a container that starts --max px wide and can be resized, to try it in a browser.
+            """
         case .call:
-            return """
-                Sends METHOD with PARAMS (a JSON object) and prints the result as JSON. With - the params are read
-                from standard input. Example: waterfallctl call items.delete '{"layout":"feed","section":0,"items":[0]}'
-                """
+            """
+            Sends METHOD with PARAMS (a JSON object) and prints the result as JSON. With - the params are read
+            from standard input. Example: waterfallctl call items.delete '{"layout":"feed","section":0,"items":[0]}'
+            """
         case .describe:
-            return """
-                Prints the daemon's OpenRPC document (rpc.discover) as JSON; with METHOD, that method's params, result,
-                errors and example as text (with --json, its entry in the document).
-                """
+            """
+            Prints the daemon's OpenRPC document (rpc.discover) as JSON; with METHOD, that method's params, result,
+            errors and example as text (with --json, its entry in the document).
+            """
         case .watch:
-            return """
-                Subscribes to LAYOUT and prints one line per event (with --json, the event as the daemon sent it)
-                until interrupted. It ends with exit status 0 when the layout is dropped, 1 when the daemon ends the
-                subscription because this watcher fell behind (subscription.overflow), 3 when the connection ends.
-                """
+            """
+            Subscribes to LAYOUT and prints one line per event (with --json, the event as the daemon sent it)
+            until interrupted. It ends with exit status 0 when the layout is dropped, 1 when the daemon ends the
+            subscription because this watcher fell behind (subscription.overflow), 3 when the connection ends.
+            """
         case .render:
-            return """
-                Writes an SVG picture: sections as bands, column lanes shaded, headers and footers labelled, items
-                labelled with their index and id, and a caption with name, seq, content size and item count.
-                  --width PX       the picture's width in pixels (default: one pixel per point)
-                  --rect X,Y,W,H   the part drawn (default: the full width and the first 4000 points)
-                  --output FILE    write to FILE instead of standard output
-                """
-        case .help: return "Prints the commands, or with COMMAND its usage and options."
-        }
-    }
-
-    /// The options the command takes, each with a value.
-    var options: Set<String> {
-        switch self {
-        case .get: return ["--sections"]
-        case .query: return ["--rect"]
-        case .render: return ["--width", "--rect", "--output"]
-        default: return []
+            """
+            Writes an SVG picture: sections as bands, column lanes shaded, headers and footers labelled, items
+            labelled with their index and id, and a caption with name, seq, content size and item count.
+            """
+        case .completion:
+            """
+            Prints a script that completes waterfallctl's commands, options and, from the daemon at the time of
+            completion (waterfallctl list --names), layout names. Install it with, for example:
+              bash: waterfallctl completion bash > ~/.local/share/bash-completion/completions/waterfallctl
+              zsh:  waterfallctl completion zsh > ~/.zfunc/_waterfallctl  (with ~/.zfunc in $fpath)
+              fish: waterfallctl completion fish > ~/.config/fish/completions/waterfallctl.fish
+            """
+        case .help: "Prints the commands, or with COMMAND its usage and options."
         }
     }
 
     /// How many positional arguments the command takes.
     var positionals: ClosedRange<Int> {
-        switch self {
-        case .ping, .version, .stats, .list: return 0...0
-        case .get, .query, .export, .watch, .render: return 1...1
-        case .call: return 1...2
-        case .help, .describe: return 0...1
-        }
+        arguments.filter { !$0.optional }.count...arguments.count
     }
 
-    /// `waterfallctl get LAYOUT [--sections 0,2]`.
+    /// `waterfallctl [--socket PATH] … get LAYOUT [--sections 0,2]`.
     var usageLine: String {
-        "waterfallctl [--socket PATH] [--json] [--timeout S] \(rawValue)\(usage.isEmpty ? "" : " " + usage)"
+        "waterfallctl \(Self.globalUsage) \(rawValue)\(usage.isEmpty ? "" : " " + usage)"
     }
 
     /// The text of `help COMMAND` and `COMMAND --help`.
-    var help: String { "usage: \(usageLine)\n\n\(summary.prefix(1).uppercased() + summary.dropFirst()).\n\(details)\n" }
+    var help: String {
+        let optionLines = options.isEmpty ? "" : CommandOption.helpLines(options) + "\n"
+        return "usage: \(usageLine)\n\n\(summary.prefix(1).uppercased() + summary.dropFirst()).\n\(details)\n"
+            + optionLines
+    }
+
+    /// `[--socket PATH] [--json] [--exact] [--timeout S]`: the global options but `--help`.
+    static var globalUsage: String {
+        CommandOption.global.filter { $0.name != "--help" }.map { "[\($0.synopsis)]" }.joined(separator: " ")
+    }
 
     /// The text of `help` and `--help`.
     static var overview: String {
@@ -117,17 +193,13 @@ public enum Command: String, CaseIterable, Sendable {
             "  \($0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)"
         }
         return """
-            usage: waterfallctl [--socket PATH] [--json] [--timeout S] COMMAND [ARGS]
+            usage: waterfallctl \(globalUsage) COMMAND [ARGS]
 
             Commands:
             \(lines.joined(separator: "\n"))
 
             Options:
-              --socket PATH  the daemon's socket (default: $WATERFALLD_SOCKET, $XDG_RUNTIME_DIR/waterfalld.sock,
-                             or /tmp/waterfalld-<uid>/waterfalld.sock, as waterfalld chooses)
-              --json         print results as the daemon's JSON
-              --timeout S    seconds to wait for each reply (default 30)
-              --help         this text; after a command, its help
+            \(CommandOption.helpLines(CommandOption.global))
 
             Exit status: 0 success, 1 the daemon answered an error, 2 bad usage, 3 could not connect (or the
             connection was lost or timed out). 'waterfallctl help COMMAND' tells more.

@@ -11,6 +11,9 @@ struct CommandRun: Sendable {
 
     var name: String { invocation.arguments.first ?? "" }
 
+    /// How tables write numbers.
+    var numbers: NumberStyle { invocation.exact ? .exact : .readable }
+
     /// Checks the arguments before connecting, so bad usage is exit 2 whether or not the daemon runs.
     func prepare() async throws {
         switch command {
@@ -19,6 +22,7 @@ struct CommandRun: Sendable {
         case .render:
             _ = try invocation.rect("--rect")
             _ = try invocation.width()
+        case .css, .html: _ = try stylesheetOptions()
         case .call: if invocation.arguments.count == 2 && invocation.arguments[1] != "-" { _ = try params() }
         default: break
         }
@@ -39,10 +43,15 @@ struct CommandRun: Sendable {
         case .stats:
             if invocation.json { return try await raw(client, "stats", nil) }
             var table = TextTable(header: ["COUNTER", "VALUE"], rightAligned: [1])
-            Self.flatten(try await client.stats().values, prefix: "", into: &table.rows)
+            Self.flatten(try await client.stats().values, prefix: "", numbers, into: &table.rows)
             terminal.write(table.text)
         case .list:
             if invocation.json { return try await raw(client, "layout.list", nil) }
+            if invocation.options["--names"] != nil {
+                // For scripts and the completion scripts: nothing but the names.
+                terminal.write(try await client.listLayouts().map { $0.layout + "\n" }.joined())
+                return .success
+            }
             var table = TextTable(header: ["LAYOUT", "SECTIONS", "ITEMS", "SEQ"], rightAligned: [1, 2, 3])
             table.rows = try await client.listLayouts().map {
                 [$0.layout, "\($0.sections)", "\($0.items)", "\($0.seq)"]
@@ -55,13 +64,13 @@ struct CommandRun: Sendable {
                 if let sections { params.append(("sections", .array(sections.map { .integer($0) }))) }
                 return try await raw(client, "layout.get", .object(params))
             }
-            terminal.write(FrameListing.frames(try await client.frames(of: name, sections: sections)))
+            terminal.write(FrameListing.frames(try await client.frames(of: name, sections: sections), numbers))
         case .query:
             let rect = try invocation.rect("--rect")!
             if invocation.json {
                 return try await raw(client, "query", ["layout": .string(name), "rect": CommandEncoding.rect(rect)])
             }
-            terminal.write(FrameListing.elements(try await client.query(name, rect: rect)))
+            terminal.write(FrameListing.elements(try await client.query(name, rect: rect), numbers))
         case .export:
             let node = try await client.callNode(method: "layout.export", params: ["layout": .string(name)])
             let shown = invocation.json ? node : (node["layout"] ?? node)
@@ -74,7 +83,10 @@ struct CommandRun: Sendable {
             return try await watch(client)
         case .render:
             return try await render(client)
-        case .help:
+        case .css, .html:
+            return try await stylesheet(client)
+        case .help, .completion:
+            // Both are answered before connecting (`WaterfallCtl.run`).
             terminal.write(command.help)
         }
         return .success
@@ -124,7 +136,7 @@ struct CommandRun: Sendable {
             switch event {
             case .changed(let change):
                 let line: JSONValue = ["method": "layout.changed", "params": change.json]
-                terminal.write(invocation.json ? line.jsonText + "\n" : FrameListing.change(change))
+                terminal.write(invocation.json ? line.jsonText + "\n" : FrameListing.change(change, numbers))
             case .dropped(let layout):
                 let line: JSONValue = ["method": "layout.dropped", "params": ["layout": .string(layout)]]
                 terminal.write(invocation.json ? line.jsonText + "\n" : "layout \(layout) dropped\n")
@@ -210,14 +222,16 @@ struct CommandRun: Sendable {
     }
 
     /// Nested counters as `a.b` rows.
-    private static func flatten(_ value: JSONValue, prefix: String, into rows: inout [[String]]) {
+    private static func flatten(
+        _ value: JSONValue, prefix: String, _ numbers: NumberStyle, into rows: inout [[String]]
+    ) {
         switch value {
         case .object(let members):
             for (key, member) in members {
-                flatten(member, prefix: prefix.isEmpty ? key : "\(prefix).\(key)", into: &rows)
+                flatten(member, prefix: prefix.isEmpty ? key : "\(prefix).\(key)", numbers, into: &rows)
             }
         case .int(let n): rows.append([prefix, "\(n)"])
-        case .double(let d): rows.append([prefix, format(d)])
+        case .double(let d): rows.append([prefix, numbers.text(d)])
         case .string(let s): rows.append([prefix, s])
         default: rows.append([prefix, value.jsonText])
         }

@@ -4,6 +4,8 @@ import WaterfallLayout
 public struct Invocation: Sendable, Equatable {
     public var socket: String?
     public var json = false
+    /// `--exact`: numbers in tables with all their digits.
+    public var exact = false
     public var timeout: Double = 30
     /// nil: `--help` or `help` without a command.
     public var command: Command?
@@ -50,6 +52,7 @@ public struct Invocation: Sendable, Equatable {
             switch name {
             case "--help", "-h": sawHelp = true
             case "--json": json = true
+            case "--exact": exact = true
             case "--socket":
                 let path = try value()
                 guard !path.isEmpty else { throw UsageError("--socket: the path is empty", command: command) }
@@ -61,10 +64,14 @@ public struct Invocation: Sendable, Equatable {
                 }
                 timeout = seconds
             default:
-                guard let command, command.options.contains(name) else {
+                guard let command, let option = command.options.first(where: { $0.name == name }) else {
                     throw UsageError("unknown option '\(name)'", command: command)
                 }
-                options[name] = try value()
+                options[name] = option.value == nil ? "" : try value()
+            }
+            // A switch has no value: `--json=yes` is a mistake, not a way to say it.
+            if inline != nil, Self.switches(of: command).contains(name) {
+                throw UsageError("\(name) takes no value", command: command)
             }
         }
         if command == .help {
@@ -97,9 +104,14 @@ public struct Invocation: Sendable, Equatable {
             throw UsageError(what, command: command)
         }
         self.arguments = positionals
-        if command == .query && options["--rect"] == nil {
-            throw UsageError("query needs --rect X,Y,W,H", command: command)
+        for option in command.options where option.required && options[option.name] == nil {
+            throw UsageError("\(command.rawValue) needs \(option.synopsis)", command: command)
         }
+    }
+
+    /// The names of the options without a value that `command` (or none yet) accepts.
+    private static func switches(of command: Command?) -> [String] {
+        (CommandOption.global + (command?.options ?? [])).filter { $0.value == nil }.map(\.name) + ["-h"]
     }
 
     // MARK: Internal
@@ -126,6 +138,24 @@ public struct Invocation: Sendable, Equatable {
         return parts.compactMap { $0 }
     }
 
+    /// The number of option `name` (a width in px, 0 < it ≤ 100000), if given.
+    func pixels(_ name: String) throws(UsageError) -> Double? {
+        guard let text = options[name] else { return nil }
+        guard let value = Double(text), value > 0, value <= 100_000 else {
+            throw UsageError("\(name): '\(text)' is not a number of pixels in 0...100000", command: command)
+        }
+        return value
+    }
+
+    /// The count of option `name` (an integer ≥ 0), if given.
+    func count(_ name: String) throws(UsageError) -> Int? {
+        guard let text = options[name] else { return nil }
+        guard let value = Int(text), value >= 0 else {
+            throw UsageError("\(name): '\(text)' is not an integer ≥ 0", command: command)
+        }
+        return value
+    }
+
     /// The width of `--width`, if given.
     func width() throws(UsageError) -> Double? {
         guard let text = options["--width"] else { return nil }
@@ -147,10 +177,17 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// What waterfallctl prints: one line, with where to find help (as waterfalld and waterfall-bench do).
+    public var line: String {
+        let hint = command.map { "waterfallctl help \($0.rawValue)" } ?? "waterfallctl --help"
+        return "waterfallctl: \(message) (try '\(hint)')\n"
+    }
 }
 
 extension Substring {
-    fileprivate var trimmed: Substring {
+    /// Without leading and trailing spaces.
+    var trimmed: Substring {
         var s = self
         while s.first == " " { s.removeFirst() }
         while s.last == " " { s.removeLast() }

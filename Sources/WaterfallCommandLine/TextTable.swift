@@ -25,9 +25,3 @@ struct TextTable {
         return out
     }
 }
-
-/// A number as people read it: integers without ".0", others with the shortest digits that round-trip.
-func format(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-    return "\(value)"
-}

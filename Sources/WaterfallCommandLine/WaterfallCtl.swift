@@ -21,9 +21,7 @@ public enum WaterfallCtl {
         do {
             invocation = try Invocation(parsing: arguments)
         } catch {
-            terminal.writeError("waterfallctl: \(error.message)\n")
-            let hint = error.command.map { "waterfallctl help \($0.rawValue)" } ?? "waterfallctl --help"
-            terminal.writeError("Try '\(hint)'.\n")
+            terminal.writeError(error.line)
             return .usage
         }
         guard let command = invocation.command else {
@@ -32,6 +30,17 @@ public enum WaterfallCtl {
         }
         if invocation.wantsHelp || command == .help {
             terminal.write(command.help)
+            return .success
+        }
+        if command == .completion {
+            let name = invocation.arguments[0]
+            guard let shell = CompletionScript.Shell(rawValue: name) else {
+                let shells = CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: ", ")
+                terminal.writeError(
+                    UsageError("completion: '\(name)' is not one of \(shells)", command: .completion).line)
+                return .usage
+            }
+            terminal.write(CompletionScript.script(for: shell))
             return .success
         }
         let path = invocation.socket ?? WaterfallClient.defaultSocketPath(environment: environment)
@@ -43,7 +52,7 @@ public enum WaterfallCtl {
             defer { client.close() }
             return try await run.execute(client)
         } catch let error as UsageError {
-            terminal.writeError("waterfallctl: \(error.message)\nTry 'waterfallctl help \(command.rawValue)'.\n")
+            terminal.writeError(error.line)
             return .usage
         } catch let error as WaterfallClientError {
             terminal.writeError("waterfallctl: \(error.kind): \(error.message)\n")

@@ -8,8 +8,9 @@ import WaterfallLayout
 public enum DecodedRequest: Sendable {
     /// A line over `maxLineBytes`.
     case tooLarge
-    /// A line that failed before running (parse error, bad envelope, unknown method, bad params).
-    case failed(RequestID, ProtocolError, isNotification: Bool)
+    /// A line that failed before running (parse error, bad envelope, unknown method, bad params), with its method
+    /// when it named a known one (for the metrics).
+    case failed(RequestID, ProtocolError, isNotification: Bool, method: Method?)
     /// A change to one layout; its id is inside (a run of them is answered together).
     case change(LayoutChange)
     /// Any other method.
@@ -25,6 +26,7 @@ public enum DecodedRequest: Sendable {
         }
         var id = RequestID.none
         var isNotification = false
+        var known: Method?
         do throws(ProtocolError) {
             let document: JSONDocument
             do {
@@ -37,9 +39,10 @@ public enum DecodedRequest: Sendable {
             guard let method = request.knownMethod else {
                 throw ProtocolError(.unknownMethod, "method: no method named \"\(request.method)\"")
             }
+            known = method
             self = try Self.decode(method, request, maxBatchOps: maxBatchOps)
         } catch {
-            self = .failed(id, error, isNotification: isNotification)
+            self = .failed(id, error, isNotification: isNotification, method: known)
         }
     }
 
@@ -89,6 +92,8 @@ public enum DecodedRequest: Sendable {
             call = .layoutList
         case .stats:
             call = .stats
+        case .metrics:
+            call = .metrics
         case .rpcDiscover:
             call = .rpcDiscover
         case .layoutCreate:
@@ -107,6 +112,8 @@ public enum DecodedRequest: Sendable {
             call = .layoutDrop(layout: try layoutName(&p))
         case .layoutExport:
             call = .layoutExport(layout: try layoutName(&p))
+        case .layoutCSS:
+            call = .layoutCSS(try StylesheetRequest(&p))
         case .layoutGet:
             let name = try layoutName(&p)
             let wanted =
@@ -145,7 +152,7 @@ public enum DecodedRequest: Sendable {
         let ops: AppliedOps
         if let method {
             commands = [try CommandDecoding.command(method, &p)]
-            ops = .single(method: method.rawValue, params: request.params?.rawBytes ?? [])
+            ops = .single(method: method, params: request.params?.rawBytes ?? [])
         } else {
             let opsNode = p.node("ops")
             let nodes = try p.array("ops")

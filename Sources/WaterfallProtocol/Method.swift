@@ -15,10 +15,12 @@ public enum Method: Hashable, Sendable {
     case layoutList
     case layoutGet
     case layoutExport
+    case layoutCSS
     case query
     case subscribe
     case unsubscribe
     case stats
+    case metrics
     /// `rpc.discover`: the OpenRPC document of the protocol.
     case rpcDiscover
 }
@@ -57,18 +59,21 @@ extension Method: RawRepresentable, CaseIterable {
         case .layoutList: "layout.list"
         case .layoutGet: "layout.get"
         case .layoutExport: "layout.export"
+        case .layoutCSS: "layout.css"
         case .query: "query"
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
         case .stats: "stats"
+        case .metrics: "metrics"
         case .rpcDiscover: "rpc.discover"
         }
     }
 
     public static let allCases: [Method] =
         [
-            .batch, .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .layoutExport, .query,
-            .subscribe, .unsubscribe, .stats, .rpcDiscover,
+            .batch, .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .layoutExport, .layoutCSS,
+            .query,
+            .subscribe, .unsubscribe, .stats, .metrics, .rpcDiscover,
         ] + ChangeMethod.allCases.map(Method.change)
 
     /// The method named `name`, by a hash lookup rather than the synthesized comparison with every case in turn.
@@ -93,11 +98,14 @@ extension Method: RawRepresentable, CaseIterable {
             if view.isEqual(toKey: "batch") { return .batch }
             if view.isEqual(toKey: "query") { return .query }
             if view.isEqual(toKey: "stats") { return .stats }
-        case 7: if view.isEqual(toKey: "version") { return .version }
+        case 7:
+            if view.isEqual(toKey: "version") { return .version }
+            if view.isEqual(toKey: "metrics") { return .metrics }
         case 9: if view.isEqual(toKey: "subscribe") { return .subscribe }
         case 10:
             if view.isEqual(toKey: "items.move") { return .change(.itemsMove) }
             if view.isEqual(toKey: "layout.get") { return .layoutGet }
+            if view.isEqual(toKey: "layout.css") { return .layoutCSS }
         case 11:
             if view.isEqual(toKey: "layout.drop") { return .layoutDrop }
             if view.isEqual(toKey: "layout.list") { return .layoutList }

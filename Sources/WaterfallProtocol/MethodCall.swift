@@ -18,11 +18,38 @@ public enum MethodCall: Sendable {
     case layoutGet(LayoutListing)
     /// `layout.export`: the layout's inputs, in the shape of `layout.create`'s params.
     case layoutExport(layout: String)
+    /// `layout.css`: a stylesheet exact at every container width of a range.
+    indirect case layoutCSS(StylesheetRequest)
     case query(LayoutQuery)
     case subscribe(layout: String)
     case unsubscribe(layout: String)
     case stats
+    /// `metrics`: `stats` in Prometheus' text format.
+    case metrics
+    /// `rpc.discover`: the OpenRPC document.
     case rpcDiscover
+}
+
+extension MethodCall {
+    /// The method this call runs.
+    public var method: Method {
+        switch self {
+        case .ping: .ping
+        case .version: .version
+        case .layoutCreate: .layoutCreate
+        case .layoutDrop: .layoutDrop
+        case .layoutList: .layoutList
+        case .layoutGet: .layoutGet
+        case .layoutExport: .layoutExport
+        case .layoutCSS: .layoutCSS
+        case .query: .query
+        case .subscribe: .subscribe
+        case .unsubscribe: .unsubscribe
+        case .stats: .stats
+        case .metrics: .metrics
+        case .rpcDiscover: .rpcDiscover
+        }
+    }
 }
 
 /// The params of `layout.create`.
@@ -91,11 +118,19 @@ public struct LayoutChange: Sendable {
 /// The requests a change applied, as its `layout.changed` event repeats them.
 public enum AppliedOps: Sendable {
     /// One request: its method and its params, verbatim.
-    case single(method: String, params: ArraySlice<UInt8>)
+    case single(method: ChangeMethod, params: ArraySlice<UInt8>)
     /// A batch: its `ops` array, verbatim.
     case batch(ArraySlice<UInt8>)
 
     public var isBatch: Bool {
         if case .batch = self { true } else { false }
+    }
+
+    /// The method of the request.
+    public var method: Method {
+        switch self {
+        case .single(let method, _): .change(method)
+        case .batch: .batch
+        }
     }
 }

@@ -169,6 +169,44 @@ public enum MethodTable {
                     "uptimeSeconds": 5, "requests": 3, "errors": 0, "layouts": 1, "sections": 1, "items": 1,
                     "subscriptions": 0,
                 ])
+        case .layoutCSS:
+            let width: JSONValue = [
+                "type": "number", "exclusiveMinimum": 0, "maximum": .double(StylesheetRequest.maxWidthLimit),
+            ]
+            let params = [
+                layout, ParamDeclaration("minWidth", width, required: true, "the narrowest container width (CSS px)"),
+                ParamDeclaration("maxWidth", width, required: true, "the widest container width (CSS px), ≥ minWidth"),
+                ParamDeclaration(
+                    "sections", WireSchema.array(WireSchema.index, unique: true), "only these sections' elements"),
+                ParamDeclaration(
+                    "items", WireSchema.nullable(WireSchema.index), "each section as if it held only its first items"),
+                ParamDeclaration(
+                    "selector", WireSchema.nullable(WireSchema.string), "the container's selector (.waterfall)"),
+            ]
+            let section = WireSchema.object(
+                [
+                    ("section", WireSchema.index), ("items", WireSchema.anyInteger), ("header", WireSchema.boolean),
+                    ("footer", WireSchema.boolean),
+                ], required: ["section", "items", "header", "footer"])
+            let result = WireSchema.object(
+                [
+                    ("css", WireSchema.string), ("pieces", WireSchema.anyInteger),
+                    ("sections", WireSchema.array(section)),
+                ],
+                required: ["css", "pieces", "sections"])
+            return make(
+                "A stylesheet that places the layout's elements exactly at every container width of a range.", params,
+                result, [("layout", "feed"), ("minWidth", 300), ("maxWidth", 600)],
+                [
+                    "css": ".waterfall{container-type:inline-size;position:relative;padding:0}\n", "pieces": 1,
+                    "sections": [["section": 0, "items": 1, "header": false, "footer": false]],
+                ])
+        case .metrics:
+            let result = WireSchema.object(
+                [("contentType", WireSchema.string), ("text", WireSchema.string)], required: ["contentType", "text"])
+            return make(
+                "The daemon's counters and histograms in Prometheus' text format 0.0.4.", [], result, [],
+                ["contentType": .string(PrometheusText.contentType), "text": "# HELP …\n"])
         case .rpcDiscover:
             let result = WireSchema.object(
                 [("openrpc", WireSchema.string), ("info", ["type": "object"]), ("methods", ["type": "array"])],

@@ -24,7 +24,7 @@ extension ReplyEncoding {
             case .single(let method, let params):
                 w.beginArray()
                 w.beginObject()
-                w.member("method", method)
+                w.member("method", method.rawValue)
                 w.key("params")
                 if params.isEmpty { empty(&w) } else { w.raw(params) }
                 w.endObject()

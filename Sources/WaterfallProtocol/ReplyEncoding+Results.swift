@@ -35,6 +35,15 @@ public struct StatsReport: Sendable {
     /// The transport's counters: connections, bytes and lines.
     public var transport = TransportStats()
     public var residentBytes = 0
+    /// Requests, errors and latency by method.
+    public var tally = RequestTally()
+    /// Events queued for subscribers, and subscribers dropped for reading too slowly.
+    public var eventsSent = 0
+    public var eventsDropped = 0
+    /// Each layout's items and seq, by name.
+    public var layoutRows: [LayoutSummary] = []
+    /// The journal's and snapshots' counters; nil for an ephemeral daemon.
+    public var storage: StorageStats?
 
     public init() {}
 }
@@ -128,6 +137,62 @@ extension ReplyEncoding {
             w.beginObject()
             w.member("residentBytes", s.residentBytes)
             w.endObject()
+            w.key("events")
+            w.beginObject()
+            w.member("sent", s.eventsSent)
+            w.member("dropped", s.eventsDropped)
+            w.endObject()
+            methods(&w, s.tally)
+            if let storage = s.storage { self.storage(&w, storage) }
+            w.endObject()
+        }
+    }
+
+    /// `stats`' per-method counts: requests, errors by kind, and the latency's sum and buckets (`le` in seconds,
+    /// not cumulative), for the methods that were called.
+    private static func methods(_ w: inout JSONWriter, _ tally: RequestTally) {
+        w.key("methods")
+        w.beginObject()
+        let n = RequestTally.bucketBounds.count
+        for row in 0..<RequestTally.rows where tally.requests[row] > 0 {
+            w.key(string: RequestTally.name(ofRow: row))
+            w.beginObject()
+            w.member("requests", tally.requests[row])
+            w.key("errors")
+            w.beginObject()
+            for (k, kind) in RequestTally.kinds.enumerated() {
+                let count = tally.errors[row * RequestTally.kinds.count + k]
+                if count > 0 { w.member(kind.kind, count) }
+            }
+            w.endObject()
+            w.member("seconds", tally.seconds[row])
+            w.key("buckets")
+            w.beginArray()
+            for k in 0..<n { w.value(tally.buckets[row * n + k]) }
+            w.endArray()
+            w.endObject()
+        }
+        w.endObject()
+    }
+
+    private static func storage(_ w: inout JSONWriter, _ s: StorageStats) {
+        w.key("storage")
+        w.beginObject()
+        w.member("journalBytes", s.journalBytes)
+        w.member("syncs", s.syncs)
+        w.member("syncSeconds", s.syncSeconds)
+        w.member("snapshots", s.snapshots)
+        w.member("snapshotSeconds", s.snapshotSeconds)
+        w.member("recoverySeconds", s.recoverySeconds)
+        w.endObject()
+    }
+
+    /// The `metrics` result: the Prometheus text and its media type.
+    public static func metrics(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
+        result(&w, id: id) { w in
+            w.beginObject()
+            w.member("contentType", PrometheusText.contentType)
+            w.member("text", PrometheusText.render(s))
             w.endObject()
         }
     }

@@ -84,14 +84,14 @@ enum ClientBenchmark {
             "\(Format.ratio(gets.b / gets.a)) of raw")
     }
 
-    /// `count` one-item updates, at most 256 in flight.
-    private static func updates(_ client: WaterfallClient, count: Int) async {
+    /// `count` one-item updates of item 999 in section 0 of `layout`, at most 256 in flight.
+    static func updates(_ client: WaterfallClient, layout: String = "c", count: Int) async {
         await withTaskGroup(of: Void.self) { group in
             for k in 0..<count {
                 if k >= 256 { await group.next() }
                 group.addTask {
                     let item = Item(height: k % 2 == 0 ? 120 : 100)
-                    _ = try? await client.updateItems([ItemUpdate(index: 999, item: item)], inSection: 0, of: "c")
+                    _ = try? await client.updateItems([ItemUpdate(index: 999, item: item)], inSection: 0, of: layout)
                 }
             }
         }

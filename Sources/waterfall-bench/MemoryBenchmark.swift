@@ -3,7 +3,7 @@
 /// Each load runs in a fresh daemon, so that the baseline (its RSS after one ping) is not inflated by earlier
 /// scenarios and memory the allocator kept from them cannot be reused to flatter the figure.
 enum MemoryBenchmark {
-    static func run(loads: [(sections: Int, items: Int)], table: inout Table) {
+    static func run(loads: [(sections: Int, items: Int)], table: inout Table, ratios: inout RatioTable) {
         for load in loads {
             guard let daemon = BenchDaemon(), let control = BenchClient(path: daemon.socketPath) else {
                 table.add("memory", "the daemon did not start")
@@ -29,6 +29,10 @@ enum MemoryBenchmark {
                 "\((perItem * 10).rounded() / 10) bytes per item (RSS \(after >> 20) MB, baseline \(base >> 20) MB)",
                 "loaded at \(Format.rate(Double(total) / seconds)) items",
                 "≤ 48 B/item: \(perItem <= 48 ? "met" : "MISSED")")
+            ratios.add(
+                "memory per item at \(total) items (\(load.sections) section\(load.sections == 1 ? "" : "s"))",
+                daemon: "\((perItem * 10).rounded() / 10) B", peer: "—", ratio: "—",
+                goal: "≤ 48 B: \(perItem <= 48 ? "met" : "MISSED")")
         }
     }
 

@@ -1,45 +1,58 @@
+import Foundation
 import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
-/// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, client, json, numparse, numformat,
-/// memory, storage, stages, durability, recovery, tiebreak.
+/// and ratios, then issue 20's table of the daemon against its peers (`--only floor,simdjson,memory` gives it whole);
+/// fuzz and soak (issue 17's long runs) run only when named. The flags and scenario names are declared in
+/// `BenchOptions`.
 @main
 enum WaterfallBench {
-    static let names = [
-        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory", "storage", "stages", "durability", "recovery", "tiebreak",
-    ]
-
     static func main() async {
-        let arguments = CommandLine.arguments.dropFirst()
-        // The daemon of the end-to-end and memory scenarios when no built `waterfalld` is at hand (`BenchDaemon`).
-        if let serve = arguments.firstIndex(of: "--serve"), serve + 1 < arguments.endIndex {
-            await BenchDaemon.serve(socket: arguments[serve + 1], flags: Array(arguments[(serve + 2)...]))
+        let options: BenchOptions
+        do {
+            options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(
+                Data("waterfall-bench: \(error.message) (try 'waterfall-bench --help')\n".utf8))
+            exit(2)
+        }
+        switch options.action {
+        case .help:
+            print(BenchOptions.usage)
             return
+        case .serve(let socket, let flags):
+            // The daemon of the end-to-end and memory scenarios when no built `waterfalld` is at hand (`BenchDaemon`).
+            await BenchDaemon.serve(socket: socket, flags: flags)
+            return
+        case .run:
+            break
         }
-        let quick = arguments.contains("--quick")
-        func list(_ flag: String) -> [String]? {
-            guard let k = arguments.firstIndex(of: flag), k + 1 < arguments.endIndex else { return nil }
-            return arguments[k + 1].split(separator: ",").map(String.init)
-        }
-        let only = list("--only")
-        for name in only ?? [] where !names.contains(name) {
-            print("unknown scenario '\(name)'; the scenarios are \(names.joined(separator: ", "))")
-        }
+        let quick = options.quick
         func wants(_ name: String) -> Bool {
-            guard only?.contains(name) ?? true else { return false }
+            guard options.only?.contains(name) ?? true else { return false }
             print(name)
             return true
         }
         let runs = quick ? 3 : 7
-        let columns = list("--columns")?.compactMap { Int($0) }
+        let columns = options.columns
         let million = quick ? 200_000 : 1_000_000
         let grid = quick ? (sections: 200, items: 1_000) : (sections: 1_000, items: 1_000)
         var table = Table()
+        var ratios = RatioTable()
+        // Built once, when a scenario needs them (`PeerPrograms`).
+        var peerPrograms: PeerPrograms?
+        func peers() -> PeerPrograms {
+            if let peerPrograms { return peerPrograms }
+            let built = PeerPrograms()
+            for reason in built.missing { print("  peers: \(reason)") }
+            peerPrograms = built
+            return built
+        }
         if wants("kernel") {
             await KernelBenchmark.run(
                 items: million, columns: columns ?? [2, 3, 5, 8, 16, 64], runs: runs, table: &table)
         }
+        if wants("css") { StylesheetBenchmark.run(feedItems: 1_000, runs: runs * 3, table: &table) }
         if wants("tiebreak") {
             await TieBreakBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }
@@ -83,7 +96,16 @@ enum WaterfallBench {
         if wants("numformat") { await NumberFormatBenchmark.run(count: million, runs: runs, table: &table) }
         if wants("memory") {
             let loads = quick ? [(1, 200_000), (1_000, 1_000)] : [(1, 1_000_000), (10_000, 1_000)]
-            MemoryBenchmark.run(loads: loads, table: &table)
+            MemoryBenchmark.run(loads: loads, table: &table, ratios: &ratios)
+        }
+        if wants("floor") {
+            let sizes = FloorBenchmark.Sizes(requests: quick ? 50_000 : 200_000, clients: 8, runs: quick ? 2 : 3)
+            await FloorBenchmark.run(sizes, peers: peers(), table: &table, ratios: &ratios)
+        }
+        if wants("simdjson") {
+            SimdjsonBenchmark.run(
+                items: million, perInsert: quick ? 2_000 : 10_000, runs: quick ? 2 : 3, peers: peers(), table: &table,
+                ratios: &ratios)
         }
         if wants("storage") { await StorageBenchmark.run(quick: quick, table: &table) }
         if wants("durability") {
@@ -96,6 +118,9 @@ enum WaterfallBench {
                 items: quick ? 1_000_000 : 10_000_000, sections: 1_000, updates: quick ? 5_000 : 20_000,
                 restarts: quick ? 2 : 3, table: &table)
         }
+        // Long runs, only when named.
+        if options.only?.contains("fuzz") == true, wants("fuzz") { StressBenchmark.fuzz(table: &table) }
+        if options.only?.contains("soak") == true, wants("soak") { StressBenchmark.soak(table: &table) }
         // Last: it sets this process's allocator as the daemon does (`MemoryTuning`).
         if wants("stages") {
             let texts = WireBenchmark.itemTexts(million)
@@ -105,5 +130,6 @@ enum WaterfallBench {
             await WireStagesBenchmark.run(lines: lines, runs: runs, table: &table)
         }
         print("\n" + table.render())
+        if !ratios.isEmpty { print("\nThe daemon against its peers, in this run (issue 20):\n\n" + ratios.render()) }
     }
 }

@@ -3,17 +3,14 @@ import Testing
 import WaterfallLayout
 import WaterfallTestSupport
 
-/// The Chromium binary of `WATERFALL_CHROMIUM`, or nil.
-private let chromiumPath = ProcessInfo.processInfo.environment["WATERFALL_CHROMIUM"].flatMap { $0.isEmpty ? nil : $0 }
-
 /// The browser as the oracle of `tieBreak: "cursor"`: seeded random sections laid out by the engine and by
 /// Chromium's `display: grid-lanes` with the same tracks, gaps, spans and `flow-tolerance` must give the same item
 /// positions (LAYOUT.md's promise).
 ///
-/// Skipped unless `WATERFALL_CHROMIUM` names a Chromium binary (CI installs none), e.g.
-/// `WATERFALL_CHROMIUM=/usr/bin/chromium swift test --filter ChromiumOracleTests`. Values are whole points, so the
+/// Runs with `chromium` on PATH (`.ci/run` installs it) or the binary `WATERFALL_CHROMIUM` names, e.g.
+/// `swift test --filter ChromiumOracleTests`. Values are whole points, so the
 /// browser's layout units (1/64 px) hold them exactly.
-@Suite(.serialized, .enabled(if: chromiumPath != nil, "set WATERFALL_CHROMIUM to a Chromium binary"))
+@Suite(.serialized, .enabled(if: Chromium.path != nil, "no chromium on PATH (or WATERFALL_CHROMIUM=0)"))
 struct ChromiumOracleTests {
     /// One section as both sides see it.
     struct Section {
@@ -89,31 +86,10 @@ struct ChromiumOracleTests {
             document.getElementById('out').textContent = JSON.stringify(out);
             </script></body></html>
             """
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "waterfall-oracle-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let page = directory.appendingPathComponent("page.html")
-        try html.write(to: page, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chromiumPath ?? "/usr/bin/chromium")
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--enable-experimental-web-platform-features",
-            "--user-data-dir=\(directory.path)/profile", "--dump-dom", page.absoluteString,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let dom = String(decoding: data, as: UTF8.self)
-        guard let start = dom.range(of: "<pre id=\"out\">"),
-            let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
-        else { throw OracleError(message: "no output in Chromium's DOM: \(dom.prefix(300))") }
-        let json = Data(dom[start.upperBound..<end.lowerBound].utf8)
+        let text = try Chromium.output(of: html)
+        let json = Data(text.utf8)
         guard let positions = try JSONSerialization.jsonObject(with: json) as? [[[Double]]] else {
-            throw OracleError(message: "unexpected output \(dom[start.upperBound..<end.lowerBound].prefix(300))")
+            throw OracleError(message: "unexpected output \(text.prefix(300))")
         }
         return positions
     }

@@ -25,6 +25,9 @@ import WaterfallCommandLine
         Good(line: ["help", "get"]) { $0.command == .get && $0.wantsHelp },
         Good(line: ["get", "--help"]) { $0.command == .get && $0.wantsHelp },
         Good(line: ["--help"]) { $0.command == nil },
+        Good(line: ["get", "feed", "--exact"]) { $0.exact && !$0.json },
+        Good(line: ["list", "--names"]) { $0.options == ["--names": ""] },
+        Good(line: ["completion", "zsh"]) { $0.command == .completion && $0.arguments == ["zsh"] },
         Good(line: ["help"]) { $0.command == nil },
     ]
 
@@ -45,6 +48,10 @@ import WaterfallCommandLine
         (["query", "feed"], "query needs --rect X,Y,W,H"),
         (["help", "nope"], "unknown command 'nope'"),
         (["call"], "call needs METHOD"),
+        (["--json=yes", "ping"], "--json takes no value"),
+        (["list", "--names=a"], "--names takes no value"),
+        (["get", "feed", "--names"], "unknown option '--names'"),
+        (["completion"], "completion needs SHELL"),
     ])
     func refuses(_ line: [String], _ message: String) {
         #expect {
@@ -54,4 +61,18 @@ import WaterfallCommandLine
         }
     }
 
+    /// Every option the declarations list (and so `--help` and the completion scripts offer) parses, with a value
+    /// where it takes one.
+    @Test(arguments: Command.allCases)
+    func everyDeclaredOptionParses(_ command: Command) throws {
+        let positionals = command.arguments.filter { !$0.optional }.map { _ in "x" }
+        for option in CommandOption.global + command.options where option.name != "--help" {
+            let value = option.value.map { _ in option.name == "--timeout" ? "2" : "1,2,3,4" }
+            let required = command.options.filter { $0.required && $0.name != option.name }.flatMap { [$0.name, "v"] }
+            let line = [command.rawValue] + positionals + [option.name] + (value.map { [$0] } ?? []) + required
+            let invocation = try Invocation(parsing: line)
+            // `help` without a command means the overview.
+            #expect(invocation.command == (command == .help ? nil : command), "\(line)")
+        }
+    }
 }

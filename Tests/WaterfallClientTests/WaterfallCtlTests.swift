@@ -53,6 +53,33 @@ import WaterfallJSON
         }
     }
 
+    /// `css` writes layout.css's stylesheet; `html` a page holding it and one box per element; both need a range.
+    @Test func cssAndHTMLWriteTheStylesheetAndAPage() async throws {
+        try await InProcessDaemon.with { daemon in
+            let p = daemon.path
+            _ = await Self.run(["call", "layout.create", "-"], socket: p, input: Self.create)
+            let css = await Self.run(["css", "feed", "--min", "300", "--max", "600", "--selector", "#feed"], socket: p)
+            #expect(css.status == .success)
+            #expect(css.out.hasPrefix("#feed{container-type:inline-size;"))
+            #expect(css.out.contains("#feed>[data-section='0'][data-item='2']{"))
+            let page = await Self.run(
+                ["html", "feed", "--min", "300", "--max", "600", "--items", "2", "--output", "feed.html"], socket: p)
+            #expect(page.status == .success && page.out.isEmpty)
+            let html = page.files["feed.html"] ?? ""
+            #expect(html.contains("<div data-section=\"0\" data-header style=\"background:#ccc\"></div>"))
+            #expect(html.contains("<div data-section=\"0\" data-item=\"1\" "))
+            #expect(!html.contains("data-item=\"2\""))
+            #expect(html.contains(".waterfall{container-type:inline-size;"))
+            let usage = await Self.run(["css", "feed", "--max", "600"], socket: p)
+            #expect(usage.status == .usage && usage.err.hasPrefix("waterfallctl: css needs --min PX\n"))
+            let refused = await Self.run(["css", "feed", "--min", "600", "--max", "300"], socket: p)
+            #expect(
+                refused.err
+                    == "waterfallctl: bad_params: params.maxWidth: 300 must be a number ≥ minWidth (600) and ≤ 100000\n"
+            )
+        }
+    }
+
     @Test func errorsExitWithTheirStatusAndNameWhatFailed() async throws {
         try await InProcessDaemon.with { daemon in
             let missing = await Self.run(["get", "nope"], socket: daemon.path)
@@ -66,7 +93,7 @@ import WaterfallJSON
             #expect(badRect.status == .usage)
             #expect(
                 badRect.err
-                    == "waterfallctl: --rect: '1,2' is not X,Y,W,H (four numbers, W and H ≥ 0)\nTry 'waterfallctl help query'.\n"
+                    == "waterfallctl: --rect: '1,2' is not X,Y,W,H (four numbers, W and H ≥ 0) (try 'waterfallctl help query')\n"
             )
         }
         let gone = await Self.run(["ping"], socket: "/tmp/waterfallctl-test-none.sock")
@@ -101,9 +128,70 @@ import WaterfallJSON
         let viaHelp = await Self.run(["help", command.rawValue], socket: nil)
         let viaFlag = await Self.run([command.rawValue, "--help"], socket: nil)
         #expect(viaHelp.status == .success && viaHelp.out == viaFlag.out)
-        #expect(viaHelp.out.hasPrefix("usage: waterfallctl [--socket PATH] [--json] [--timeout S] \(command.rawValue)"))
+        #expect(
+            viaHelp.out.hasPrefix(
+                "usage: waterfallctl [--socket PATH] [--json] [--exact] [--timeout S] \(command.rawValue)"))
+        for option in command.options { #expect(viaHelp.out.contains("\n  \(option.synopsis)  ")) }
         let overview = await Self.run(["--help"], socket: nil)
         #expect(overview.out.contains("\n  \(command.rawValue) "))
+    }
+
+    /// Three columns in 335 points without spacing are 111.666… wide: two decimals in tables, every digit with --exact, the daemon's
+    /// own text with --json.
+    @Test func tablesRoundNumbersUnlessExact() async throws {
+        try await InProcessDaemon.with { daemon in
+            let create =
+                #"{"layout":"thirds","width":335,"sections":[{"columns":3,"columnSpacing":0,"items":[{"h":10.125},{"h":20}]}]}"#
+            _ = await Self.run(["call", "layout.create", create], socket: daemon.path)
+            #expect(
+                await Self.run(["get", "thirds"], socket: daemon.path).out == """
+                    # seq 1, content 335 × 20
+                    KIND     SECTION  I       X  Y       W      H  ID
+                    section        0  -       0  0     335     20  2 items
+                    item           0  0       0  0  111.67  10.12
+                    item           0  1  111.67  0  111.67     20
+
+                    """)
+            #expect(
+                await Self.run(["--exact", "get", "thirds"], socket: daemon.path).out == """
+                    # seq 1, content 335 × 20
+                    KIND     SECTION  I                   X  Y                   W       H  ID
+                    section        0  -                   0  0                 335      20  2 items
+                    item           0  0                   0  0  111.66666666666667  10.125
+                    item           0  1  111.66666666666667  0  111.66666666666667      20
+
+                    """)
+            let query = await Self.run(["query", "thirds", "--rect", "0,0,335,5", "--exact"], socket: daemon.path)
+            #expect(query.out.contains("  111.66666666666667  "))
+            let json = await Self.run(["--json", "query", "thirds", "--rect", "0,0,335,5"], socket: daemon.path)
+            #expect(json.out.contains(#""w":111.66666666666667"#))
+        }
+    }
+
+    @Test func listNamesPrintsOneLayoutPerLine() async throws {
+        try await InProcessDaemon.with { daemon in
+            for name in ["b", "a"] {
+                _ = await Self.run(
+                    ["call", "layout.create", #"{"layout":"\#(name)","width":10}"#], socket: daemon.path)
+            }
+            let names = await Self.run(["list", "--names"], socket: daemon.path)
+            #expect(Set(names.out.split(separator: "\n")) == ["a", "b"] && names.out.hasSuffix("\n"))
+        }
+    }
+
+    @Test(arguments: CompletionScript.Shell.allCases)
+    func completionPrintsTheScript(_ shell: CompletionScript.Shell) async {
+        let run = await Self.run(["completion", shell.rawValue], socket: nil)
+        #expect(run.status == .success && run.out == CompletionScript.script(for: shell))
+    }
+
+    @Test func completionRefusesAnUnknownShell() async {
+        let run = await Self.run(["completion", "tcsh"], socket: nil)
+        #expect(run.status == .usage)
+        #expect(
+            run.err
+                == "waterfallctl: completion: 'tcsh' is not one of bash, zsh, fish (try 'waterfallctl help completion')\n"
+        )
     }
 
     @Test(arguments: [false, true])

@@ -94,7 +94,7 @@ import WaterfallLayout
     /// Every malformed anchor is `bad_params` naming the field and the value; the request does not run.
     @Test(arguments: refused)
     func refusesABadAnchor(_ c: Refused) throws {
-        guard case .failed(_, let error, _) = Self.decoded(c.method, c.params) else {
+        guard case .failed(_, let error, _, _) = Self.decoded(c.method, c.params) else {
             Issue.record("decoded: \(c.params)")
             return
         }

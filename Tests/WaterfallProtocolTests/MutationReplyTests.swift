@@ -92,7 +92,7 @@ import WaterfallTestSupport
     }
 
     @Test func anEventCarriesTheAnchorAfterItsDiff() {
-        let ops = AppliedOps.single(method: "items.delete", params: ArraySlice(#"{"layout":"f"}"#.utf8))
+        let ops = AppliedOps.single(method: .itemsDelete, params: ArraySlice(#"{"layout":"f"}"#.utf8))
         let encoded = ReplyEncoding.encodedDiff(Self.diff)
         let plain = ReplyEncoding.changedEvent("f", seq: 3, ops: ops, diff: encoded)
         let anchored = ReplyEncoding.changedEvent("f", seq: 3, ops: ops, diff: encoded, anchor: .removed)

@@ -43,7 +43,7 @@ import WaterfallTestSupport
         #expect(Self.validator.checkRequest(method: method.rawValue, params: params) == nil)
         let reply: JSONValue = ["result": declaration.example.result]
         #expect(Self.validator.checkReply(method: method.rawValue, reply: reply) == nil)
-        if case .failed(_, let error, _) = Self.decode(method.rawValue, params) {
+        if case .failed(_, let error, _, _) = Self.decode(method.rawValue, params) {
             Issue.record("\(method.rawValue) example: \(error)")
         }
     }
@@ -60,7 +60,7 @@ import WaterfallTestSupport
             #expect(
                 Self.validator.checkRequest(method: method.rawValue, params: .object(members)) == nil,
                 "\(method.rawValue).\(param.name) = \(value)")
-            if case .failed(_, let error, _) = Self.decode(method.rawValue, .object(members)) {
+            if case .failed(_, let error, _, _) = Self.decode(method.rawValue, .object(members)) {
                 #expect(
                     !error.message.contains("unknown field"), "\(method.rawValue).\(param.name) = \(value): \(error)")
             }

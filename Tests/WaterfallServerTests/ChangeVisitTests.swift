@@ -30,7 +30,7 @@ import WaterfallProtocol
     func change(_ id: Int, _ commands: LayoutCommand...) -> LayoutChange {
         LayoutChange(
             id: .int(Int64(id)), isNotification: false, layout: "feed", commands: commands,
-            ops: .single(method: "items.insert", params: []), wantsDiff: false)
+            ops: .single(method: .itemsInsert, params: []), wantsDiff: false)
     }
 
     func start(_ log: Log) async throws -> (Layout, LayoutEntry, ItemBudget) {

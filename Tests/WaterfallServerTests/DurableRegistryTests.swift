@@ -20,7 +20,7 @@ import WaterfallProtocol
         LayoutChange(
             id: .int(1), isNotification: false, layout: name,
             commands: [.insertItems(section: 0, at: 0, items: [Item(height: height)])],
-            ops: .single(method: "items.insert", params: []), wantsDiff: false)
+            ops: .single(method: .itemsInsert, params: []), wantsDiff: false)
     }
 
     func open(_ path: String, _ files: FaultyFiles) async throws -> (DurableStore, [RecoveredLayout]) {
@@ -82,7 +82,7 @@ import WaterfallProtocol
     func change(_ name: String, _ commands: LayoutCommand...) -> LayoutChange {
         LayoutChange(
             id: .int(1), isNotification: false, layout: name, commands: commands,
-            ops: .single(method: "items.update", params: []), wantsDiff: false)
+            ops: .single(method: .itemsUpdate, params: []), wantsDiff: false)
     }
 
     /// A visit of item updates alone is undone without a copy of the layout (the items updated back): after a

@@ -47,7 +47,7 @@ import WaterfallProtocol
     func change(_ name: String, _ command: LayoutCommand) -> LayoutChange {
         LayoutChange(
             id: .int(1), isNotification: false, layout: name, commands: [command],
-            ops: .single(method: "items.insert", params: []), wantsDiff: false)
+            ops: .single(method: .itemsInsert, params: []), wantsDiff: false)
     }
 
     @Test func everyChangeIsLoggedInOrderAndAFailedOneIsNot() async throws {

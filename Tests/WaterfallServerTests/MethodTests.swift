@@ -322,7 +322,7 @@ import WaterfallJSON
         #expect(
             stats.keys == [
                 "uptimeSeconds", "requests", "errors", "layouts", "sections", "items", "subscriptions", "connections",
-                "bytesRead", "bytesWritten", "linesRead", "linesTooLarge", "memory",
+                "bytesRead", "bytesWritten", "linesRead", "linesTooLarge", "memory", "events", "methods", "storage",
             ])
         #expect(stats["requests"] == 2)
         #expect(stats["layouts"] == 1)

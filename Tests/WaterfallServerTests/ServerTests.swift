@@ -250,11 +250,13 @@ import Testing
         changed.maxLineBytes = 10
         changed.socket = directory + "/other.sock"
         changed.logLevel = .debug
+        changed.fsync = .always
         next.withLock { $0 = .success(changed) }
         server.reload()
         #expect(handler.reloads.withLock { $0.count } == 1)
-        #expect(server.config.maxLineBytes == 10)
-        #expect(server.config.socket == directory + "/s.sock")
+        #expect(server.config.maxLineBytes == 10 && server.config.logLevel == .debug)
+        // The keys declared to apply at the next start keep their old values.
+        #expect(server.config.socket == directory + "/s.sock" && server.config.fsync == .everysec)
         let client = try TestClient(path: directory + "/s.sock")
         try await client.write("short\nthis line is too long\n")
         #expect(try await client.readLines(2) == ["short", "TOO_LARGE"])

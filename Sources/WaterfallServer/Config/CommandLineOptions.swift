@@ -1,4 +1,9 @@
+import WaterfallJSON
+
 /// The daemon's flags; they override the config file, which overrides the defaults.
+///
+/// A flag that sets a config key is declared with the key (`ConfigKey.flag`) and checked by the key's own rule;
+/// the daemon's other flags are declared in `ownFlags`. The parser and `--help` read both lists.
 public struct CommandLineOptions: Sendable, Equatable {
     // MARK: Lifecycle
 
@@ -24,16 +29,8 @@ public struct CommandLineOptions: Sendable, Equatable {
         case config = 78
     }
 
-    /// `--socket PATH`.
-    public var socket: String?
     /// `--config FILE`.
     public var configPath: String?
-    /// `--log-level LEVEL`.
-    public var logLevel: LogLevel?
-    /// `--state-dir DIR`.
-    public var stateDirectory: String?
-    /// `--ephemeral`: keep nothing across restarts.
-    public var ephemeral = false
     /// `--repair`: keep the longest valid prefix of damaged state files, move the rest aside, then run.
     public var repair = false
     /// `--version`.
@@ -41,48 +38,73 @@ public struct CommandLineOptions: Sendable, Equatable {
     /// `--help` or `-h`.
     public var showHelp = false
 
+    /// `--socket PATH`.
+    public var socket: String? { flagged("socket", \.socket) ?? nil }
+    /// `--log-level LEVEL`.
+    public var logLevel: LogLevel? { flagged("logLevel", \.logLevel) }
+    /// `--state-dir DIR`.
+    public var stateDirectory: String? { flagged("stateDirectory", \.stateDirectory) ?? nil }
+    /// `--ephemeral`: keep nothing across restarts.
+    public var ephemeral: Bool { flagged("ephemeral", \.ephemeral) ?? false }
+
+    /// The flags that are not config keys, in `--help`'s order around the keys' flags (`--config` first).
+    static let ownFlags = [
+        ConfigKey.Flag(
+            name: "--config", value: "FILE", help: "read settings from FILE (JSON; unknown keys are refused)"),
+        ConfigKey.Flag(
+            name: "--repair", value: nil,
+            help: "keep the valid start of damaged state files, move the rest aside, then run"),
+        ConfigKey.Flag(name: "--version", value: nil, help: "print the version and exit"),
+        ConfigKey.Flag(name: "--help", value: nil, help: "print this help and exit (also -h)"),
+    ]
+
+    /// Every flag in `--help`'s order, with the config key it sets (nil for the daemon's own).
+    static var flags: [(flag: ConfigKey.Flag, key: ConfigKey?)] {
+        let keyed = ConfigKey.all.compactMap { key in key.flag.map { (flag: $0, key: Optional(key)) } }
+        let own = ownFlags.map { (flag: $0, key: ConfigKey?.none) }
+        return own.prefix(1) + keyed + own.dropFirst()
+    }
+
     /// Parses arguments without the program name; accepts `--flag value` and `--flag=value`.
     public static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
         var options = CommandLineOptions()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
-            let (flag, inline) = split(argument)
-            func value() throws(UsageError) -> String {
-                if let inline { return inline }
-                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
-                    throw UsageError(message: "\(flag) needs a value")
-                }
-                return next
-            }
-            switch flag {
-            case "--socket":
-                let path = try value()
-                guard !path.isEmpty else { throw UsageError(message: "--socket needs a non-empty path") }
-                options.socket = path
-            case "--config":
-                options.configPath = try value()
-            case "--log-level":
-                let text = try value()
-                guard let level = LogLevel(rawValue: text) else {
-                    let known = LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw UsageError(message: "--log-level must be one of \(known), not '\(text)'")
-                }
-                options.logLevel = level
-            case "--state-dir":
-                let path = try value()
-                guard !path.isEmpty else { throw UsageError(message: "--state-dir needs a non-empty path") }
-                options.stateDirectory = path
-            case "--ephemeral" where inline == nil:
-                options.ephemeral = true
-            case "--repair" where inline == nil:
-                options.repair = true
-            case "--version" where inline == nil:
-                options.showVersion = true
-            case "--help" where inline == nil, "-h" where inline == nil:
-                options.showHelp = true
-            default:
+            var (name, inline) = split(argument)
+            if name == "-h" { name = "--help" }
+            guard let (flag, key) = flags.first(where: { $0.flag.name == name }) else {
                 throw UsageError(message: "unknown argument '\(argument)'")
             }
+            var text: String?
+            if flag.value != nil {
+                if let inline {
+                    text = inline
+                } else {
+                    guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                        throw UsageError(message: "\(name) needs a value")
+                    }
+                    text = next
+                }
+            } else if inline != nil {
+                throw UsageError(message: "\(name) takes no value")
+            }
+            guard let key else {
+                switch name {
+                case "--config": options.configPath = text
+                case "--repair": options.repair = true
+                case "--version": options.showVersion = true
+                default: options.showHelp = true
+                }
+                continue
+            }
+            do {
+                // A switch sets its key to true; a value is the key's string, checked as the file's would be.
+                let value = text.map(JSONValue.string) ?? .bool(true)
+                try key.write(&options.flaggedConfig, value, ConfigKey.Source(name: name, isFlag: true))
+            } catch {
+                throw UsageError(message: error.message)
+            }
+            if !options.flaggedKeys.contains(key.key) { options.flaggedKeys.append(key.key) }
         }
         return options
     }
@@ -90,45 +112,81 @@ public struct CommandLineOptions: Sendable, Equatable {
     /// The effective config: the file (if any) with the flags applied on top.
     public func loadConfig() throws(ConfigError) -> Config {
         var config = try configPath.map { path throws(ConfigError) in try Config.load(from: path) } ?? Config()
-        if let socket { config.socket = socket }
-        if let logLevel { config.logLevel = logLevel }
-        if let stateDirectory { config.stateDirectory = stateDirectory }
-        if ephemeral { config.ephemeral = true }
+        for key in ConfigKey.all where flaggedKeys.contains(key.key) { key.copy(flaggedConfig, &config) }
         return config
     }
 
-    /// The `--help` text, with the socket path the daemon would use.
+    /// The `--help` text, with the socket path the daemon would use and the config keys with their defaults.
     public static func usage(program: String, resolvedSocket: String) -> String {
-        """
-        usage: \(program) [--socket PATH] [--config FILE] [--log-level LEVEL] [--state-dir DIR] [--ephemeral]
-                  [--repair] [--version] [--help]
+        let synopsis = flags.map { "[\($0.flag.name)\($0.flag.value.map { " " + $0 } ?? "")]" }
+        let width = flags.map { $0.flag.name.count + ($0.flag.value?.count ?? -1) + 1 }.max() ?? 0
+        let flagLines = flags.map { flag, key in
+            let head = flag.name + (flag.value.map { " " + $0 } ?? "")
+            let overrides = key.map { " (overrides \"\($0.key)\")" } ?? ""
+            return "  " + head.padded(to: width) + "  " + flag.help + overrides
+        }
+        let keyWidth = ConfigKey.all.map(\.key.count).max() ?? 0
+        let defaultWidth = ConfigKey.all.map(\.defaultText.count).max() ?? 0
+        let keyLines = ConfigKey.all.map { key in
+            let kind = key.range.map { "\(key.type) \($0.filter { $0 != "`" })" } ?? key.type
+            let reload = key.reload == .immediately ? "" : key.reload == .atNextStart ? "; at next start" : "; unused"
+            return "  \(key.key.padded(to: keyWidth))  \(key.defaultText.padded(to: defaultWidth))  \(kind)\(reload)"
+        }
+        return """
+            usage: \(program) \(wrap(synopsis, width: 100, indent: program.count + 8))
 
-        Serves masonry layouts as newline-delimited JSON-RPC 2.0 on a Unix stream socket.
+            Serves masonry layouts as newline-delimited JSON-RPC 2.0 on a Unix stream socket.
 
-          --socket PATH       listen on PATH (overrides the config's "socket")
-          --config FILE       read settings from FILE (JSON; unknown keys are refused)
-          --log-level LEVEL   error, warning, info or debug (overrides "logLevel")
-          --state-dir DIR     keep layouts in DIR across restarts (overrides "stateDirectory"; default
-                              $STATE_DIRECTORY, else $XDG_STATE_HOME/waterfalld, else ~/.local/state/waterfalld)
-          --ephemeral         keep nothing across restarts (like "ephemeral": true)
-          --repair            keep the valid start of damaged state files, move the rest aside, then run
-          --version           print the version and exit
-          -h, --help          print this help and exit
+            \(flagLines.joined(separator: "\n"))
 
-        Socket: \(resolvedSocket)
-          (--socket, else "socket" in the config, else $WATERFALLD_SOCKET, else
-          $XDG_RUNTIME_DIR/waterfalld.sock, else /tmp/waterfalld-<uid>/waterfalld.sock)
+            Socket: \(resolvedSocket)
+              (--socket, else "socket" in the config, else $WATERFALLD_SOCKET, else
+              $XDG_RUNTIME_DIR/waterfalld.sock, else /tmp/waterfalld-<uid>/waterfalld.sock)
+            State directory: --state-dir, else "stateDirectory", else $STATE_DIRECTORY, else
+              $XDG_STATE_HOME/waterfalld, else ~/.local/state/waterfalld
 
-        Signals: SIGTERM/SIGINT shut down gracefully; SIGHUP reloads the config file.
-        Exit status: 0 ok, 1 failure (e.g. socket or state directory in use, damaged state), 2 bad flags,
-        78 bad config.
-        """
+            Config keys (FILE is a JSON object of them), with their defaults and the values they take; SIGHUP
+            applies a changed value at once unless it says otherwise:
+            \(keyLines.joined(separator: "\n"))
+
+            Signals: SIGTERM/SIGINT shut down gracefully; SIGHUP reloads the config file.
+            Exit status: 0 ok, 1 failure (e.g. socket or state directory in use, damaged state), 2 bad flags,
+            78 bad config.
+            """
     }
 
     // MARK: Private
 
+    /// The defaults with the flags' values applied, and the keys the flags set, in the order given.
+    private var flaggedConfig = Config()
+    private var flaggedKeys: [String] = []
+
+    /// A key's value if a flag set it.
+    private func flagged<Value>(_ key: String, _ path: KeyPath<Config, Value>) -> Value? {
+        flaggedKeys.contains(key) ? flaggedConfig[keyPath: path] : nil
+    }
+
     private static func split(_ argument: String) -> (flag: String, value: String?) {
         guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// Words joined by spaces, broken before `width` columns, continued lines indented by `indent`.
+    private static func wrap(_ words: [String], width: Int, indent: Int) -> String {
+        var lines = [""]
+        for word in words {
+            if !lines[lines.count - 1].isEmpty && lines[lines.count - 1].count + 1 + word.count > width - indent {
+                lines.append("")
+            }
+            lines[lines.count - 1] += (lines[lines.count - 1].isEmpty ? "" : " ") + word
+        }
+        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
+    }
+}
+
+extension String {
+    /// The string with spaces after it up to `width` characters.
+    fileprivate func padded(to width: Int) -> String {
+        self + String(repeating: " ", count: max(0, width - count))
     }
 }

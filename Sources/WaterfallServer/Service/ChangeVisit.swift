@@ -29,8 +29,12 @@ struct ChangeVisit {
 
     // MARK: Lifecycle
 
-    init(_ entry: LayoutEntry, log: any MutationLog, budget: ItemBudget, limits: RequestLimits, seq: Int) {
+    init(
+        _ entry: LayoutEntry, log: any MutationLog, budget: ItemBudget, limits: RequestLimits, seq: Int,
+        events counters: EventCounters = EventCounters()
+    ) {
         self.entry = entry
+        self.counters = counters
         self.log = log
         self.budget = budget
         self.limits = limits
@@ -57,15 +61,18 @@ struct ChangeVisit {
                 try await log.commit(records)
                 log.committed(entry.name, layout)
             } catch {
-                await restore(&layout)
+                let refusal = await restore(&layout) ? error : Self.undoFailed
                 settleWeight(of: layout, reserved: 0)
                 events = []
-                for k in steps.indices where (try? steps[k].outcome.get()) != nil { steps[k].outcome = .failure(error) }
+                for k in steps.indices where (try? steps[k].outcome.get()) != nil {
+                    steps[k].outcome = .failure(refusal)
+                }
             }
         }
         for event in events {
             entry.subscribers.publish(
-                event, overflow: ReplyEncoding.overflowEvent(entry.name), limit: limits.subscriberMaxPendingBytes)
+                event, overflow: ReplyEncoding.overflowEvent(entry.name), limit: limits.subscriberMaxPendingBytes,
+                counting: counters)
         }
         events = []
     }
@@ -73,6 +80,8 @@ struct ChangeVisit {
     // MARK: Private
 
     private let entry: LayoutEntry
+    /// Where the events this visit publishes are counted.
+    private let counters: EventCounters
     private let log: any MutationLog
     private let budget: ItemBudget
     private let limits: RequestLimits
@@ -143,19 +152,26 @@ struct ChangeVisit {
                 seq: layout.seq, size: layout.contentSize, encoded: change.wantsDiff ? encoded : nil, anchor: anchor))
     }
 
+    /// The refusal of a visit whose commit failed and whose undo failed too.
+    private static let undoFailed = ProtocolError(
+        .internalError, "the change could not be made durable, and undoing it in memory failed (a bug; logged)")
+
     /// Puts the layout back as it was before the visit: the copy, if any, is the layout after the changes that left
-    /// an undo; then each change's undo, the last change's first, as one change, and the seq put back.
-    private mutating func restore(_ layout: inout Layout) async {
+    /// an undo; then each change's undo, the last change's first, as one change, and the seq put back. False when
+    /// the undo failed.
+    private mutating func restore(_ layout: inout Layout) async -> Bool {
         if let copy { layout = copy }
         // Without undo commands the copy is the layout before the visit, its seq included.
-        guard !undo.isEmpty else { return }
+        guard !undo.isEmpty else { return true }
         do {
             try await layout.replay(undo.reversed().flatMap { $0 }, seq: seqBefore)
+            return true
         } catch {
             // Each undo names what its change left, and the changes after it are undone first, so this is a bug. The
             // layout then stays ahead of its journal until the next start, which reads the journal: refused changes
-            // are gone then, as their replies say.
+            // are gone then, as their replies say. Better than stopping the daemon for every client.
             assertionFailure("undoing a visit's changes failed: \(error)")
+            return false
         }
     }
 

@@ -9,6 +9,7 @@ extension ClientSession {
         let steps = await service.registry.apply(changes, to: name, limits: service.limits)
         for step in steps {
             let change = step.change
+            defer { count(change.ops.method, error: step.outcome.failureCode) }
             if out.byteCount >= Self.replyChunkBytes, !(await sendChunk(&out)) { return }
             switch step.outcome {
             case .success(let outcome):
@@ -29,5 +30,12 @@ extension ClientSession {
                 fail(error, id: change.isNotification ? nil : change.id, &out)
             }
         }
+    }
+}
+
+extension Result where Failure == ProtocolError {
+    /// The error's code, if this is a failure.
+    var failureCode: ErrorCode? {
+        if case .failure(let error) = self { error.code } else { nil }
     }
 }

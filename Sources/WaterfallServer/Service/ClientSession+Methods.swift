@@ -23,6 +23,10 @@ extension ClientSession {
         case .layoutExport(let name):
             let layout = try await registry.snapshot(name)
             ReplyEncoding.layoutExport(&out, id: id, seq: layout.seq, spec: layout.spec)
+        case .layoutCSS(let request):
+            let layout = try await registry.snapshot(request.layout)
+            let (sheet, responsive) = try request.stylesheet(of: layout.spec, columnLimit: layout.limits.maxColumns)
+            ReplyEncoding.layoutCSS(&out, id: id, sheet, responsive, sections: request.sections)
         case .layoutDrop(let name):
             try await registry.drop(name)
             ReplyEncoding.emptyResult(&out, id: id)
@@ -45,6 +49,8 @@ extension ClientSession {
             ReplyEncoding.emptyResult(&out, id: id)
         case .stats:
             ReplyEncoding.stats(&out, id: id, await service.statsReport())
+        case .metrics:
+            ReplyEncoding.metrics(&out, id: id, await service.statsReport())
         case .rpcDiscover:
             ReplyEncoding.result(&out, id: id) { $0.raw(OpenRPCDocument.bytes[...]) }
         }

@@ -14,6 +14,10 @@ actor ClientSession: Session {
     let peer: PeerCredentials
     /// Layouts this connection subscribed to (a superset after an overflow: the entry's list is the truth).
     var subscriptions: Set<String> = []
+    /// The current read's requests, errors and latency by method, added into the service's once per read.
+    var tally = RequestTally()
+    /// When the current read's lines arrived, on the monotonic clock: latency runs from there to each reply.
+    var readAt = 0.0
     /// The parser of `prepare`, which keeps its buffers from one line to the next (locked once per read, by one
     /// thread at a time).
     private let reader = Mutex(JSONReader())
@@ -28,10 +32,11 @@ actor ClientSession: Session {
 
     nonisolated func prepare(_ lines: [InputLine]) -> SessionWork {
         let maxBatchOps = service.limits.maxBatchOps
+        let readAt = MonotonicClock.now
         let requests = reader.withLock { reader in
             lines.map { DecodedRequest($0, reader: &reader, maxBatchOps: maxBatchOps) }
         }
-        return { await self.handle(requests) }
+        return { await self.handle(requests, readAt: readAt) }
     }
 
     func close() async {
@@ -58,6 +63,11 @@ actor ClientSession: Session {
         return output.hasRoom ? true : await output.waitForRoom()
     }
 
+    /// Counts one request of `method` answered now (for the metrics), with its error if it failed.
+    func count(_ method: Method?, error: ErrorCode? = nil) {
+        tally.record(RequestTally.row(of: method), error: error, seconds: MonotonicClock.now - readAt)
+    }
+
     /// Counts a failed request and writes its error reply, unless it is a notification (`id` nil).
     func fail(_ error: ProtocolError, id: RequestID?, _ out: inout JSONWriter) {
         service.errors.add(1, ordering: .relaxed)
@@ -70,7 +80,9 @@ actor ClientSession: Session {
     /// A reply buffer's room: a chunk and the reply that passes it, unless that one is large.
     private static let replyBufferBytes = 56 * 1024
 
-    private func handle(_ requests: [DecodedRequest]) async -> [UInt8] {
+    private func handle(_ requests: [DecodedRequest], readAt: Double) async -> [UInt8] {
+        self.readAt = readAt
+        defer { flushTally() }
         var out = JSONWriter(capacity: min(Self.replyBufferBytes, 256 * requests.count))
         var next = requests.startIndex
         while next < requests.endIndex {
@@ -86,8 +98,10 @@ actor ClientSession: Session {
                 let limit = service.limits.maxLineBytes
                 let error = ProtocolError(.tooLarge, "line: longer than the limit of \(limit) bytes")
                 fail(error, id: RequestID.none, &out)
-            case .failed(let id, let error, let isNotification):
+                count(nil, error: error.code)
+            case .failed(let id, let error, let isNotification, let method):
                 fail(error, id: isNotification ? nil : id, &out)
+                count(method, error: error.code)
             case .change(let change):
                 // With the changes to the same layout that follow it, in one visit to the layout.
                 var changes = [change]
@@ -107,11 +121,20 @@ actor ClientSession: Session {
                     } else {
                         try await run(call, id: id, replying: true, &out)
                     }
+                    count(call.method)
                 } catch {
                     fail(error, id: isNotification ? nil : id, &out)
+                    count(call.method, error: error.code)
                 }
             }
         }
         return out.takeBytes()
+    }
+
+    /// Adds the read's counts into the service's, under its lock once per read.
+    private func flushTally() {
+        guard !tally.isEmpty else { return }
+        service.tally.withLock { $0.add(tally) }
+        tally.clear()
     }
 }

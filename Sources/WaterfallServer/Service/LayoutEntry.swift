@@ -48,15 +48,28 @@ final class SubscriberList: Sendable {
 
     /// Sends `line` to every subscriber; one that has more than `limit` bytes unsent gets `overflow` instead and
     /// is unsubscribed, so a slow reader cannot make the daemon hold events without bound.
-    func publish(_ line: [UInt8], overflow: [UInt8], limit: Int) {
+    func publish(_ line: [UInt8], overflow: [UInt8], limit: Int, counting counters: EventCounters) {
         let current = sinks.withLock { Array($0) }
+        var sent = 0
+        var dropped = 0
         for (session, sink) in current {
             if sink.pendingBytes + line.count > limit {
                 remove(session)
                 sink.send(overflow)
+                dropped += 1
             } else if !sink.send(line) {
                 remove(session)
+            } else {
+                sent += 1
             }
         }
+        counters.sent.add(sent, ordering: .relaxed)
+        counters.dropped.add(dropped, ordering: .relaxed)
     }
+}
+
+/// Events queued for subscribers, and subscribers dropped for reading too slowly, since start.
+final class EventCounters: Sendable {
+    let sent = Atomic(0)
+    let dropped = Atomic(0)
 }

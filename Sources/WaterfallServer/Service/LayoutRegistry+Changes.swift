@@ -16,11 +16,13 @@ extension LayoutRegistry {
         guard let entry = entry(name) else { return refusedAll(Self.missing(name)) }
         let budget = self.budget
         let log = self.log
+        let events = self.events
         return await entry.layout.withLayout { layout in
             // Dropped or replaced while this visit waited for the actor: its changes would go to no journal, or
             // to its successor's.
             if entry.retired.load(ordering: .acquiring) { return refusedAll(Self.missing(name)) }
-            var visit = ChangeVisit(entry, log: log, budget: budget, limits: limits, seq: layout.seq)
+            var visit = ChangeVisit(
+                entry, log: log, budget: budget, limits: limits, seq: layout.seq, events: events)
             for change in changes { await visit.run(change, on: &layout) }
             await visit.finish(on: &layout)
             return visit.steps

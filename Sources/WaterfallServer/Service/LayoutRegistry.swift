@@ -21,6 +21,7 @@ final class LayoutRegistry: Sendable {
 
     let budget = ItemBudget()
     let log: any MutationLog
+    let events = EventCounters()
 
     /// The layout named `name`, if any.
     func entry(_ name: String) -> LayoutEntry? { entries.withLock { $0[name] } }

@@ -15,6 +15,8 @@ public final class LayoutService: SessionHandler {
     let store: DurableStore?
     let requests = Atomic<Int>(0)
     let errors = Atomic<Int>(0)
+    /// Requests, errors and latency by method: each session adds its read's counts once per read.
+    let tally = Mutex(RequestTally())
     private let current: Mutex<Config>
     private let currentLimits: Mutex<RequestLimits>
 
@@ -53,9 +55,11 @@ public final class LayoutService: SessionHandler {
             return (LayoutService(config: config, logger: logger, transport: transport), [])
         }
         let options = StoreOptions(policy: config.fsync, limits: layoutLimits(config))
+        let started = MonotonicClock.now
         let opening = try await DurableStore.open(
             directory: config.stateDirectory, environment: environment, options: options, repair: repair,
             logger: logger)
+        opening.store.counters.setRecovery(seconds: MonotonicClock.now - started)
         let service = LayoutService(
             config: config, logger: logger, transport: transport, store: opening.store, recovered: opening.layouts)
         return (service, opening.repairs)
@@ -91,12 +95,7 @@ public final class LayoutService: SessionHandler {
         let config = self.config
         return VersionReport(
             server: BuildInfo.name, version: BuildInfo.version, instance: instance, durable: store != nil,
-            limits: [
-                ("maxLineBytes", config.maxLineBytes), ("maxConnections", config.maxConnections),
-                ("maxLayouts", config.maxLayouts), ("maxItemsPerLayout", config.maxItemsPerLayout),
-                ("maxSectionsPerLayout", config.maxSectionsPerLayout), ("maxTotalItems", config.maxTotalItems),
-                ("maxColumns", config.maxColumns), ("maxBatchOps", config.maxBatchOps),
-            ])
+            limits: config.versionLimits)
     }
 
     /// What `stats` reports now.
@@ -113,6 +112,11 @@ public final class LayoutService: SessionHandler {
         report.subscriptions = totals.subscriptions
         report.transport = transport
         report.residentBytes = ResidentMemory.bytes
+        report.tally = tally.withLock { $0 }
+        report.eventsSent = registry.events.sent.load(ordering: .relaxed)
+        report.eventsDropped = registry.events.dropped.load(ordering: .relaxed)
+        report.layoutRows = await registry.summaries()
+        report.storage = store?.counters.snapshot
         return report
     }
 

@@ -22,6 +22,7 @@ public final class DurableStore: Sendable {
         self.directory = directory
         self.options = options
         self.logger = logger
+        files = MeasuredFileOperations(base: options.files, counters: counters)
         snapshots = DispatchQueue(label: "waterfalld.snapshots")
         if options.policy == .everysec {
             let layouts = self.layouts
@@ -127,7 +128,10 @@ public final class DurableStore: Sendable {
     let nextID = Atomic<UInt64>(1)
     let logger: Logger?
 
-    var files: any FileOperations { options.files }
+    /// The options' file operations, with syncs timed into `counters`.
+    let files: any FileOperations
+    /// Journal bytes, syncs, snapshots and recovery, for `stats` and `metrics`.
+    let counters = StorageCounters()
 
     /// Opens a new segment file for appending, failing if it exists.
     func createSegment(id: UInt64, generation: UInt64) throws(StorageError) -> FileDescriptor {
@@ -186,6 +190,7 @@ public final class DurableStore: Sendable {
         for entry in run { entry.record.encode(into: &w) }
         do throws(StorageError) {
             try files.append(w.bytes, policy: options.policy)
+            counters.addJournalBytes(w.bytes.count)
             // A new file is durable only with its directory entry.
             if isNew, options.policy == .always { try directory.sync() }
         } catch {
@@ -274,6 +279,7 @@ public final class DurableStore: Sendable {
     private func writeSnapshot(_ layout: Layout, of files: LayoutFiles, covering covered: UInt64) {
         let temporary = directory.file(StoreFileName.temporary(id: files.id).text)
         let final = directory.file(StoreFileName.snapshot(id: files.id).text)
+        let started = MonotonicClock.now
         do throws(StorageError) {
             let bytes = SnapshotFormat.encode(layout, name: files.name, generation: covered)
             let fd = try self.files.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600).orThrow(
@@ -295,6 +301,7 @@ public final class DurableStore: Sendable {
             if oldest <= covered {
                 for generation in oldest...covered { remove(.segment(id: files.id, generation: generation)) }
             }
+            counters.addSnapshot(seconds: MonotonicClock.now - started)
             logger?.debug("snapshot of layout '\(files.name)' at seq \(layout.seq): \(bytes.count) bytes")
         } catch {
             remove(.temporary(id: files.id))

@@ -3,18 +3,16 @@ import Glibc
 import Synchronization
 import WaterfallProtocol
 
-/// One accepted client: reads and frames its requests, hands them to its session, writes the replies in order.
+/// One accepted client: the socket shell around `ConnectionState`, which owns every rule; each event here is one of
+/// its transitions, under the lock, and this class does what the transition returns.
 ///
 /// Reading and writing run on dispatch sources on the connection's own serial queue, and so does the session's
-/// `prepare` (parsing, decoding); the work it returns runs in a task. One read's work runs at a time, in order,
-/// which keeps replies in request order; while it runs, the next read is taken and prepared, and then waits with
-/// reading suspended. So a pipelining client has its next requests decoded on this thread while the last ones run,
-/// and the daemon never holds more than one read ahead. The rules of all this are `ConnectionState`'s: each event
-/// here is one of its transitions, under the lock, and this class does what the transition returns. A reply's
-/// producer waits (`waitForRoom`) while the client has `outputPauseBytes` unsent, and every waiter is released, with
-/// false, when the connection closes, so that work for a departed client stops at its next chunk.
-/// `@unchecked` only because Dispatch does not mark its sources Sendable; libdispatch documents them as
-/// thread-safe, and every other field is immutable or inside the mutex.
+/// `prepare` (parsing, decoding); the work it returns runs in a task, one read's work at a time, in order. While it
+/// runs, the next read is taken and prepared, and then waits with reading suspended: a pipelining client has its
+/// next requests decoded on this thread while the last ones run, and the daemon never holds more than one read
+/// ahead. `@unchecked` only because Dispatch does not mark its sources Sendable; libdispatch documents them as
+/// thread-safe, the read buffer is used on the connection's queue only, and every other field is immutable or
+/// inside a mutex.
 final class Connection: OutputSink, @unchecked Sendable {
     // MARK: Lifecycle
 
@@ -27,34 +25,28 @@ final class Connection: OutputSink, @unchecked Sendable {
         let queue = DispatchQueue(label: "waterfalld.connection.\(id)")
         self.readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         self.writeSource = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-        self.state = Mutex(State())
-        self.framer = Mutex(LineFramer(maxLineBytes: context.limits.maxLineBytes))
+        let limits = context.limits
+        self.state = Mutex(Shell(machine: Machine(limits: limits.output), maxLineBytes: limits.maxLineBytes))
+        self.framer = Mutex(LineFramer(maxLineBytes: limits.maxLineBytes))
+        self.readBuffer = .allocate(byteCount: Self.readChunkBytes, alignment: 16)
     }
+
+    deinit { readBuffer.deallocate() }
 
     // MARK: Internal
 
     let id: UInt64
     let peer: PeerCredentials
 
-    var pendingBytes: Int { state.withLock { $0.output.count + $0.heldBytes } }
+    var pendingBytes: Int { state.withLock { $0.machine.pendingBytes } }
 
     var isClosed: Bool { closed.load(ordering: .acquiring) }
 
-    var hasRoom: Bool {
-        let pauseBytes = context.limits.outputPauseBytes
-        return state.withLock { $0.output.count < pauseBytes }
-    }
+    var hasRoom: Bool { state.withLock { $0.machine.hasRoom } }
 
     func waitForRoom() async -> Bool {
-        let pauseBytes = context.limits.outputPauseBytes
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let now = state.withLock { state -> Bool? in
-                if state.machine.phase == .closed { return false }
-                if state.output.count < pauseBytes { return true }
-                state.roomWaiters.append(continuation)
-                return nil
-            }
-            if let now { continuation.resume(returning: now) }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            transition { $0.waitForRoom(continuation) }
         }
     }
 
@@ -62,117 +54,59 @@ final class Connection: OutputSink, @unchecked Sendable {
     func start(session: any Session) {
         readSource.setEventHandler { [self] in readable() }
         writeSource.setEventHandler { [self] in writable() }
-        readSource.setCancelHandler { [self] in sourceDidCancel() }
-        writeSource.setCancelHandler { [self] in sourceDidCancel() }
-        transition { state in
-            state.session = session
-            return state.machine.started()
-        }
+        readSource.setCancelHandler { [self] in transition { $0.sourceCancelled() } }
+        writeSource.setCancelHandler { [self] in transition { $0.sourceCancelled() } }
+        state.withLock { $0.session = session }
+        transition { $0.start() }
     }
 
-    /// Sends notifications (events); while a reply is being produced they are held, and follow its last chunk.
+    /// Sends notifications (events); while a reply is partly queued they are held, and follow its last chunk.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
-        queue(bytes, from: .event)
+        transition { [self] in $0.send(bytes, as: .events, write: writeToSocket) }
+        return !isClosed
     }
 
     @discardableResult
     func sendReplies(_ bytes: [UInt8], endingInsideAReply: Bool) -> Bool {
-        queue(bytes, from: endingInsideAReply ? .replyPart : .replies)
+        transition { [self] in $0.send(bytes, as: endingInsideAReply ? .replyPart : .replies, write: writeToSocket) }
+        return !isClosed
     }
 
     /// Stops reading and closes once the reply in progress and all queued output are written.
     func close() {
-        transition { state in state.machine.drain(reason: "closed by the server", unsent: state.output.count) }
+        transition { $0.drain() }
     }
 
     /// Closes at once, dropping unsent output (shutdown past its deadline).
     func abort(reason: String) {
-        transition { state in state.machine.close(reason: reason) }
+        transition { $0.close(.aborted(reason)) }
     }
 
-    /// Closes the connection if its pending output has made no progress for `outputStallSeconds`.
-    func closeIfStalled(now: UInt64, stallSeconds: Double) {
-        transition { state in
-            guard state.machine.phase != .closed, !state.output.isEmpty,
-                Double(now &- state.lastProgress) / 1e9 > stallSeconds
-            else { return Actions() }
-            context.counters.connectionsClosedSlow.add(1)
-            return state.machine.close(reason: "no output progress for \(stallSeconds) s")
-        }
+    /// The periodic stall check (`ConnectionState.checkStall`).
+    func checkStall(now: UInt64) {
+        transition { $0.checkStall(now: now) }
+    }
+
+    /// Applies reloaded limits.
+    func apply(_ limits: TransportLimits) {
+        state.withLock { $0.maxLineBytes = limits.maxLineBytes }
+        transition { $0.apply(limits.output) }
     }
 
     // MARK: Private
 
-    private typealias Actions = ConnectionState<SessionWork>.Actions
+    private typealias Machine = ConnectionState<SessionWork, CheckedContinuation<Bool, Never>>
 
-    /// What a send carries.
-    private enum Output {
-        /// Whole notification lines.
-        case event
-        /// Whole reply lines.
-        case replies
-        /// Reply lines, the last of them unfinished.
-        case replyPart
-    }
-
-    /// Queues bytes and writes what the socket takes. Events that come while a reply is unfinished wait behind it.
-    private func queue(_ bytes: [UInt8], from source: Output) -> Bool {
-        let limits = context.limits
-        var accepted = true
-        transition { state in
-            guard state.machine.phase != .closed else {
-                accepted = false
-                return Actions()
-            }
-            guard !bytes.isEmpty else { return Actions() }
-            switch source {
-            case .event where state.replyOpen:
-                state.held.append(bytes)
-                state.heldBytes += bytes.count
-                return Actions()
-            case .event:
-                break
-            case .replies:
-                state.replyOpen = false
-            case .replyPart:
-                state.replyOpen = true
-            }
-            if state.output.isEmpty { state.lastProgress = Self.now() }
-            // No limit here on what is queued: a reply's producer waits for room (`waitForRoom`) and events have
-            // the subscriber's limit, so a client that reads is never closed, however large its replies; one that
-            // stops reading is paused, then closed by the stall check.
-            state.output.append(bytes)
-            if !state.replyOpen, !state.held.isEmpty {
-                for event in state.held { state.output.append(event) }
-                state.held = []
-                state.heldBytes = 0
-            }
-            guard !state.machine.isWriteArmed else { return Actions() }
-            let actions = state.machine.flushed(flush(&state), unsent: state.output.count, limits: limits.output)
-            if actions.close != nil { accepted = false }
-            return actions
-        }
-        return accepted
-    }
-
-    private struct State {
-        var machine = ConnectionState<SessionWork>()
-        var output = OutputQueue()
+    /// What the lock guards: the state machine, and the session and line limit the read handler takes with it.
+    private struct Shell {
+        var machine: Machine
+        var maxLineBytes: Int
         var session: (any Session)?
-        var lastProgress: UInt64 = 0
-        /// The read source starts inactive: its first resume is an `activate()`.
-        var readActivated = false
-        /// A reply is partly queued: events wait in `held` until its end is.
-        var replyOpen = false
-        var held: [[UInt8]] = []
-        var heldBytes = 0
-        /// Producers of replies waiting for the client to read (`waitForRoom`).
-        var roomWaiters: [CheckedContinuation<Bool, Never>] = []
     }
 
-    /// Under 64 KiB with the array's header, so that the per-read copy comes from the heap: `MemoryTuning` has
-    /// blocks of 64 KiB and more mapped fresh, which would cost a page fault per 4 KiB on every read.
+    /// Under 64 KiB, so that the per-read copy of a chunk comes from the heap: `MemoryTuning` has blocks of 64 KiB
+    /// and more mapped fresh, which would cost a page fault per 4 KiB on every read.
     private static let readChunkBytes = 60 * 1024
     /// Reads per readable event: enough to batch a pipelining client, few enough to stay fair to others.
     private static let readsPerEvent = 4
@@ -181,35 +115,57 @@ final class Connection: OutputSink, @unchecked Sendable {
     private let context: TransportContext
     private let readSource: any DispatchSourceRead
     private let writeSource: any DispatchSourceWrite
-    private let state: Mutex<State>
+    private let state: Mutex<Shell>
     /// Set once the connection closes, for work to check between requests without taking the lock.
     private let closed = Atomic<Bool>(false)
     /// Apart from `state`: framing a read takes a while, and replies are sent under `state` from the task that
     /// runs the work meanwhile (a send that waited for it slept in the kernel).
     private let framer: Mutex<LineFramer>
+    /// The connection's read buffer, allocated once: used by the read handler only, on the connection's queue.
+    private let readBuffer: UnsafeMutableRawBufferPointer
 
-    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
-    /// Runs one transition of the state machine under the lock and does what it says: the sources' calls under the
-    /// lock (so they stay in the order of the transitions), the session's close after it.
-    private func transition(_ body: (inout State) -> Actions) {
-        let (session, waiters, room) = state.withLock {
-            state -> ((any Session)?, [CheckedContinuation<Bool, Never>], Bool) in
-            let actions = body(&state)
-            perform(actions, &state)
-            let session = actions.closeSession ? state.session : nil
-            // A producer waiting for room goes on once the client has read down to the resume threshold, and stops
-            // when the connection closes. (The limits' lock only when someone waits: taken on every transition, by
-            // both threads, it was contended.)
-            guard !state.roomWaiters.isEmpty else { return (session, [], false) }
-            let isClosed = state.machine.phase == .closed
-            guard isClosed || state.output.count < context.limits.outputResumeBytes else {
-                return (session, [], false)
+    /// Runs one transition under the lock and does what it returns: the sources' changes under the lock (so they
+    /// stay in the order of the transitions), the rest after it.
+    private func transition(_ body: (inout Machine) -> Machine.Actions) {
+        let (actions, session) = state.withLock { shell -> (Machine.Actions, (any Session)?) in
+            let actions = body(&shell.machine)
+            switch actions.read {
+            case .activate: readSource.activate()
+            case .resume: readSource.resume()
+            case .suspend: readSource.suspend()
+            case nil: break
             }
-            defer { state.roomWaiters = [] }
-            return (session, state.roomWaiters, !isClosed)
+            switch actions.write {
+            case .resume, .activate: writeSource.resume()
+            case .suspend: writeSource.suspend()
+            case nil: break
+            }
+            if actions.closed != nil {
+                closed.store(true, ordering: .releasing)
+                readSource.cancel()
+                writeSource.cancel()
+            }
+            return (actions, actions.closeSession ? shell.session : nil)
         }
-        for waiter in waiters { waiter.resume(returning: room) }
+        if actions.written > 0 { context.counters.bytesWritten.add(actions.written) }
+        for waiter in actions.wake { waiter.resume(returning: actions.room) }
+        if let reason = actions.closed {
+            if case .stalled = reason { context.counters.connectionsClosedSlow.add(1) }
+            framer.withLock { $0.reset() }
+            context.logger.debug("connection \(id) (\(peer)) closed: \(reason)")
+        }
+        if let work = actions.start {
+            Task {
+                let reply = await work()
+                transition { [self] in $0.workFinished(reply: reply, write: writeToSocket) }
+            }
+        }
+        if actions.closeDescriptor {
+            // Dropping the handlers breaks the connection → source → handler → connection cycle.
+            readSource.setEventHandler(handler: nil)
+            writeSource.setEventHandler(handler: nil)
+            Glibc.close(fd)
+        }
         if let session {
             Task {
                 await session.close()
@@ -218,73 +174,35 @@ final class Connection: OutputSink, @unchecked Sendable {
         }
     }
 
-    private func perform(_ actions: Actions, _ state: inout State) {
-        if actions.resumeReading {
-            if state.readActivated {
-                readSource.resume()
-            } else {
-                state.readActivated = true
-                readSource.activate()
-            }
-        }
-        if actions.suspendReading { readSource.suspend() }
-        if actions.armWriting { writeSource.resume() }
-        if actions.disarmWriting { writeSource.suspend() }
-        if let work = actions.start {
-            Task {
-                let reply = await work()
-                sendReplies(reply, endingInsideAReply: false)
-                workDidFinish()
-            }
-        }
-        if let close = actions.close {
-            closed.store(true, ordering: .releasing)
-            state.output.removeAll()
-            state.held = []
-            state.heldBytes = 0
-            framer.withLock { $0.reset() }
-            readSource.cancel()
-            writeSource.cancel()
-            // A suspended or never-activated source neither runs its cancel handler nor may be released.
-            if close.resumeRead {
-                if state.readActivated {
-                    readSource.resume()
-                } else {
-                    state.readActivated = true
-                    readSource.activate()
-                }
-            }
-            if close.resumeWrite { writeSource.resume() }
-            context.logger.debug("connection \(id) (\(peer)) closed: \(close.reason)")
-        }
-        if actions.closeDescriptor {
-            // Dropping the handlers breaks the connection → source → handler → connection cycle.
-            readSource.setEventHandler(handler: nil)
-            writeSource.setEventHandler(handler: nil)
-            Glibc.close(fd)
+    /// The machine's write function: one non-blocking `send(2)`.
+    private func writeToSocket(_ bytes: UnsafeRawBufferPointer) -> OutputQueue.WriteOutcome {
+        while true {
+            let sent = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            if sent > 0 { return .wrote(sent) }
+            if sent == 0 { return .wouldBlock }
+            let error = errno
+            if error == EINTR { continue }
+            return error == EAGAIN || error == EWOULDBLOCK ? .wouldBlock : .failed(error)
         }
     }
 
     private func readable() {
-        let readingSession = state.withLock { state in
-            state.machine.phase != .closed && state.machine.isReading ? state.session : nil
+        let reading = state.withLock { shell in
+            shell.machine.isReading ? shell.session.map { ($0, shell.maxLineBytes) } : nil
         }
-        guard let session = readingSession else { return }
+        guard let (session, maxLineBytes) = reading else { return }
         var lines: [InputLine] = []
         var endOfInput = false
         var failure: Int32?
         var total = 0
-        withUnsafeTemporaryAllocation(byteCount: Self.readChunkBytes, alignment: 16) { buffer in
+        framer.withLock { framer in
+            framer.maxLineBytes = maxLineBytes
             for _ in 0..<Self.readsPerEvent {
-                let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+                let count = Glibc.read(fd, readBuffer.baseAddress, readBuffer.count)
                 if count > 0 {
                     total += count
-                    let chunk = Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                    let maxLineBytes = context.limits.maxLineBytes
-                    lines += framer.withLock { framer in
-                        framer.maxLineBytes = maxLineBytes
-                        return framer.append(chunk)
-                    }
+                    let framed = framer.append(Array(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])))
+                    if lines.isEmpty { lines = framed } else { lines += framed }
                     // No early stop on a short read: data and end-of-file can arrive in one event, and libdispatch
                     // does not report the end-of-file again, so only reading on until EAGAIN sees it.
                 } else if count == 0 {
@@ -300,50 +218,22 @@ final class Connection: OutputSink, @unchecked Sendable {
         }
         context.counters.bytesRead.add(total)
         if let failure {
-            abort(reason: "read failed: \(String(cString: strerror(failure)))")
+            transition { $0.close(.readFailed(failure)) }
             return
         }
         var work: SessionWork?
         if !lines.isEmpty {
             let tooLarge = lines.count { if case .tooLarge = $0 { true } else { false } }
             context.counters.linesRead.add(lines.count)
-            context.counters.linesTooLarge.add(tooLarge)
+            if tooLarge > 0 { context.counters.linesTooLarge.add(tooLarge) }
             // Here, on this connection's thread, while the work of the read before may still be running.
             work = session.prepare(lines)
         }
         guard work != nil || endOfInput else { return }
-        transition { state in state.machine.read(work, endOfInput: endOfInput, unsent: state.output.count) }
-    }
-
-    private func workDidFinish() {
-        let limits = context.limits.output
-        transition { state in state.machine.workFinished(unsent: state.output.count, limits: limits) }
+        transition { $0.read(work, endOfInput: endOfInput) }
     }
 
     private func writable() {
-        let limits = context.limits.output
-        transition { state in
-            guard state.machine.phase != .closed, state.machine.isWriteArmed else { return Actions() }
-            return state.machine.flushed(flush(&state), unsent: state.output.count, limits: limits)
-        }
-    }
-
-    /// Writes what the socket takes.
-    private func flush(_ state: inout State) -> ConnectionState<SessionWork>.Flush {
-        var written = 0
-        let result = state.output.flush(to: fd, written: &written)
-        if written > 0 {
-            context.counters.bytesWritten.add(written)
-            state.lastProgress = Self.now()
-        }
-        switch result {
-        case .drained: return .drained
-        case .wouldBlock: return .wouldBlock
-        case .failed(let error): return .failed("write failed: \(String(cString: strerror(error)))")
-        }
-    }
-
-    private func sourceDidCancel() {
-        transition { state in state.machine.sourceCancelled() }
+        transition { [self] in $0.writable(write: writeToSocket) }
     }
 }

@@ -1,8 +1,19 @@
-import Glibc
-
 /// A connection's unsent output: whole chunks in order, written without copying them again.
+///
+/// It does no I/O itself: `flush` hands its bytes to a write function (`send(2)` in the daemon, a fake socket in
+/// tests), so that the connection's state machine that owns it stays testable without sockets.
 struct OutputQueue: Sendable {
     // MARK: Internal
+
+    /// What one write call achieved.
+    enum WriteOutcome: Equatable {
+        /// This many bytes (at least one) were taken.
+        case wrote(Int)
+        /// The socket buffer is full.
+        case wouldBlock
+        /// The peer is gone or the socket failed (the errno).
+        case failed(Int32)
+    }
 
     /// What one flush achieved.
     enum FlushResult: Equatable {
@@ -33,16 +44,19 @@ struct OutputQueue: Sendable {
         }
     }
 
-    /// Writes as much as the socket accepts without blocking; `written` grows by the bytes written.
-    mutating func flush(to fd: Int32, written: inout Int) -> FlushResult {
+    /// Writes as much as `write` accepts; `written` grows by the bytes written.
+    mutating func flush(
+        written: inout Int, _ write: (UnsafeRawBufferPointer) -> WriteOutcome
+    ) -> FlushResult {
         while head < chunks.count {
-            let sent = chunks[head].withUnsafeBytes { buffer in
-                Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            let outcome = chunks[head].withUnsafeBytes { buffer in
+                write(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
             }
-            if sent < 0 {
-                let error = errno
-                if error == EINTR { continue }
-                return error == EAGAIN || error == EWOULDBLOCK ? .wouldBlock : .failed(error)
+            let sent: Int
+            switch outcome {
+            case .wrote(let count): sent = count
+            case .wouldBlock: return .wouldBlock
+            case .failed(let error): return .failed(error)
             }
             written += sent
             count -= sent

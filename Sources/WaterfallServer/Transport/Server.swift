@@ -174,17 +174,12 @@ public final class Server: Sendable {
         let applied = state.withLock { state -> Config in
             var applied = new
             let old = state.config
-            if new.socket != old.socket || new.socketMode != old.socketMode || new.socketGroup != old.socketGroup {
-                logger.warning("SIGHUP: socket, socketMode and socketGroup changes take effect at the next start")
-                applied.socket = old.socket
-                applied.socketMode = old.socketMode
-                applied.socketGroup = old.socketGroup
-            }
-            if new.stateDirectory != old.stateDirectory || new.ephemeral != old.ephemeral || new.fsync != old.fsync {
-                logger.warning("SIGHUP: stateDirectory, ephemeral and fsync changes take effect at the next start")
-                applied.stateDirectory = old.stateDirectory
-                applied.ephemeral = old.ephemeral
-                applied.fsync = old.fsync
+            // The keys declared to apply at the next start keep their old values until then.
+            let deferred = ConfigKey.all.filter { $0.reload == .atNextStart && $0.differs(new, old) }
+            if !deferred.isEmpty {
+                let names = deferred.map(\.key).joined(separator: ", ")
+                logger.warning("SIGHUP: changes to \(names) take effect at the next start")
+                for key in deferred { key.copy(old, &applied) }
             }
             var newPolicy = policy
             newPolicy.trustedUIDs = state.policy.trustedUIDs
@@ -192,7 +187,9 @@ public final class Server: Sendable {
             state.config = applied
             return applied
         }
-        context.limits = TransportLimits(config: applied)
+        let limits = TransportLimits(config: applied)
+        context.limits = limits
+        for connection in context.openConnections { connection.apply(limits) }
         logger.level = applied.logLevel
         handler.configDidReload(applied)
         logger.info("SIGHUP: config reloaded (log level \(applied.logLevel.rawValue))")
@@ -265,8 +262,7 @@ public final class Server: Sendable {
         stall.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(50))
         stall.setEventHandler { [self] in
             let now = DispatchTime.now().uptimeNanoseconds
-            let seconds = context.limits.outputStallSeconds
-            for connection in context.openConnections { connection.closeIfStalled(now: now, stallSeconds: seconds) }
+            for connection in context.openConnections { connection.checkStall(now: now) }
         }
         stall.activate()
         timers.append(stall)

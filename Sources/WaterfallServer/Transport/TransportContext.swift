@@ -17,9 +17,9 @@ struct TransportLimits: Sendable, Equatable {
     /// Reading resumes once pending output falls below this, so a paused client is not flipped on every write.
     var outputResumeBytes: Int { outputPauseBytes / 2 }
 
-    /// The output thresholds a connection's state machine applies.
-    var output: ConnectionState<SessionWork>.Limits {
-        ConnectionState.Limits(pauseBytes: outputPauseBytes, resumeBytes: outputResumeBytes)
+    /// The output limits a connection's state machine applies.
+    var output: OutputLimits {
+        OutputLimits(pauseBytes: outputPauseBytes, resumeBytes: outputResumeBytes, stallSeconds: outputStallSeconds)
     }
 }
 

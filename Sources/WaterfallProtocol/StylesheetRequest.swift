@@ -1,0 +1,123 @@
+import WaterfallLayout
+
+/// The params of `layout.css`, decoded and checked: a range of container widths, and optionally the sections to
+/// style, a first page (`items`) and the container's selector.
+public struct StylesheetRequest: Sendable, Hashable {
+    public var layout: String
+    public var minWidth: Double
+    public var maxWidth: Double
+    /// The sections whose elements the stylesheet places (nil: all), in the order given, none twice.
+    public var sections: [Int]?
+    /// Each section as if it held only its first `items` items.
+    public var items: Int?
+    public var selector: String
+
+    /// The widest container width, in CSS px.
+    public static let maxWidthLimit = 100_000.0
+    /// The widest range of widths in one request, in CSS px.
+    public static let maxRange = 10_000.0
+    /// The longest selector, in bytes.
+    public static let maxSelectorBytes = 256
+    public static let defaultSelector = ".waterfall"
+
+    public init(
+        layout: String, minWidth: Double, maxWidth: Double, sections: [Int]? = nil, items: Int? = nil,
+        selector: String = defaultSelector
+    ) {
+        self.layout = layout
+        self.minWidth = minWidth
+        self.maxWidth = maxWidth
+        self.sections = sections
+        self.items = items
+        self.selector = selector
+    }
+
+    /// Reads `layout.css`'s params; every range is checked here, the sections' existence against the layout later.
+    public init(_ p: inout Params) throws(ProtocolError) {
+        layout = try DecodedRequest.layoutName(&p)
+        minWidth = try p.double("minWidth")
+        maxWidth = try p.double("maxWidth")
+        guard minWidth.isFinite, minWidth > 0, minWidth <= Self.maxWidthLimit else {
+            throw .badParams("params.minWidth", "\(Self.text(minWidth)) must be a number > 0 and ≤ 100000")
+        }
+        guard maxWidth.isFinite, maxWidth >= minWidth, maxWidth <= Self.maxWidthLimit else {
+            throw .badParams(
+                "params.maxWidth",
+                "\(Self.text(maxWidth)) must be a number ≥ minWidth (\(Self.text(minWidth))) and ≤ 100000")
+        }
+        guard maxWidth - minWidth <= Self.maxRange else {
+            throw .badParams(
+                "params.maxWidth",
+                "\(Self.text(maxWidth)) is more than 10000 px above minWidth (\(Self.text(minWidth))): ask in parts")
+        }
+        if p.contains("sections") {
+            sections = try CommandDecoding.distinctIndices(p.array("sections"), "params.sections")
+        }
+        if let count = try p.optionalInt("items") {
+            items = try WireRange.check(count, in: WireRange.index, "params.items")
+        }
+        selector = try p.optionalString("selector") ?? Self.defaultSelector
+        try Self.check(selector: selector)
+    }
+
+    // MARK: Public
+
+    /// The stylesheet of a layout with inputs `spec` (as `layout.export` gives them).
+    ///
+    /// - Throws: `bad_params` for a section the layout lacks or a layout with pixel snapping, `invalid_geometry`
+    ///   when a section's column width is negative at `minWidth`, `limit` past the engine's bounds.
+    public func stylesheet(
+        of spec: LayoutSpec, columnLimit: Int
+    ) throws(ProtocolError) -> (sheet: ResponsiveStylesheet, layout: ResponsiveLayout) {
+        // not_found, as layout.get says of a section that does not exist (PROTOCOL.md: "no such layout, section").
+        for (k, s) in (sections ?? []).enumerated() where s >= spec.sections.count {
+            throw ProtocolError(
+                .notFound, "params.sections[\(k)]: \(s) is not a section (there are \(spec.sections.count))")
+        }
+        guard spec.scale == 0 else {
+            throw .badParams(
+                "params.layout",
+                "'\(layout)' has scale \(Self.text(spec.scale)): pixel snapping is not linear in the width, and layout.css "
+                    + "needs scale 0")
+        }
+        let responsive: ResponsiveLayout
+        do {
+            responsive = try ResponsiveLayout.compute(
+                spec, minWidth: minWidth, maxWidth: maxWidth, firstItems: items, columnLimit: columnLimit)
+        } catch {
+            throw ProtocolError(error)
+        }
+        return (ResponsiveStylesheet(responsive, sections: sections, selector: selector), responsive)
+    }
+
+    // MARK: Private
+
+    /// A number as a message shows it: `800`, not `800.0`.
+    private static func text(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && value.magnitude < 1e15 ? String(Int64(value)) : "\(value)"
+    }
+
+    /// A selector is 1–256 bytes of ASCII letters, digits, spaces and `.#-_:[]=>~+*()'"`: enough for classes,
+    /// ids, attributes and combinators, and nothing that could end a rule, a block or a `<style>` element.
+    private static func check(selector: String) throws(ProtocolError) {
+        let allowed = Set(" .#-_:[]=>~+*()'\"".utf8)
+        let bytes = selector.utf8
+        let valid =
+            !bytes.isEmpty && bytes.count <= maxSelectorBytes
+            && bytes.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    return true
+                default:
+                    return allowed.contains(byte)
+                }
+            }
+        guard valid else {
+            let shown = bytes.count > 40 ? String(selector.prefix(40)) + "…" : selector
+            throw .badParams(
+                "params.selector",
+                "'\(shown)' is not 1–256 characters of A-Z a-z 0-9, spaces and . # - _ : [ ] = > ~ + * ( ) ' \"")
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// One request line of the wire fuzzer, before its slot and id are filled in.
+public struct FuzzCase: Sendable {
+    /// How a case's request is sent.
+    public enum Form: String, Sendable, CaseIterable {
+        /// A request with an id.
+        case plain
+        /// The change as the only op of a `batch`.
+        case batch
+        /// The change between two valid ops of a `batch`.
+        case batchOfThree = "batch of three"
+        /// `"jsonrpc": "2.0"` without an id: no reply.
+        case notification
+    }
+
+    /// The placeholder of the slot's layout name, replaced when the case is sent.
+    public static let slotName = "@slot"
+    /// The placeholder of the request's id (raw text), replaced by a number when the case is sent.
+    public static let idPlaceholder = "@id"
+
+    /// The whole request.
+    public var request: FuzzJSON
+    public var form: Form
+    /// What the case tries, for failure messages: the method, the field and the value.
+    public var label: String
+    /// The same template, field and value in its other forms share this key: a form must fail when its plain
+    /// twin fails (a notification changes nothing, a batch fails whole).
+    public var twin: String?
+    /// Whether the request's envelope (its id, method, jsonrpc, or the line's text itself) was fuzzed: its reply
+    /// may then have another id, or be missing (an envelope with no id is a notification).
+    public var envelopeFuzzed: Bool
+
+    public init(request: FuzzJSON, form: Form, label: String, twin: String? = nil, envelopeFuzzed: Bool = false) {
+        self.request = request
+        self.form = form
+        self.label = label
+        self.twin = twin
+        self.envelopeFuzzed = envelopeFuzzed
+    }
+
+    /// The line to send (without its newline), on layout `slot` with id `id`.
+    public func line(slot: String, id: Int) -> String {
+        let text = Self.replacing("\"\(Self.slotName)\"", with: "\"\(slot)\"", in: request.text)
+        return Self.replacing(Self.idPlaceholder, with: String(id), in: text)
+    }
+
+    /// `text` with every `target` replaced (this module has no Foundation).
+    static func replacing(_ target: String, with replacement: String, in text: String) -> String {
+        let bytes = Array(text.utf8)
+        let pattern = Array(target.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var k = 0
+        while k < bytes.count {
+            if bytes[k] == pattern[0], k + pattern.count <= bytes.count, Array(bytes[k..<k + pattern.count]) == pattern
+            {
+                out += replacement.utf8
+                k += pattern.count
+            } else {
+                out.append(bytes[k])
+                k += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: Building
+
+    /// A request envelope; `id` nil makes a notification.
+    public static func envelope(method: String, params: FuzzJSON?, id: FuzzJSON?) -> FuzzJSON {
+        var members: [(key: String, value: FuzzJSON)] = [("jsonrpc", .string("2.0"))]
+        if let id { members.append(("id", id)) }
+        members.append(("method", .string(method)))
+        if let params { members.append(("params", params)) }
+        return .object(members)
+    }
+
+    /// The valid ops around a fuzzed op in `batchOfThree`: they touch section 2, which the templates' anchors
+    /// do not name.
+    static let opBefore = FuzzJSON(#"{"method":"items.update","params":{"section":2,"items":[{"i":0,"h":7}]}}"#)
+    static let opAfter = FuzzJSON(#"{"method":"sections.configure","params":{"section":2,"rowSpacing":3}}"#)
+
+    /// `method` with `params` (which name the slot first) sent as `form`.
+    public static func request(_ method: String, _ params: FuzzJSON?, form: Form) -> FuzzJSON {
+        let id = FuzzJSON.raw(idPlaceholder)
+        switch form {
+        case .plain: return envelope(method: method, params: params, id: id)
+        case .notification: return envelope(method: method, params: params, id: nil)
+        case .batch, .batchOfThree:
+            // An op's params are the request's without `layout`; `anchor` and `diff` belong to the batch.
+            var opParams = params ?? .object([])
+            var batch = FuzzJSON.object([("layout", .string(slotName))])
+            for key in ["layout", "anchor", "diff"] {
+                if key != "layout", let value = opParams[[.key(key)]] { batch = batch.adding(key, value) }
+                opParams = opParams.removing(key)
+            }
+            let op = FuzzJSON.object([("method", .string(method)), ("params", opParams)])
+            let ops: [FuzzJSON] = form == .batch ? [op] : [opBefore, op, opAfter]
+            return envelope(method: "batch", params: batch.adding("ops", .array(ops)), id: id)
+        }
+    }
+}

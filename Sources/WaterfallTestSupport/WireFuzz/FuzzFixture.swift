@@ -1,0 +1,43 @@
+/// The daemon configuration and the layout every fuzz case starts from.
+///
+/// The limits are small so that a case can reach them (a count at the limit and one past it are among the values
+/// tried), and `fsync` is `"never"`: a kill -9 loses nothing the kernel has, and fuzzing is not a disk test.
+public enum FuzzFixture {
+    public static let maxColumns = 64
+    public static let maxItemsPerLayout = 2_000
+    public static let maxSectionsPerLayout = 64
+    public static let maxBatchOps = 32
+    public static let maxLineBytes = 262_144
+
+    /// The daemon's config file.
+    public static let config = """
+        {"fsync": "never", "maxColumns": \(maxColumns), "maxItemsPerLayout": \(maxItemsPerLayout),
+         "maxSectionsPerLayout": \(maxSectionsPerLayout), "maxBatchOps": \(maxBatchOps),
+         "maxLineBytes": \(maxLineBytes), "maxLayouts": 1000}
+        """
+
+    /// The items of each section of the fixture layout.
+    public static let itemCounts = [4, 0, 5]
+
+    /// `layout.create`'s params for the fixture (without `layout`): three sections of 4, 0 and 5 items, one with
+    /// an adaptive column count, headers, footers, a pinned header, aspect items, a span and an id.
+    public static let spec = FuzzJSON(
+        #"""
+        {"width":300,"scale":2,"minContentHeight":10,"defaults":{"columns":2,"rowSpacing":4},
+         "sections":[
+          {"items":[{"h":10},{"h":20,"w":10},{"h":30,"span":2},{"h":40,"id":"x"}]},
+          {"minColumnWidth":50,"maxColumns":3,"headerHeight":10,"items":[]},
+          {"columns":3,"pinHeader":true,"headerHeight":5,"footerHeight":5,
+           "items":[{"h":1},{"h":2},{"h":3},{"h":4,"span":"full"},{"h":5}]}],
+         "replace":true,"diff":false}
+        """#)
+
+    /// The name of fuzz slot `k`: each case of a round runs on a layout of its own.
+    public static func slot(_ k: Int) -> String { "f\(k)" }
+
+    /// A request line that (re)creates the fixture as `layout`.
+    public static func createLine(_ layout: String, id: String) -> String {
+        let params = spec.adding("layout", .string(layout), first: true)
+        return #"{"jsonrpc":"2.0","id":"# + id + #","method":"layout.create","params":"# + params.text + "}"
+    }
+}

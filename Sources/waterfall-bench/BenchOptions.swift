@@ -1,0 +1,122 @@
+import Foundation
+
+/// The benchmark's command line, parsed before anything runs: a mistyped flag must not start minutes of work.
+struct BenchOptions: Equatable {
+    /// What the command line asks for.
+    enum Action: Equatable {
+        /// Run the scenarios.
+        case run
+        /// Print the usage.
+        case help
+        /// `--serve SOCKET [FLAGS]`: be the daemon of a scenario (`BenchDaemon`), with waterfalld's flags.
+        case serve(socket: String, flags: [String])
+    }
+
+    /// A flag the benchmark takes: its name, its value's placeholder (nil for a switch) and its help.
+    struct Flag {
+        var name: String
+        var value: String?
+        var help: String
+    }
+
+    /// The scenarios, in the order they run.
+    static let scenarios = [
+        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
+        "memory", "storage", "stages", "durability", "recovery", "tiebreak", "css", "floor", "simdjson", "fuzz", "soak",
+    ]
+
+    /// Every flag but the internal `--serve`: the parser and `--help` both read this list.
+    static let flags = [
+        Flag(name: "--quick", help: "smaller sizes and fewer runs (a few minutes instead of ten or more)"),
+        Flag(name: "--only", value: "NAME,…", help: "only these scenarios (below), in the order of the list below"),
+        Flag(name: "--columns", value: "N,…", help: "the column counts of the kernel and tiebreak scenarios"),
+        Flag(name: "--help", help: "print this help and exit"),
+    ]
+
+    var action = Action.run
+    var quick = false
+    /// nil: every scenario.
+    var only: [String]?
+    var columns: [Int]?
+
+    /// Parses arguments without the program name; `--flag value` and `--flag=value` both work.
+    ///
+    /// - Throws: the one-line message for a flag that is unknown, lacks its value or has a bad one.
+    static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
+        var options = BenchOptions()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            if name == "--serve" {
+                // Everything after the socket is waterfalld's, checked by its own parser.
+                guard let socket = inline ?? rest.popFirst() else { throw UsageError("--serve needs a socket path") }
+                options.action = .serve(socket: socket, flags: Array(rest))
+                return options
+            }
+            guard let flag = flags.first(where: { $0.name == name || (name == "-h" && $0.name == "--help") }) else {
+                throw UsageError("unknown argument '\(argument)'")
+            }
+            let value: String?
+            if flag.value == nil {
+                guard inline == nil else { throw UsageError("\(name) takes no value") }
+                value = nil
+            } else {
+                guard let given = inline ?? rest.popFirst(), !given.isEmpty else {
+                    throw UsageError("\(name) needs a value (\(flag.value!))")
+                }
+                value = given
+            }
+            switch flag.name {
+            case "--quick": options.quick = true
+            case "--help": options.action = .help
+            case "--only":
+                let names = value!.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                for name in names where !scenarios.contains(name) {
+                    throw UsageError(
+                        "unknown scenario '\(name)'; the scenarios are \(scenarios.joined(separator: ", "))")
+                }
+                options.only = names
+            case "--columns":
+                let counts = value!.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+                guard counts.allSatisfy({ ($0 ?? 0) >= 1 && ($0 ?? 0) <= 1024 }) else {
+                    throw UsageError("--columns: '\(value!)' is not a list of column counts in 1...1024 like 2,8")
+                }
+                options.columns = counts.compactMap { $0 }
+            default: break
+            }
+        }
+        return options
+    }
+
+    /// The `--help` text.
+    static var usage: String {
+        let width = flags.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
+        let lines = flags.map { flag in
+            let synopsis = flag.name + (flag.value.map { " " + $0 } ?? "")
+            return "  " + synopsis + String(repeating: " ", count: width - synopsis.count) + "  " + flag.help
+        }
+        return """
+            usage: waterfall-bench [--quick] [--only NAME,…] [--columns N,…] [--help]
+
+            Measures the engine, the protocol and the daemon, and prints one table of figures and ratios
+            (build with -c release: swift run -c release waterfall-bench).
+
+            \(lines.joined(separator: "\n"))
+
+            Scenarios: \(scenarios.joined(separator: ", ")).
+
+            Exit status: 0 done, 2 bad flags.
+            """
+    }
+
+    /// A command line that cannot run: one line on stderr and exit status 2.
+    struct UsageError: Error, Equatable {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Bulk loads against the parsing limit (issue 20): the daemon loading a million heights (100 `items.insert` of
+/// 10,000, diff off, `--ephemeral`) against simdjson's on-demand parser reading and converting every number of the
+/// same requests (`simdjson-sum`, best of 5), real-valued and integer heights, in the same run.
+enum SimdjsonBenchmark {
+    static func run(
+        items: Int, perInsert: Int, runs: Int, peers: PeerPrograms, table: inout Table, ratios: inout RatioTable
+    ) {
+        guard let sum = peers.simdjsonSum else {
+            table.add("simdjson", "skipped: \(peers.missing.joined(separator: "; "))")
+            return
+        }
+        guard let daemon = BenchDaemon(arguments: ["--ephemeral"]) else {
+            table.add("simdjson", "the daemon did not start")
+            return
+        }
+        defer { daemon.stop() }
+        let (real, integral) = WireBenchmark.itemTexts(items)
+        let inserts = items / perInsert
+        for (name, texts) in [("real-valued", real), ("integer", integral)] {
+            let lines = WireBenchmark.insertLines(texts, perInsert)
+            // The file simdjson-sum reads: its first line (skipped) creates the layout, as a load would.
+            let file = peers.directory + "/bulk-\(name).ndjson"
+            let create =
+                #"{"id":0,"method":"layout.create","params":{"layout":"bulk","width":1000,"defaults":{"columns":3},"#
+                + #""sections":[{}],"diff":false}}"#
+            guard
+                FileManager.default.createFile(
+                    atPath: file, contents: Data(([create] + lines).joined(separator: "\n").utf8 + [0x0A]))
+            else {
+                table.add("simdjson, \(name)", "cannot write \(file)")
+                continue
+            }
+            // simdjson before and after the daemon's rounds, the better kept: a burst of load on the shared host
+            // then falls on the daemon's side only if it lasts.
+            let before = parse(sum, file, peers)
+            let round = EndToEndBenchmark.bulkLoad(
+                daemon, EndToEndBenchmark.Pipeline(lines: lines, perChunk: 1), runs: runs)
+            let after = parse(sum, file, peers)
+            guard let peer = [before, after].compactMap({ $0 }).max() else {
+                table.add("simdjson, \(name)", "simdjson-sum failed")
+                continue
+            }
+            let rate = Double(items) / round.seconds
+            table.add(
+                "bulk load of \(items) \(name) heights (\(inserts) items.insert of \(perInsert)) vs simdjson-sum",
+                "\(Format.rate(rate)) vs \(Format.rate(peer)) items",
+                "daemon CPU \(Format.seconds(round.cpu / Double(items))) per item")
+            ratios.add(
+                "bulk load of \(items) \(name) heights (\(inserts) items.insert of \(perInsert)) / simdjson-sum",
+                daemon: "\(Format.rate(rate)) items, \(Format.seconds(round.cpu / Double(items))) CPU per item",
+                peer: "\(Format.rate(peer)) items (best of 5)", ratio: rate / peer, atLeast: 0.5)
+        }
+    }
+
+    /// simdjson-sum's items per second on `file`.
+    private static func parse(_ sum: String, _ file: String, _ peers: PeerPrograms) -> Double? {
+        guard let result = peers.run(sum, [file]), result.status == 0,
+            let millions = PeerPrograms.number(before: "M items/s", in: result.output)
+        else { return nil }
+        return millions * 1e6
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import WaterfallClient
+import WaterfallLayout
+import WaterfallTestSupport
+
+/// `layout.css` in a real browser: seeded random feeds (fixed heights, aspect sizes, spans, headers, footers,
+/// insets, adaptive and fixed column counts, several sections, right to left, a first page) are styled by the
+/// daemon, and one page holds a container per feed and width: random widths of the range, and both sides of every
+/// piece's start, 1/64 px apart. Every element's box (relative to its container) must be the frame of a fresh
+/// `layout.create` at that width within 0.05 px, and the container's height the content height.
+@Suite(.serialized, .enabled(if: Chromium.path != nil, "no chromium on PATH (or WATERFALL_CHROMIUM=0)"))
+struct ResponsiveCSSBrowserTests {
+    @Test func everyBoxIsTheDaemonsFrameAtEveryWidth() async throws {
+        let (worst, boxes, count) = try await InProcessDaemon.with { daemon in
+            let client = try await WaterfallClient.connect(to: daemon.path)
+            var page = StyledContainers()
+            for feed in 0..<6 {
+                var feeds = ResponsiveFeeds(seed: UInt64(5300 + feed))
+                let (spec, minWidth, maxWidth) = feeds.feed(maxItems: 30)
+                let firstItems = feed == 5 ? 6 : nil
+                _ = try await client.createLayout("css-\(feed)", ResponsiveFeeds.spec(spec, width: minWidth))
+                let sheet = try await client.stylesheet(
+                    of: "css-\(feed)", minWidth: minWidth, maxWidth: maxWidth, items: firstItems, selector: ".f\(feed)")
+                page.style += sheet.css
+                let widths = try StyledContainers.widths(
+                    spec, minWidth: minWidth, maxWidth: maxWidth, firstItems: firstItems, random: 16, &feeds.random.rng)
+                let elements = sheet.elements()
+                for width in widths {
+                    try await page.add(
+                        client, spec: spec, firstItems: firstItems, width: width, className: "f\(feed)",
+                        elements: elements, label: "feed \(feed)")
+                }
+            }
+            let (worst, boxes) = try page.check()
+            return (worst, boxes, page.containers.count)
+        }
+        print("ResponsiveCSSBrowserTests: \(boxes) boxes in \(count) containers, largest difference \(worst) px")
+        #expect(count >= 100)
+        #expect(worst <= StyledContainers.tolerance)
+    }
+}

@@ -1,0 +1,120 @@
+import Testing
+import WaterfallJSON
+import WaterfallLayout
+
+@testable import WaterfallProtocol
+
+/// `layout.css`'s params: what is accepted, and each refusal naming its field and value.
+@Suite struct StylesheetRequestTests {
+    static func decoded(_ params: String) -> DecodedRequest {
+        let line = #"{"jsonrpc":"2.0","id":1,"method":"layout.css","params":\#(params)}"#
+        var reader = JSONReader()
+        return DecodedRequest(.line(ArraySlice(line.utf8)), reader: &reader, maxBatchOps: 100)
+    }
+
+    @Test func decodesEveryParam() {
+        let request = Self.decoded(
+            ##"{"layout":"feed","minWidth":320,"maxWidth":1920.5,"sections":[2,0],"items":24,"selector":"#feed .grid"}"##
+        )
+        guard case .call(_, _, .layoutCSS(let css)) = request else {
+            Issue.record("not a layout.css call: \(request)")
+            return
+        }
+        #expect(
+            css
+                == StylesheetRequest(
+                    layout: "feed", minWidth: 320, maxWidth: 1920.5, sections: [2, 0], items: 24,
+                    selector: "#feed .grid"))
+    }
+
+    @Test func defaultsToEverySectionAndItemInDotWaterfall() {
+        guard case .call(_, _, .layoutCSS(let css)) = Self.decoded(#"{"layout":"f","minWidth":1,"maxWidth":1}"#)
+        else {
+            Issue.record("not decoded")
+            return
+        }
+        #expect(css == StylesheetRequest(layout: "f", minWidth: 1, maxWidth: 1))
+    }
+
+    @Test(arguments: [
+        (#"{"layout":"f","minWidth":0,"maxWidth":10}"#, "params.minWidth: 0 must be a number > 0 and ≤ 100000"),
+        (
+            #"{"layout":"f","minWidth":500,"maxWidth":400}"#,
+            "params.maxWidth: 400 must be a number ≥ minWidth (500) and ≤ 100000"
+        ),
+        (
+            #"{"layout":"f","minWidth":99000,"maxWidth":100001}"#,
+            "params.maxWidth: 100001 must be a number ≥ minWidth (99000) and ≤ 100000"
+        ),
+        (
+            #"{"layout":"f","minWidth":100,"maxWidth":10101}"#,
+            "params.maxWidth: 10101 is more than 10000 px above minWidth (100): ask in parts"
+        ),
+        (#"{"layout":"f","minWidth":1,"maxWidth":2,"sections":[0,1,0]}"#, "params.sections[2]: 0 is listed twice"),
+        (
+            #"{"layout":"f","minWidth":1,"maxWidth":2,"sections":[-1]}"#,
+            "params.sections[0]: -1 is out of range (0 to 2147483647)"
+        ),
+        (#"{"layout":"f","minWidth":1,"maxWidth":2,"items":-3}"#, "params.items: -3 is out of range (0 to 2147483647)"),
+        (
+            #"{"layout":"f","minWidth":1,"maxWidth":2,"selector":"a{}"}"#,
+            #"params.selector: 'a{}' is not 1–256 characters of A-Z a-z 0-9, spaces and . # - _ : [ ] = > ~ + * ( ) ' ""#
+        ),
+        (#"{"layout":"f","minWidth":1,"maxWidth":2,"width":3}"#, "params.width: unknown field"),
+    ])
+    func refusesWithTheFieldAndValue(params: String, message: String) {
+        guard case .failed(_, let error, _, _) = Self.decoded(params) else {
+            Issue.record("\(params) was accepted")
+            return
+        }
+        #expect(error.code == .badParams)
+        #expect(error.message == message)
+    }
+
+    @Test func aMissingSectionIsNotFoundAndSnappingIsRefused() {
+        let spec = LayoutSpec(width: 300, sections: [SectionSpec(items: [Item(height: 10)])])
+        let request = StylesheetRequest(layout: "f", minWidth: 300, maxWidth: 400, sections: [1])
+        #expect(throws: ProtocolError(.notFound, "params.sections[0]: 1 is not a section (there are 1)")) {
+            try request.stylesheet(of: spec, columnLimit: 1024)
+        }
+        var snapped = spec
+        snapped.scale = 2
+        #expect(throws: ProtocolError.self) {
+            try StylesheetRequest(layout: "f", minWidth: 300, maxWidth: 400).stylesheet(of: snapped, columnLimit: 1024)
+        }
+    }
+
+    /// Two fixed columns of fixed heights: one piece, each item's left and width a calc of the container width.
+    @Test func writesOnePieceForFixedColumnsAndHeights() throws {
+        let spec = LayoutSpec(
+            width: 300,
+            sections: [SectionSpec(properties: SectionProperties(columns: 2), items: [Item(height: 50)])])
+        let (sheet, _) = try StylesheetRequest(layout: "f", minWidth: 300, maxWidth: 400, selector: "#g")
+            .stylesheet(of: spec, columnLimit: 1024)
+        #expect(sheet.pieces == 1)
+        #expect(
+            String(decoding: sheet.css, as: UTF8.self) == """
+                #g{container-type:inline-size;position:relative;padding:0}
+                #g>[data-section]{position:absolute;margin:0;box-sizing:border-box}
+                #g::before{content:'';display:block;height:50px}
+                #g>[data-section='0'][data-item='0']{left:0;top:0;width:calc(-5px + 50cqw);height:50px}
+
+                """)
+    }
+
+    /// A later section's elements hang from its origin, `--wf-o`, which a piece changes on its own.
+    @Test func laterSectionsUseTheirOrigin() throws {
+        let spec = LayoutSpec(
+            width: 300,
+            sections: [
+                SectionSpec(properties: SectionProperties(columns: 1), items: [Item(height: 1, aspectWidth: 2)]),
+                SectionSpec(properties: SectionProperties(columns: 1, headerHeight: 20), items: [Item(height: 5)]),
+            ])
+        let (sheet, _) = try StylesheetRequest(layout: "f", minWidth: 300, maxWidth: 400, sections: [1])
+            .stylesheet(of: spec, columnLimit: 1024)
+        let css = String(decoding: sheet.css, as: UTF8.self)
+        #expect(css.contains(".waterfall>[data-section='1']{--wf-o:50cqw}"))
+        #expect(css.contains(".waterfall>[data-section='1'][data-item='0']{left:0;top:calc(var(--wf-o) + 20px)"))
+        #expect(!css.contains("[data-section='0']"))
+    }
+}

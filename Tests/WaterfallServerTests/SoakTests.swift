@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import WaterfallTestSupport
+
+/// Mixed requests pipelined over several connections at once through the built `waterfalld` (issue 17's lost
+/// reply): every id gets exactly one reply, in order, events land only between replies, and the daemon exits 0 at
+/// SIGTERM. `WATERFALL_SOAK_REQUESTS` sets the requests per daemon (default 12,000; `waterfall-bench --only soak`
+/// runs millions through a release build).
+@Suite struct SoakTests {
+    @Test(arguments: [true, false])
+    func everyRequestGetsOneReplyInOrder(durable: Bool) async throws {
+        let executable = try #require(DaemonProcess.daemonPath, "the built waterfalld is not next to the tests")
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let requests = Environment.integer("WATERFALL_SOAK_REQUESTS") ?? 12_000
+        let (outcome, stopped) = try await WireFuzzTests.onThread {
+            let daemon = try FuzzDaemon(executable: executable, directory: directory, durable: durable)
+            let outcome = WireSoak.run(path: daemon.socketPath, connections: 6, requests: requests, seed: 17)
+            return (outcome, daemon.stop())
+        }
+        print(
+            "soak (\(durable ? "durable" : "ephemeral")): \(outcome.requests) requests, \(outcome.replies) replies "
+                + "(\(outcome.errors) errors), \(outcome.events) events, \(outcome.churnCycles) short connections; the daemon \(stopped ?? "did not stop")"
+        )
+        for failure in outcome.failures.prefix(20) { Issue.record("\(failure)") }
+        #expect(outcome.failures.isEmpty)
+        #expect(outcome.requests >= requests - 6)
+        #expect(outcome.replies > outcome.requests / 2)
+        #expect(outcome.events > 0)
+        #expect(stopped == "exited 0")
+    }
+}
