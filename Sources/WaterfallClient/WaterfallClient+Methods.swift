@@ -30,6 +30,15 @@ extension WaterfallClient {
         ServerStats(values: try await call(method: "stats"))
     }
 
+    /// `metrics`: the daemon's counters in Prometheus' text format 0.0.4.
+    public func metrics() async throws(WaterfallClientError) -> String {
+        let result = try await call(method: "metrics")
+        guard case .string(let text)? = result["text"] else {
+            throw .badReply("metrics", "result.text: missing, or not a string")
+        }
+        return text
+    }
+
     // MARK: Layouts
 
     /// `layout.create`: a layout named `name` from `spec`; with `replace`, over an existing one.

@@ -1,7 +1,8 @@
 /// waterfallctl's commands, each with its arguments, options and help in one place: the parser, `help`, the
 /// completion scripts and the README's table read this list.
 public enum Command: String, CaseIterable, Sendable {
-    case ping, version, stats, list, get, query, export, css, html, call, describe, watch, render, completion, help
+    case ping, version, stats, metrics, list, get, query, export, css, html, call, describe, watch, render, completion,
+        help
 
     /// A positional argument: its placeholder, and what a shell may complete it with.
     public struct Argument: Sendable, Equatable {
@@ -28,7 +29,7 @@ public enum Command: String, CaseIterable, Sendable {
     /// The positional arguments, in order.
     public var arguments: [Argument] {
         switch self {
-        case .ping, .version, .stats, .list: []
+        case .ping, .version, .stats, .metrics, .list: []
         case .get, .query, .export, .css, .html, .watch, .render: [Argument(name: "LAYOUT", kind: .layout)]
         case .call:
             [Argument(name: "METHOD", kind: .method), Argument(name: "PARAMS | -", kind: .text, optional: true)]
@@ -95,6 +96,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .ping: "check that the daemon answers"
         case .version: "the daemon's name, version, protocol and instance"
         case .stats: "the daemon's counters, as a table"
+        case .metrics: "the daemon's counters in Prometheus' text format"
         case .list: "the layouts, with their sections, items and seq"
         case .get: "a layout's frames, one per line"
         case .query: "the headers, items and footers in a rect, one per line"
@@ -116,6 +118,8 @@ public enum Command: String, CaseIterable, Sendable {
         case .ping: "Prints \"pong\"."
         case .version: "Prints the server, its version, the protocol version and the instance id."
         case .stats: "Prints one counter per line (nested counters as a.b), aligned."
+        case .metrics:
+            "Prints the metrics text as Prometheus' text format 0.0.4 has it (for node_exporter's textfile collector)."
         case .list: "Prints a table: LAYOUT, SECTIONS, ITEMS, SEQ."
         case .get:
             "Prints a table of frames: a section line (its origin and height), then its header, items and footer."

@@ -45,6 +45,9 @@ struct CommandRun: Sendable {
             var table = TextTable(header: ["COUNTER", "VALUE"], rightAligned: [1])
             Self.flatten(try await client.stats().values, prefix: "", numbers, into: &table.rows)
             terminal.write(table.text)
+        case .metrics:
+            if invocation.json { return try await raw(client, "metrics", nil) }
+            terminal.write(try await client.metrics())
         case .list:
             if invocation.json { return try await raw(client, "layout.list", nil) }
             if invocation.options["--names"] != nil {

@@ -28,7 +28,7 @@ struct BenchOptions: Equatable {
     /// Every flag but the internal `--serve`: the parser and `--help` both read this list.
     static let flags = [
         Flag(name: "--quick", help: "smaller sizes and fewer runs (a few minutes instead of ten or more)"),
-        Flag(name: "--only", value: "NAME,…", help: "only these scenarios (below), in the order of the list below"),
+        Flag(name: "--only", value: "NAME,…", help: "only these scenarios (listed below, and run in that order)"),
         Flag(name: "--columns", value: "N,…", help: "the column counts of the kernel and tiebreak scenarios"),
         Flag(name: "--help", help: "print this help and exit"),
     ]
@@ -101,7 +101,7 @@ struct BenchOptions: Equatable {
             return "  " + synopsis + String(repeating: " ", count: width - synopsis.count) + "  " + flag.help
         }
         return """
-            usage: waterfall-bench [--quick] [--only NAME,…] [--columns N,…] [--help]
+            usage: waterfall-bench \(flags.map { "[\($0.name)\($0.value.map { " " + $0 } ?? "")]" }.joined(separator: " "))
 
             Measures the engine, the protocol and the daemon, and prints one table of figures and ratios
             (build with -c release: swift run -c release waterfall-bench).

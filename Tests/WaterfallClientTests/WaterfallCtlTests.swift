@@ -50,6 +50,9 @@ import WaterfallJSON
             #expect(jsonResult["seq"] == 1)
             let stats = await Self.run(["stats"], socket: p)
             #expect(stats.out.hasPrefix("COUNTER") && stats.out.contains("\nconnections.open "))
+            let metrics = await Self.run(["metrics"], socket: p)
+            #expect(metrics.out.hasPrefix("# HELP waterfalld_requests_total "))
+            #expect(metrics.out.contains(#"waterfalld_layout_seq{layout="feed"} 1"#))
         }
     }
 
@@ -71,7 +74,7 @@ import WaterfallJSON
             #expect(!html.contains("data-item=\"2\""))
             #expect(html.contains(".waterfall{container-type:inline-size;"))
             let usage = await Self.run(["css", "feed", "--max", "600"], socket: p)
-            #expect(usage.status == .usage && usage.err.hasPrefix("waterfallctl: css needs --min PX\n"))
+            #expect(usage.status == .usage && usage.err.hasPrefix("waterfallctl: css needs --min PX (try"))
             let refused = await Self.run(["css", "feed", "--min", "600", "--max", "300"], socket: p)
             #expect(
                 refused.err
