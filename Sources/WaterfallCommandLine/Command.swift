@@ -1,7 +1,8 @@
 /// waterfallctl's commands, each with its arguments, options and help in one place: the parser, `help`, the
 /// completion scripts and the README's table read this list.
 public enum Command: String, CaseIterable, Sendable {
-    case ping, version, stats, metrics, list, get, query, export, css, html, call, watch, render, completion, help
+    case ping, version, stats, metrics, list, get, query, export, css, html, call, describe, watch, render, completion,
+        help
 
     /// A positional argument: its placeholder, and what a shell may complete it with.
     public struct Argument: Sendable, Equatable {
@@ -32,6 +33,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .get, .query, .export, .css, .html, .watch, .render: [Argument(name: "LAYOUT", kind: .layout)]
         case .call:
             [Argument(name: "METHOD", kind: .method), Argument(name: "PARAMS | -", kind: .text, optional: true)]
+        case .describe: [Argument(name: "METHOD", kind: .method, optional: true)]
         case .completion: [Argument(name: "SHELL", kind: .shell)]
         case .help: [Argument(name: "COMMAND", kind: .command, optional: true)]
         }
@@ -97,6 +99,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .css: "a stylesheet exact at every container width of a range (layout.css)"
         case .html: "a self-contained page of the stylesheet, items as coloured boxes"
         case .call: "any method, with params as JSON (or - to read them from stdin)"
+        case .describe: "the protocol as OpenRPC (rpc.discover), or one method readably"
         case .watch: "subscribe and print each event until interrupted"
         case .render: "an SVG picture of a layout"
         case .completion: "a completion script for bash, zsh or fish"
@@ -131,6 +134,11 @@ public enum Command: String, CaseIterable, Sendable {
             """
             Sends METHOD with PARAMS (a JSON object) and prints the result as JSON. With - the params are read
             from standard input. Example: waterfallctl call items.delete '{"layout":"feed","section":0,"items":[0]}'
+            """
+        case .describe:
+            """
+            Prints the daemon's OpenRPC document (rpc.discover) as JSON; with METHOD, that method's params, result,
+            errors and example as text (with --json, its entry in the document).
             """
         case .watch:
             """

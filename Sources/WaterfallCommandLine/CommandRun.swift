@@ -80,6 +80,8 @@ struct CommandRun: Sendable {
             terminal.write(String(decoding: shown.rawBytes, as: UTF8.self) + "\n")
         case .call:
             return try await raw(client, invocation.arguments[0], try await callParams())
+        case .describe:
+            return try await describe(client)
         case .watch:
             return try await watch(client)
         case .render:

@@ -2,11 +2,15 @@
 ///
 /// Lengths are capped at 10⁹ points and aspect widths kept at or above 10⁻⁶, so that no accepted input can drive a
 /// frame to infinity (which JSON cannot carry) even across ten million items.
-enum Validation {
-    static let maxLength = 1e9
-    static let minAspectWidth = 1e-6
-    static let maxScale = 1e4
-    static let maxIDBytes = 256
+public enum Validation {
+    /// The longest length, in points (also what the protocol's schemas say).
+    public static let maxLength = 1e9
+    /// The narrowest aspect width.
+    public static let minAspectWidth = 1e-6
+    /// The largest `scale`.
+    public static let maxScale = 1e4
+    /// The longest item `id`, in UTF-8 bytes.
+    public static let maxIDBytes = 256
     static let maxColumnsProperty = 1024
 
     static func length(_ value: Double, _ field: String) throws(LayoutError) {

@@ -94,6 +94,8 @@ public enum DecodedRequest: Sendable {
             call = .stats
         case .metrics:
             call = .metrics
+        case .rpcDiscover:
+            call = .rpcDiscover
         case .layoutCreate:
             let name = try layoutName(&p)
             let replace = try p.optionalBool("replace") ?? false

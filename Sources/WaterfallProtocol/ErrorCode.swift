@@ -30,6 +30,23 @@ public struct ErrorCode: Sendable, Hashable {
     public static let forbidden = ErrorCode(code: -32007, kind: "forbidden")
     /// A change the daemon could not make durable (disk full, I/O error): nothing changed.
     public static let storage = ErrorCode(code: -32008, kind: "storage")
+
+    /// Every code, in PROTOCOL.md's order, with when a request gets it (the OpenRPC document's errors).
+    public static let all: [(code: ErrorCode, when: String)] = [
+        (parseError, "not JSON, or not UTF-8"),
+        (invalidRequest, "not an object, no method, a wrong jsonrpc, an array"),
+        (unknownMethod, "no such method"),
+        (badParams, "a field missing, unknown, of the wrong type or out of range"),
+        (internalError, "a bug; logged"),
+        (notFound, "no such layout, section or item index"),
+        (exists, "layout.create of a name in use (without replace)"),
+        (invalidGeometry, "the change would give a section a negative column width"),
+        (tooLarge, "a line over the limit"),
+        (limit, "a configured resource limit (layouts, items, connections)"),
+        (shuttingDown, "the daemon is stopping"),
+        (forbidden, "the peer's credentials do not allow this method"),
+        (storage, "a durable daemon could not make the change durable (disk full, I/O error); nothing changed"),
+    ]
 }
 
 /// A request that failed: the code, and a message for people that names the field and the value at fault.

@@ -21,6 +21,8 @@ public enum Method: Hashable, Sendable {
     case unsubscribe
     case stats
     case metrics
+    /// `rpc.discover`: the OpenRPC document of the protocol.
+    case rpcDiscover
 }
 
 /// The methods that change an existing layout, one engine command each: the ones a `batch` may hold.
@@ -63,6 +65,7 @@ extension Method: RawRepresentable, CaseIterable {
         case .unsubscribe: "unsubscribe"
         case .stats: "stats"
         case .metrics: "metrics"
+        case .rpcDiscover: "rpc.discover"
         }
     }
 
@@ -70,7 +73,7 @@ extension Method: RawRepresentable, CaseIterable {
         [
             .batch, .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .layoutExport, .layoutCSS,
             .query,
-            .subscribe, .unsubscribe, .stats, .metrics,
+            .subscribe, .unsubscribe, .stats, .metrics, .rpcDiscover,
         ] + ChangeMethod.allCases.map(Method.change)
 
     /// The method named `name`, by a hash lookup rather than the synthesized comparison with every case in turn.
@@ -111,6 +114,7 @@ extension Method: RawRepresentable, CaseIterable {
             if view.isEqual(toKey: "items.update") { return .change(.itemsUpdate) }
             if view.isEqual(toKey: "items.insert") { return .change(.itemsInsert) }
             if view.isEqual(toKey: "items.delete") { return .change(.itemsDelete) }
+            if view.isEqual(toKey: "rpc.discover") { return .rpcDiscover }
         case 13:
             if view.isEqual(toKey: "layout.create") { return .layoutCreate }
             if view.isEqual(toKey: "layout.export") { return .layoutExport }

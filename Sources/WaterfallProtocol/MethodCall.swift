@@ -26,6 +26,8 @@ public enum MethodCall: Sendable {
     case stats
     /// `metrics`: `stats` in Prometheus' text format.
     case metrics
+    /// `rpc.discover`: the OpenRPC document.
+    case rpcDiscover
 }
 
 extension MethodCall {
@@ -45,6 +47,7 @@ extension MethodCall {
         case .unsubscribe: .unsubscribe
         case .stats: .stats
         case .metrics: .metrics
+        case .rpcDiscover: .rpcDiscover
         }
     }
 }

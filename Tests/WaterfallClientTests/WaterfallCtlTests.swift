@@ -107,6 +107,25 @@ import WaterfallJSON
         #expect(await Self.run(["get", "feed", "--sections", "x"], socket: "/tmp/none.sock").status == .usage)
     }
 
+    /// `describe` prints the daemon's document whole, or one method as text; an unknown method is bad usage.
+    @Test func describePrintsTheDocumentOrOneMethod() async throws {
+        try await InProcessDaemon.with { daemon in
+            let whole = await Self.run(["describe"], socket: daemon.path)
+            #expect(whole.status == .success)
+            let document = try JSONValue(parsing: whole.out)
+            #expect(document["openrpc"] == "1.3.2")
+            let one = await Self.run(["describe", "items.insert"], socket: daemon.path)
+            #expect(one.status == .success)
+            #expect(one.out.hasPrefix("items.insert: "))
+            #expect(one.out.contains("\n  section  integer 0…2147483647, required: the section\n"))
+            #expect(one.out.contains("\n  --> {\"id\":1,\"method\":\"items.insert\""))
+            let json = await Self.run(["describe", "ping", "--json"], socket: daemon.path)
+            #expect(try JSONValue(parsing: json.out)["name"] == "ping")
+            let unknown = await Self.run(["describe", "nope"], socket: daemon.path)
+            #expect(unknown.status == .usage && unknown.err.contains("no method named 'nope'"))
+        }
+    }
+
     @Test(arguments: Command.allCases)
     func everyCommandHasHelp(_ command: Command) async {
         let viaHelp = await Self.run(["help", command.rawValue], socket: nil)

@@ -133,11 +133,13 @@ import Testing
         let title = "\(article.name) example \(example.number) (line \(example.line))"
         var used: [String] = []
         var failed = false
+        var schema = WireSchemaCheck()
         for step in example.steps {
             if !used.contains(step.connection) { used.append(step.connection) }
             let client = try session.connection(step.connection)
             switch step.direction {
             case .send:
+                schema.sent(step.text, on: step.connection)
                 try await client.write(step.text + "\n")
             case .expect where failed:
                 continue
@@ -152,6 +154,10 @@ import Testing
                     let message = Self.describe(difference, documented: step.text, actual: line)
                     Issue.record("\(title): line \(step.line) \(message)", sourceLocation: article.location(step.line))
                     failed = true
+                } else if let mismatch = schema.received(line, on: step.connection) {
+                    Issue.record(
+                        "\(title): line \(step.line) does not match the OpenRPC document: \(mismatch)",
+                        sourceLocation: article.location(step.line))
                 }
             }
         }

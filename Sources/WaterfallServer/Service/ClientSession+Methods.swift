@@ -51,6 +51,8 @@ extension ClientSession {
             ReplyEncoding.stats(&out, id: id, await service.statsReport())
         case .metrics:
             ReplyEncoding.metrics(&out, id: id, await service.statsReport())
+        case .rpcDiscover:
+            ReplyEncoding.result(&out, id: id) { $0.raw(OpenRPCDocument.bytes[...]) }
         }
     }
 

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The Integrating article's Python and Node.js clients: the article shows the files as they are, and each runs
+/// its demonstration against the built daemon (create, 100 pipelined updates, 100 events on a subscribed
+/// connection, a `not_found` raised with its kind, the drop event).
+@Suite struct IntegratingClientTests {
+    static let catalog = DocumentationArticle.packageRoot + "/Sources/WaterfallProtocol/WaterfallProtocol.docc"
+
+    /// Each client: its program, its file, the fence of its block in the article and its layout's name.
+    static let clients = [
+        ("python3", "waterfall_client.py", "```python", "py-feed"),
+        ("node", "waterfall-client.mjs", "```javascript", "js-feed"),
+    ]
+
+    @Test("The article shows each client's file as it is", arguments: clients)
+    func articleShowsTheFile(_ client: (String, String, String, String)) throws {
+        let article = try String(contentsOfFile: Self.catalog + "/Integrating.md", encoding: .utf8)
+        let file = try String(contentsOfFile: Self.catalog + "/Resources/" + client.1, encoding: .utf8)
+        let block = try #require(Self.block(after: client.2, in: article), "no \(client.2) block in Integrating.md")
+        #expect(block == file, "Integrating.md's \(client.2) block differs from Resources/\(client.1)")
+    }
+
+    @Test(
+        "The Python client runs against the daemon",
+        .enabled(if: DaemonProcess.which("python3") != nil, "python3 is not installed"))
+    func pythonClientRuns() async throws {
+        try await run(Self.clients[0])
+    }
+
+    @Test(
+        "The Node.js client runs against the daemon",
+        .enabled(if: DaemonProcess.which("node") != nil, "node is not installed"))
+    func nodeClientRuns() async throws {
+        try await run(Self.clients[1])
+    }
+
+    // MARK: Private
+
+    private func run(_ client: (String, String, String, String)) async throws {
+        let daemon = try await SpawnedDaemon(arguments: ["--ephemeral"])
+        let program = try #require(DaemonProcess.which(client.0))
+        let process = try DaemonProcess(
+            executable: program, arguments: [Self.catalog + "/Resources/" + client.1, daemon.path], environment: [:])
+        let exit = await process.waitForExit(within: 60)
+        #expect(exit.status == 0, "\(client.0) \(client.1): \(process.standardError())")
+        let expected = """
+            created \(client.3), seq 1
+            updated, seq 101
+            events: 100 layout.changed seq 101
+            error: not_found
+            event: layout.dropped \(client.3)
+
+            """
+        #expect(process.standardOutput() == expected)
+        _ = await daemon.stop()
+    }
+
+    /// The text of the code block opened by `fence`, up to its closing fence.
+    private static func block(after fence: String, in article: String) -> String? {
+        guard let open = article.range(of: "\n" + fence + "\n") else { return nil }
+        let rest = article[open.upperBound...]
+        guard let close = rest.range(of: "\n```\n") else { return nil }
+        return String(rest[..<close.lowerBound]) + "\n"
+    }
+}
