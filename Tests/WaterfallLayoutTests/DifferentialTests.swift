@@ -35,10 +35,19 @@ import WaterfallTestSupport
             seed: UInt64(seed), maxItems: 300, heights: [50, 100, 100, 150, 200], steps: max(20, Self.steps / 4))
     }
 
+    /// Mostly `reflow: stable` sections (Geometry, "Stable reflow"): kept columns through inserts in the middle,
+    /// updates, deletes, moves, resets and batches, against the reference's one command at a time.
+    @Test(arguments: 4000..<4016)
+    func stableSections(seed: Int) async throws {
+        try await run(seed: UInt64(seed), maxItems: 60, reflowChance: 0.9, steps: Self.steps)
+    }
+
     private func run(
-        seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil, steps: Int
+        seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil,
+        reflowChance: Double = 0.3, steps: Int
     ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
+        random.reflowChance = reflowChance
         let spec = random.layout()
         var layout = try await Layout.make(spec).layout
         layout.parallelGrain = 1
