@@ -18,6 +18,7 @@ public enum Method: String, Sendable, CaseIterable {
     case itemsDelete = "items.delete"
     case itemsUpdate = "items.update"
     case itemsMove = "items.move"
+    case itemsNeighbors = "items.neighbors"
     case batch
     case query
     case subscribe
@@ -66,6 +67,7 @@ public enum Method: String, Sendable, CaseIterable {
         case 15:
             if view.isEqual(toKey: "sections.insert") { return .sectionsInsert }
             if view.isEqual(toKey: "sections.delete") { return .sectionsDelete }
+            if view.isEqual(toKey: "items.neighbors") { return .itemsNeighbors }
         case 16: if view.isEqual(toKey: "layout.configure") { return .layoutConfigure }
         case 18: if view.isEqual(toKey: "sections.configure") { return .sectionsConfigure }
         default: break

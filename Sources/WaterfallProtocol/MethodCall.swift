@@ -18,6 +18,8 @@ public enum MethodCall: Sendable {
     /// `layout.export`: the layout's inputs, in the shape of `layout.create`'s params.
     case layoutExport(layout: String)
     case query(LayoutQuery)
+    /// `items.neighbors`: the items next to one on screen.
+    case neighbors(layout: String, item: ItemPath)
     case subscribe(layout: String)
     case unsubscribe(layout: String)
     case stats
@@ -51,14 +53,16 @@ public struct LayoutListing: Sendable {
     }
 }
 
-/// The params of `query`: a rect whose `w` and `h` are ≥ 0.
+/// The params of `query`: a rect whose `w` and `h` are ≥ 0, and the order of its elements.
 public struct LayoutQuery: Sendable {
     public var layout: String
     public var rect: Rect
+    public var order: ElementOrder
 
-    public init(layout: String, rect: Rect) {
+    public init(layout: String, rect: Rect, order: ElementOrder = .document) {
         self.layout = layout
         self.rect = rect
+        self.order = order
     }
 }
 

@@ -127,6 +127,24 @@ import WaterfallTestSupport
         let elements = layout.elements(in: rect)
         #expect(elements.map(\.frame) == expected, "query \(rect): \(context)")
         #expect(elements.map(\.pinned) == pinned, "query \(rect), pinned: \(context)")
+        let reading = ReferenceLayout.readingOrder(expected, rtl: layout.direction == .rtl).map { expected[$0] }
+        #expect(layout.elements(in: rect, order: .reading).map(\.frame) == reading, "reading order: \(context)")
+        expectSameNeighbors(layout, reference, &random, context)
+    }
+
+    /// The neighbours of a random item against the reference's scan of every frame.
+    private func expectSameNeighbors(
+        _ layout: Layout, _ reference: ReferenceLayout, _ random: inout RandomCommands, _ context: String
+    ) {
+        let filled = (0..<layout.sectionCount).filter { layout.itemCount(inSection: $0) > 0 }
+        guard !filled.isEmpty else { return }
+        let s = filled[random.int(0...filled.count - 1)]
+        let path = ItemPath(section: s, item: random.int(0...layout.itemCount(inSection: s) - 1))
+        let n = layout.neighbors(of: path)
+        let got = [n.above, n.below, n.left, n.right].map { element in
+            element.map { ItemPath(section: $0.section, item: $0.index ?? -1) }
+        }
+        #expect(got == reference.neighbors(of: path), "neighbors of \(path): \(context)")
     }
 
     private func expectEqual(_ layout: Layout, _ reference: ReferenceLayout, _ context: String) throws {
