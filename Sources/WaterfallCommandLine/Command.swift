@@ -8,7 +8,7 @@ public enum Command: String, CaseIterable, Sendable {
         switch self {
         case .ping, .version, .stats, .list: return ""
         case .get: return "LAYOUT [--sections 0,2]"
-        case .query: return "LAYOUT --rect X,Y,W,H"
+        case .query: return "LAYOUT --rect X,Y,W,H [--order reading]"
         case .export: return "LAYOUT"
         case .call: return "METHOD [PARAMS | -]"
         case .watch: return "LAYOUT"
@@ -50,6 +50,7 @@ public enum Command: String, CaseIterable, Sendable {
             return """
                 Prints a table of the elements visible in the rect (LAYOUT.md's visibility rule).
                   --rect X,Y,W,H   the rect, in points (W and H ≥ 0)
+                  --order ORDER    document (the default) or reading: rows top to bottom, each left to right
                 """
         case .export: return "Prints the layout's inputs as JSON (layout.create of them rebuilds the same frames)."
         case .call:
@@ -79,7 +80,7 @@ public enum Command: String, CaseIterable, Sendable {
     var options: Set<String> {
         switch self {
         case .get: return ["--sections"]
-        case .query: return ["--rect"]
+        case .query: return ["--rect", "--order"]
         case .render: return ["--width", "--rect", "--output"]
         default: return []
         }
