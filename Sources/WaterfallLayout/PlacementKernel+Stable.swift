@@ -14,12 +14,27 @@ extension PlacementKernel {
     ) -> Int {
         let c = geometry.columnCount
         let spacing = geometry.rowSpacing
+        let width = geometry.itemWidth(span: 1)
+        let scale = geometry.scale
         var inexact = 0
         var next = cursor.next
         cursor.columnY.withUnsafeMutableBufferPointer { columnY in
             for index in range {
                 let input = inputs[index]
                 let span = input.span(in: c)
+                if span == 1 && !input.needsColumn {
+                    // The usual item: one column, kept. Sized as `HeightSizing` sizes it.
+                    let column = Int(input.column) < c ? Int(input.column) : c - 1
+                    var height = input.height
+                    if input.aspectWidth > 0 { height = (input.height * width) / input.aspectWidth }
+                    if scale > 0 { height = (height * scale).rounded() / scale }
+                    let y = columnY[column]
+                    columnY[column] = y + height + spacing
+                    output.write(index, y: y, height: height, column: column)
+                    inexact &+= Exactness.isExact(height) ? 0 : 1
+                    next = column + 1 == c ? 0 : column + 1
+                    continue
+                }
                 let height = geometry.itemHeight(input)
                 let (column, y) = ColumnCursor.stableColumn(
                     of: input, span: span, in: UnsafeBufferPointer(columnY), next: &next, geometry: geometry)

@@ -2,12 +2,12 @@ import WaterfallLayout
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
 /// and ratios. Names: kernel, incremental, parallel, query, diff, e2e, wire, client, json, numparse, numformat,
-/// memory, storage, stages, durability, recovery, tiebreak.
+/// memory, storage, stages, durability, recovery, tiebreak, reflow.
 @main
 enum WaterfallBench {
     static let names = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory", "storage", "stages", "durability", "recovery", "tiebreak",
+        "memory", "storage", "stages", "durability", "recovery", "tiebreak", "reflow",
     ]
 
     static func main() async {
@@ -42,6 +42,9 @@ enum WaterfallBench {
         }
         if wants("tiebreak") {
             await TieBreakBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
+        }
+        if wants("reflow") {
+            await ReflowBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }
         if wants("incremental") {
             await IncrementalBenchmark.run(
