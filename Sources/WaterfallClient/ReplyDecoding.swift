@@ -185,17 +185,30 @@ enum ReplyDecoding {
     static func query(_ node: JSONNode) throws(Failure) -> QueryResult {
         var elements: [Element] = []
         for (k, entry) in try array(node, "elements", "result").enumerated() {
-            let at = "result.elements[\(k)]"
-            let name = try string(entry, "kind", at)
-            guard let kind = Element.Kind(rawValue: name) else { throw fail("\(at).kind", "unknown kind \(name)") }
-            elements.append(
-                Element(
-                    kind: kind, section: try int(entry, "section", at), index: entry["i"]?.int,
-                    frame: try rect(entry, at), id: entry["id"]?.string, pinned: try pinned(entry, at)))
+            elements.append(try element(entry, "result.elements[\(k)]"))
         }
         return QueryResult(
             seq: try int(node, "seq", "result"),
             contentSize: try size(member(node, "contentSize", "result"), "result.contentSize"), elements: elements)
+    }
+
+    /// A `query` element at `at`.
+    static func element(_ entry: JSONNode, _ at: String) throws(Failure) -> Element {
+        let name = try string(entry, "kind", at)
+        guard let kind = Element.Kind(rawValue: name) else { throw fail("\(at).kind", "unknown kind \(name)") }
+        return Element(
+            kind: kind, section: try int(entry, "section", at), index: entry["i"]?.int, frame: try rect(entry, at),
+            id: entry["id"]?.string, pinned: try pinned(entry, at))
+    }
+
+    /// `items.neighbors`' result: each side an element or null.
+    static func neighbors(_ node: JSONNode) throws(Failure) -> ItemNeighbors {
+        func side(_ key: StaticString) throws(Failure) -> Element? {
+            let entry = try member(node, key, "result")
+            return entry.isNull ? nil : try element(entry, "result.\(key)")
+        }
+        return ItemNeighbors(
+            above: try side("above"), below: try side("below"), left: try side("left"), right: try side("right"))
     }
 
     /// `layout.export`'s result, its inputs read by the daemon's own decoder (they are `layout.create`'s params).

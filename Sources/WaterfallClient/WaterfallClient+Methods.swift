@@ -173,10 +173,24 @@ extension WaterfallClient {
 
     // MARK: Reading
 
-    /// `query`: the headers, items and footers in `rect`.
-    public func query(_ layout: String, rect: Rect) async throws(WaterfallClientError) -> QueryResult {
-        let node = try await result("query", ["layout": .string(layout), "rect": CommandEncoding.rect(rect)])
+    /// `query`: the headers, items and footers in `rect`, in document order or in reading order.
+    public func query(
+        _ layout: String, rect: Rect, order: ElementOrder = .document
+    ) async throws(WaterfallClientError) -> QueryResult {
+        var params: [(key: String, value: JSONValue)] = [
+            ("layout", .string(layout)), ("rect", CommandEncoding.rect(rect)),
+        ]
+        if order != .document { params.append(("order", .string(order.rawValue))) }
+        let node = try await result("query", .object(params))
         return try decode("query", node, ReplyDecoding.query)
+    }
+
+    /// `items.neighbors`: the items above, below, left and right of the item at `path`, each nil at an edge.
+    public func neighbors(of path: ItemPath, in layout: String) async throws(WaterfallClientError) -> ItemNeighbors {
+        let node = try await result(
+            "items.neighbors",
+            ["layout": .string(layout), "section": .integer(path.section), "i": .integer(path.item)])
+        return try decode("items.neighbors", node, ReplyDecoding.neighbors)
     }
 
     /// `subscribe`: the layout's events, from the next change on, until the subscription or the connection ends.

@@ -45,7 +45,13 @@ public enum Command: String, CaseIterable, Sendable {
         case .list: [CommandOption(name: "--names", help: "only the layouts' names, one per line")]
         case .get: [CommandOption(name: "--sections", value: "0,2", help: "only these sections (indices)")]
         case .query:
-            [CommandOption(name: "--rect", value: "X,Y,W,H", help: "the rect, in points (W and H ≥ 0)", required: true)]
+            [
+                CommandOption(
+                    name: "--rect", value: "X,Y,W,H", help: "the rect, in points (W and H ≥ 0)", required: true),
+                CommandOption(
+                    name: "--order", value: "ORDER",
+                    help: "document (the default) or reading: rows top to bottom, each left to right"),
+            ]
         case .render:
             [
                 CommandOption(

@@ -70,10 +70,15 @@ struct CommandRun: Sendable {
             terminal.write(FrameListing.frames(try await client.frames(of: name, sections: sections), numbers))
         case .query:
             let rect = try invocation.rect("--rect")!
+            let order = try invocation.order()
             if invocation.json {
-                return try await raw(client, "query", ["layout": .string(name), "rect": CommandEncoding.rect(rect)])
+                var params: [(key: String, value: JSONValue)] = [
+                    ("layout", .string(name)), ("rect", CommandEncoding.rect(rect)),
+                ]
+                if order != .document { params.append(("order", .string(order.rawValue))) }
+                return try await raw(client, "query", .object(params))
             }
-            terminal.write(FrameListing.elements(try await client.query(name, rect: rect), numbers))
+            terminal.write(FrameListing.elements(try await client.query(name, rect: rect, order: order), numbers))
         case .export:
             let node = try await client.callNode(method: "layout.export", params: ["layout": .string(name)])
             let shown = invocation.json ? node : (node["layout"] ?? node)

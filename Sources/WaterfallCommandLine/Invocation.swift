@@ -128,6 +128,15 @@ public struct Invocation: Sendable, Equatable {
         return Rect(x: x, y: y, width: w, height: h)
     }
 
+    /// The order of `--order` (`document` or `reading`), document when not given.
+    func order() throws(UsageError) -> ElementOrder {
+        guard let text = options["--order"] else { return .document }
+        guard let order = ElementOrder(rawValue: text) else {
+            throw UsageError("--order: '\(text)' is not document or reading", command: command)
+        }
+        return order
+    }
+
     /// The section indices of `--sections` (`0,2`), if given.
     func sections() throws(UsageError) -> [Int]? {
         guard let text = options["--sections"] else { return nil }

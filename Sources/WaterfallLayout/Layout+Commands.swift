@@ -174,11 +174,14 @@ extension Layout {
             batch.changes.move(from: from, to: to)
         case .configureSection(let s, let patch):
             touch(s, &batch)
+            settleColumns(ofSection: s, before: 0, &batch)
+            let old = sections[s].geometry
             // Validated by the shape already, so this cannot throw.
             sections[s].properties =
                 (try? sections[s].properties.applying(patch, limits: limits))
                 ?? sections[s].properties
             sections[s].geometry = geometry(for: sections[s].properties)
+            resetColumnsIfNeeded(ofSection: s, from: old, &batch)
         case .configureLayout(let patch):
             configure(patch, &batch)
         }
@@ -188,18 +191,28 @@ extension Layout {
     mutating func performItems(_ command: LayoutCommand, in s: Int, _ change: inout SectionChange) {
         switch command {
         case .insertItems(_, let at, let items):
+            Self.settleColumns(&sections[s], before: at, &change)
             sections[s].insertItems(items, at: at)
             change.recordInsert(at: at, count: items.count)
+            sections[s].notePending(at..<(at + items.count))
         case .deleteItems(_, let indices):
             let ranges = Self.ranges(ofSorted: Array(Set(indices)).sorted())
+            if let first = ranges.first { Self.settleColumns(&sections[s], before: first.lowerBound, &change) }
             sections[s].removeItems(ranges)
             change.recordRemoval(ranges)
         case .updateItems(_, let updates):
+            if let first = updates.lazy.map(\.index).min() { Self.settleColumns(&sections[s], before: first, &change) }
+            let stable = sections[s].geometry.reflow == .stable
             for update in updates {
                 let previous = sections[s].inputs[update.index]
                 var input = ItemInput(update.item)
-                // Until it is placed again, the item's old column stays with it, for the diff to compare against.
-                input.column = previous.column
+                // Until it is placed again, the item's old column stays with it, for the diff to compare against
+                // (`previous` keeps it when a stable section's item is given a new one); a stable item keeps its
+                // column unless the update names one.
+                if !stable || update.item.column == nil {
+                    input.column = previous.column
+                    input.needsColumn = previous.needsColumn
+                }
                 sections[s].inputs[update.index] = input
                 sections[s].setID(update.item.id, at: update.index)
                 change.recordUpdate(at: update.index, previous: previous)
@@ -230,15 +243,20 @@ extension Layout {
     private mutating func moveItem(from: ItemPath, to: ItemPath, _ batch: inout Batch) {
         touch(from.section, &batch)
         touch(to.section, &batch)
-        let input = sections[from.section].inputs[from.item]
         let id = sections[from.section].id(at: from.item)
         let oldStart =
             from.section == to.section ? (batch.changes[from.section]?.map.oldIndex(of: from.item) ?? -1) : -1
         let range = from.item..<(from.item + 1)
+        settleColumns(ofSection: from.section, before: from.item, &batch)
+        settleColumns(ofSection: to.section, before: to.item, &batch)
+        var input = sections[from.section].inputs[from.item]
+        // An item moved to another section is new there: a stable section gives it a column as to an insert.
+        if from.section != to.section { input.needsColumn = true }
         sections[from.section].removeItems([range])
         batch.changes.update(from.section) { $0.recordRemoval([range]) }
         sections[to.section].insertInputs([input], ids: [id], at: to.item)
         batch.changes.update(to.section) { $0.recordInsert(at: to.item, count: 1, oldStart: oldStart) }
+        if from.section != to.section { sections[to.section].notePending(to.item..<(to.item + 1)) }
     }
 
     private mutating func configure(_ patch: LayoutPatch, _ batch: inout Batch) {
@@ -251,7 +269,10 @@ extension Layout {
             let updated = geometry(for: sections[s].properties)
             guard updated != sections[s].geometry else { continue }
             touch(s, &batch)
+            settleColumns(ofSection: s, before: 0, &batch)
+            let old = sections[s].geometry
             sections[s].geometry = updated
+            resetColumnsIfNeeded(ofSection: s, from: old, &batch)
         }
     }
 

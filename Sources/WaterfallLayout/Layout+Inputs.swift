@@ -30,10 +30,11 @@ extension Layout {
     ///   in place rather than copied per item (as `item(at:)` does).
     public func forEachItem<E: Error>(inSection s: Int, _ body: (Item) throws(E) -> Void) throws(E) {
         let section = sections[s]
+        let keeps = section.geometry.reflow == .stable
         if section.ids.isEmpty {
-            for input in section.inputs { try body(input.item(id: nil)) }
+            for input in section.inputs { try body(input.item(id: nil, keepsColumn: keeps)) }
         } else {
-            for (input, id) in zip(section.inputs, section.ids) { try body(input.item(id: id)) }
+            for (input, id) in zip(section.inputs, section.ids) { try body(input.item(id: id, keepsColumn: keeps)) }
         }
     }
 

@@ -39,7 +39,8 @@ extension Layout {
     /// The item at `path` as it was given.
     public func item(at path: ItemPath) -> Item {
         let section = sections[path.section]
-        return section.inputs[path.item].item(id: section.id(at: path.item))
+        return section.inputs[path.item].item(
+            id: section.id(at: path.item), keepsColumn: section.geometry.reflow == .stable)
     }
 
     /// The own properties of section `s`.

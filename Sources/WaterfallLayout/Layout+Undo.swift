@@ -37,7 +37,7 @@ extension Layout {
             }
             return previous.isEmpty ? [] : [.updateItems(section: s, updates: previous)]
         case .moveItem(let from, let to):
-            return from == to ? [] : [.moveItem(from: to, to: from)]
+            return from == to ? [] : [.moveItem(from: to, to: from)] + restoringColumn(movedFrom: from, to: to)
         case .insertSections(let at, let sections):
             return sections.isEmpty ? [] : [.deleteSections(Array(at..<(at + sections.count)))]
         case .deleteSections(let indices):

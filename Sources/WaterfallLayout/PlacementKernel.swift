@@ -14,6 +14,9 @@ enum PlacementKernel {
         _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
         cursor: inout ColumnCursor, output: KernelOutput<Entries>
     ) -> Int {
+        if geometry.reflow == .stable {
+            return placeStable(inputs, range, geometry: geometry, cursor: &cursor, output: output)
+        }
         let c = geometry.columnCount
         let shortest = geometry.placement == .shortest
         let simple = shortest && geometry.tolerance == 0 && geometry.tieBreak == .leftmost

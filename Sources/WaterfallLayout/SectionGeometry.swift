@@ -14,6 +14,7 @@ struct SectionGeometry: Sendable, Hashable {
     var tieBreak: TieBreak
     /// Whether the header, if there is one, carries a pinned range (`pinMaxY`).
     var pinHeader: Bool
+    var reflow: Reflow
     var layoutWidth: Double
     var scale: Double
     var direction: Direction
@@ -39,6 +40,7 @@ struct SectionGeometry: Sendable, Hashable {
         tolerance = P.tolerance.resolve(own, defaults)
         tieBreak = P.tieBreak.resolve(own, defaults)
         pinHeader = P.pinHeader.resolve(own, defaults)
+        reflow = P.reflow.resolve(own, defaults)
         layoutWidth = width
         self.scale = scale
         self.direction = direction
@@ -77,6 +79,14 @@ struct SectionGeometry: Sendable, Hashable {
     }
 
     // MARK: Internal
+
+    /// Whether a stable section under `other` settings would have to choose every column again (LAYOUT.md's
+    /// stable reflow): the column count or the rule that chooses changed, or the section was not stable.
+    func resetsColumns(from other: SectionGeometry) -> Bool {
+        reflow == .stable
+            && (other.reflow != .stable || other.columnCount != columnCount || other.placement != placement
+                || other.tolerance != tolerance || other.tieBreak != tieBreak)
+    }
 
     /// Whether placement keeps a cursor (`next`, or `shortest` with `tieBreak: cursor`): state beside the column
     /// heights that a resumed placement must match too.

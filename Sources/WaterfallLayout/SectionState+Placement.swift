@@ -45,6 +45,7 @@ extension SectionState {
         columnItems = lists
         columnSamples = samples ?? []
         inexactCount = inexact
+        keepColumns(0..<count)
         updateItemsBottom()
     }
 
@@ -53,7 +54,8 @@ extension SectionState {
     private mutating func placeAll(comparingWith change: SectionChange, scratch: inout PlacementScratch) -> [Int32] {
         let oldYs = ys
         let oldHeights = heights
-        // By new index: each item's input still holds its old column until `placeAll` places it.
+        // By new index: each item's input still holds its old column until `placeAll` places it (or, when a stable
+        // section chose it earlier in the change, its previous input does).
         let oldColumns = inputs.map(\.column)
         let oldGeometry = change.oldGeometry
         placeAll(scratch: &scratch)
@@ -64,11 +66,12 @@ extension SectionState {
                 changed.append(Int32(truncatingIfNeeded: index))
                 continue
             }
-            let input = change.previousInputs[old] ?? inputs[index]
+            let previous = change.previousInputs[old]
+            let input = previous ?? inputs[index]
             let span = input.span(in: oldGeometry.columnCount)
             let before = oldGeometry.mirrored(
                 Rect(
-                    x: oldGeometry.columnX(Int(oldColumns[index])), y: oldYs[old],
+                    x: oldGeometry.columnX(Int(previous?.column ?? oldColumns[index])), y: oldYs[old],
                     width: oldGeometry.itemWidth(span: span), height: oldHeights[old]))
             if before != localFrame(at: index) { changed.append(Int32(truncatingIfNeeded: index)) }
         }
@@ -172,6 +175,7 @@ extension SectionState {
         columnItems = lists
         inexactCount += added
         placedInLastPass = count - start
+        keepColumns(start..<count)
         // Old entries keep their samples; only the ones due for the new entries are missing.
         if columnSamples.count == columnItems.count {
             for column in columnItems.indices {
@@ -198,6 +202,7 @@ extension SectionState {
         inputs.withUnsafeMutableBufferPointer { inputs in
             for k in run.columns.indices { inputs[start + k].column = run.columns[k] }
         }
+        keepColumns(start..<end)
         for column in 0..<geometry.columnCount {
             let cutStart = firstEntry(in: column, atOrAfter: start)
             cuts.append(cutStart)
@@ -288,7 +293,7 @@ private struct RegionRun {
             let input = section.inputs[index]
             let oldInput = change.previousInputs[old] ?? input
             let same =
-                section.ys[old] == ys[k] && section.heights[old] == heights[k] && input.column == columns[k]
+                section.ys[old] == ys[k] && section.heights[old] == heights[k] && oldInput.column == columns[k]
                 && oldInput.span(in: c) == input.span(in: c)
             if !same { changed.append(Int32(truncatingIfNeeded: index)) }
         }

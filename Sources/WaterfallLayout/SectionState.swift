@@ -26,6 +26,9 @@ struct SectionState: Sendable {
     var inexactCount: Int
     /// How many items the last placement placed, for `Layout.lastPlacedCount`.
     var placedInLastPass = 0
+    /// In a stable section, an index at or after the last item still waiting for its column (`needsColumn`), or -1
+    /// when none waits: an edit at or before it must have the columns chosen first (`SectionState+Stable`).
+    var lastPending = -1
 
     // MARK: Lifecycle
 
@@ -40,6 +43,7 @@ struct SectionState: Sendable {
         columnSamples = []
         itemsBottom = geometry.itemsTop
         inexactCount = 0
+        if geometry.reflow == .stable { lastPending = inputs.lastIndex(where: \.needsColumn) ?? -1 }
     }
 
     // MARK: Internal

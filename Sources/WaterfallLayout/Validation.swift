@@ -74,7 +74,7 @@ public enum Validation {
         case (.length, .number(let v)): try length(v, field)
         case (.positiveLength, .number(let v)): try width(v, field)
         case (.insets, .insets(let v)): try insets(v, field)
-        case (.placement, .placement), (.tieBreak, .tieBreak), (.flag, .flag): break
+        case (.placement, .placement), (.tieBreak, .tieBreak), (.flag, .flag), (.reflow, .reflow): break
         default:
             // The codecs make each kind's case: another is a bug in one of them, refused rather than trapped on.
             assertionFailure("\(field): \(value) is not of kind \(kind)")
@@ -91,6 +91,7 @@ public enum Validation {
         case .placement(let v): return v.rawValue
         case .tieBreak(let v): return v.rawValue
         case .flag(let v): return String(v)
+        case .reflow(let v): return v.rawValue
         }
     }
 
@@ -103,6 +104,10 @@ public enum Validation {
         }
         if case .columns(let span) = item.span, span < 1 {
             throw .invalidValue(field: prefix + "span", value: String(span), reason: "must be ≥ 1 or \"full\"")
+        }
+        if let column = item.column, column < 0 || column >= maxColumnsProperty {
+            throw .invalidValue(
+                field: prefix + "column", value: String(column), reason: "must be an integer from 0 to 1023")
         }
         if let id = item.id, id.utf8.count > maxIDBytes {
             throw .invalidValue(
@@ -125,6 +130,7 @@ public enum Validation {
         if let w = item.aspectWidth, !(w >= minAspectWidth && w <= maxLength) { return false }
         if case .columns(let span) = item.span, span < 1 { return false }
         if let id = item.id, id.utf8.count > maxIDBytes { return false }
+        if let column = item.column, column < 0 || column >= maxColumnsProperty { return false }
         return true
     }
 

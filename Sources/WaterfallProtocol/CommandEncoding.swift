@@ -58,7 +58,7 @@ public enum CommandEncoding {
         return result
     }
 
-    /// An item: `{"h", "w"?, "span"?, "id"?}`.
+    /// An item: `{"h", "w"?, "span"?, "id"?, "column"?}`.
     public static func item(_ item: Item) -> JSONValue { .object(itemMembers(item)) }
 
     /// A section: its own properties and `items`.
@@ -93,6 +93,7 @@ public enum CommandEncoding {
         case .placement(let v): return .string(v.rawValue)
         case .tieBreak(let v): return .string(v.rawValue)
         case .flag(let v): return .bool(v)
+        case .reflow(let v): return .string(v.rawValue)
         }
     }
 
@@ -115,6 +116,7 @@ public enum CommandEncoding {
         case .columns(let n): members.append(("span", .integer(n)))
         }
         if let id = item.id { members.append(("id", .string(id))) }
+        if let column = item.column { members.append(("column", .integer(column))) }
         return members
     }
 

@@ -127,11 +127,14 @@ public enum DecodedRequest: Sendable {
             let rect = Rect(
                 x: try r.double("x"), y: try r.double("y"), width: try r.double("w"), height: try r.double("h"))
             try r.finish()
+            let order = try ReadingDecoding.order(&p)
             try p.finish()
             guard rect.width >= 0, rect.height >= 0 else {
                 throw .badParams("params.rect", "w and h must be ≥ 0, not \(rect.width) × \(rect.height)")
             }
-            call = .query(LayoutQuery(layout: name, rect: rect))
+            call = .query(LayoutQuery(layout: name, rect: rect, order: order))
+        case .itemsNeighbors:
+            call = .neighbors(layout: try layoutName(&p), item: try ReadingDecoding.item(&p))
         case .subscribe:
             call = .subscribe(layout: try layoutName(&p))
         case .unsubscribe:

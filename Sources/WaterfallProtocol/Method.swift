@@ -17,6 +17,7 @@ public enum Method: Hashable, Sendable {
     case layoutExport
     case layoutCSS
     case query
+    case itemsNeighbors
     case subscribe
     case unsubscribe
     case stats
@@ -61,6 +62,7 @@ extension Method: RawRepresentable, CaseIterable {
         case .layoutExport: "layout.export"
         case .layoutCSS: "layout.css"
         case .query: "query"
+        case .itemsNeighbors: "items.neighbors"
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
         case .stats: "stats"
@@ -72,7 +74,7 @@ extension Method: RawRepresentable, CaseIterable {
     public static let allCases: [Method] =
         [
             .batch, .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .layoutExport, .layoutCSS,
-            .query,
+            .query, .itemsNeighbors,
             .subscribe, .unsubscribe, .stats, .metrics, .rpcDiscover,
         ] + ChangeMethod.allCases.map(Method.change)
 
@@ -122,6 +124,7 @@ extension Method: RawRepresentable, CaseIterable {
         case 15:
             if view.isEqual(toKey: "sections.insert") { return .change(.sectionsInsert) }
             if view.isEqual(toKey: "sections.delete") { return .change(.sectionsDelete) }
+            if view.isEqual(toKey: "items.neighbors") { return .itemsNeighbors }
         case 16: if view.isEqual(toKey: "layout.configure") { return .change(.layoutConfigure) }
         case 18: if view.isEqual(toKey: "sections.configure") { return .change(.sectionsConfigure) }
         default: break

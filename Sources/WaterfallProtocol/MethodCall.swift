@@ -21,6 +21,8 @@ public enum MethodCall: Sendable {
     /// `layout.css`: a stylesheet exact at every container width of a range.
     indirect case layoutCSS(StylesheetRequest)
     case query(LayoutQuery)
+    /// `items.neighbors`: the items next to one on screen.
+    case neighbors(layout: String, item: ItemPath)
     case subscribe(layout: String)
     case unsubscribe(layout: String)
     case stats
@@ -43,6 +45,7 @@ extension MethodCall {
         case .layoutExport: .layoutExport
         case .layoutCSS: .layoutCSS
         case .query: .query
+        case .neighbors: .itemsNeighbors
         case .subscribe: .subscribe
         case .unsubscribe: .unsubscribe
         case .stats: .stats
@@ -78,14 +81,16 @@ public struct LayoutListing: Sendable {
     }
 }
 
-/// The params of `query`: a rect whose `w` and `h` are ≥ 0.
+/// The params of `query`: a rect whose `w` and `h` are ≥ 0, and the order of its elements.
 public struct LayoutQuery: Sendable {
     public var layout: String
     public var rect: Rect
+    public var order: ElementOrder
 
-    public init(layout: String, rect: Rect) {
+    public init(layout: String, rect: Rect, order: ElementOrder = .document) {
         self.layout = layout
         self.rect = rect
+        self.order = order
     }
 }
 

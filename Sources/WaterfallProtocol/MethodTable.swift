@@ -142,14 +142,33 @@ public enum MethodTable {
             let result = WireSchema.object(
                 snapshotHead + [("elements", WireSchema.array(WireSchema.ref("Element")))],
                 required: ["seq", "contentSize", "elements"])
+            let order = ParamDeclaration(
+                "order", WireSchema.nullable(WireSchema.oneOf(["document", "reading"])), required: false,
+                "document (by section, header, items, footer) or reading (rows by top edge, each left to right)")
             return make(
                 "The headers, items and footers that meet a rect.",
-                [layout, ParamDeclaration("rect", rect, required: true, "the rect, w and h ≥ 0")], result,
+                [layout, ParamDeclaration("rect", rect, required: true, "the rect, w and h ≥ 0"), order], result,
                 [("layout", "feed"), ("rect", ["x": 0, "y": 0, "w": 375, "h": 800])],
                 [
                     "seq": 1, "contentSize": ["w": 375, "h": 120],
                     "elements": [["kind": "item", "section": 0, "i": 0, "x": 0, "y": 0, "w": 182.5, "h": 120]],
                 ])
+        case .itemsNeighbors:
+            let neighbor = WireSchema.nullable(WireSchema.ref("Element"))
+            let result = WireSchema.object(
+                [
+                    ("seq", WireSchema.anyInteger), ("above", neighbor), ("below", neighbor),
+                    ("left", neighbor), ("right", neighbor),
+                ],
+                required: ["seq", "above", "below", "left", "right"])
+            return make(
+                "The items next to one on screen: above, below, left and right (null at an edge).",
+                [
+                    layout,
+                    ParamDeclaration("section", WireSchema.integer(WireRange.index), required: true, "its section"),
+                    ParamDeclaration("i", WireSchema.integer(WireRange.index), required: true, "its index"),
+                ], result, [("layout", "feed"), ("section", 0), ("i", 0)],
+                ["seq": 1, "above": .null, "below": .null, "left": .null, "right": .null])
         case .subscribe:
             return make(
                 "Sends this connection layout.changed for every change of a layout, and layout.dropped.", [layout],

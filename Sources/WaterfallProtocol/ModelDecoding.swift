@@ -10,7 +10,9 @@ enum ModelDecoding {
         _ node: JSONView, in parent: @autoclosure () -> String, at k: Int
     ) throws(ProtocolError) -> Item {
         let fields = try itemFields(node, in: parent(), at: k, withIndex: false)
-        return Item(height: fields.height, aspectWidth: fields.aspectWidth, span: fields.span, id: fields.id)
+        return Item(
+            height: fields.height, aspectWidth: fields.aspectWidth, span: fields.span, id: fields.id,
+            column: fields.column)
     }
 
     /// Reads an item object of `items.update`: an item and its index `i`.
@@ -18,18 +20,23 @@ enum ModelDecoding {
         _ node: JSONView, in parent: @autoclosure () -> String, at k: Int
     ) throws(ProtocolError) -> ItemUpdate {
         let fields = try itemFields(node, in: parent(), at: k, withIndex: true)
-        let item = Item(height: fields.height, aspectWidth: fields.aspectWidth, span: fields.span, id: fields.id)
+        let item = Item(
+            height: fields.height, aspectWidth: fields.aspectWidth, span: fields.span, id: fields.id,
+            column: fields.column)
         return ItemUpdate(index: fields.index, item: item)
     }
 
-    /// Reads an item object (`h`, `w`, `span`, `id`, and `i` for `items.update`) in one pass over its members.
+    /// Reads an item object (`h`, `w`, `span`, `id`, `column`, and `i` for `items.update`) in one pass over its
+    /// members.
     ///
     /// Items are most of a bulk insert's bytes: one pass per item, rather than a lookup per field, halves the cost
     /// of decoding a thousand-item request. The fields are gathered in locals and the item made once, at the end.
     @inline(__always)
     private static func itemFields(
         _ node: JSONView, in parent: @autoclosure () -> String, at k: Int, withIndex: Bool
-    ) throws(ProtocolError) -> (height: Double, aspectWidth: Double?, span: Span, id: String?, index: Int) {
+    ) throws(ProtocolError) -> (
+        height: Double, aspectWidth: Double?, span: Span, id: String?, index: Int, column: Int?
+    ) {
         func field(_ name: String) -> String { "\(parent())[\(k)].\(name)" }
         guard node.kind == .object else {
             throw .badParams("\(parent())[\(k)]", "must be an object, not \(node.kind)")
@@ -39,6 +46,7 @@ enum ModelDecoding {
         var span = Span.columns(1)
         var id: String?
         var index: Int?
+        var column: Int?
         for (key, value) in node.members {
             if key.isEqual(toKey: "h") {
                 if !value.isNull { height = try Params.double(value, field("h")) }
@@ -52,6 +60,11 @@ enum ModelDecoding {
                     throw .badParams(field("id"), "must be a string, not \(value.kind) \(Request.text(value))")
                 }
                 id = string
+            } else if key.isEqual(toKey: "column") {
+                if !value.isNull {
+                    column = try WireRange.check(
+                        Params.int(value, field("column")), in: WireRange.column, field("column"))
+                }
             } else if withIndex && key.isEqual(toKey: "i") {
                 if !value.isNull { index = try Params.index(value, field("i")) }
             } else {
@@ -60,7 +73,7 @@ enum ModelDecoding {
         }
         if withIndex && index == nil { throw .badParams(field("i"), "missing") }
         guard let height else { throw .badParams(field("h"), "missing") }
-        return (height, aspectWidth, span, id, index ?? 0)
+        return (height, aspectWidth, span, id, index ?? 0, column)
     }
 
     private static func span(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Span {
@@ -161,6 +174,7 @@ enum ModelDecoding {
             return .insets(try insets(&object))
         case .placement: return .placement(try choice(node, p.field(key)))
         case .tieBreak: return .tieBreak(try choice(node, p.field(key)))
+        case .reflow: return .reflow(try choice(node, p.field(key)))
         case .flag:
             guard let value = node.bool else {
                 throw .badParams(p.field(key), "must be true or false, not \(node.kind) \(Request.text(node))")

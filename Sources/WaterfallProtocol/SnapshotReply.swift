@@ -22,11 +22,27 @@ public struct SnapshotReply: ChunkedReply {
         self.listing = .sections(listed)
     }
 
-    /// The `query` reply listing the elements in `rect`.
-    public init(id: RequestID, layout: Layout, query rect: Rect) {
+    /// The `query` reply listing the elements in `rect`, in `order`: document order is written as it is found, a
+    /// section at a time; reading order needs them all first, to sort them (Geometry, "Reading order").
+    public init(id: RequestID, layout: Layout, query rect: Rect, order: ElementOrder = .document) {
         self.id = id
         self.layout = layout
-        self.listing = .elements(rect, layout.sections(crossing: rect))
+        switch order {
+        case .document: self.listing = .elements(rect, layout.sections(crossing: rect))
+        case .reading: self.listing = .ordered(layout.elements(in: rect, order: .reading))
+        }
+    }
+
+    /// Refuses an item path that names no item of `layout` (`not_found`, naming `params.section` or `params.i`).
+    public static func check(_ item: ItemPath, in layout: Layout) throws(ProtocolError) {
+        guard item.section < layout.sectionCount else {
+            throw ProtocolError(
+                .notFound, "params.section: \(item.section) is not a section (there are \(layout.sectionCount))")
+        }
+        let count = layout.itemCount(inSection: item.section)
+        guard item.item < count else {
+            throw ProtocolError(.notFound, "params.i: \(item.item) is not an item index (there are \(count))")
+        }
     }
 
     // MARK: Public
@@ -50,6 +66,8 @@ public struct SnapshotReply: ChunkedReply {
     private enum Listing: Sendable {
         case sections([Int])
         case elements(Rect, Range<Int>)
+        /// Elements found and sorted already (a query in reading order).
+        case ordered([Element])
     }
 
     private enum Stage: Equatable {
@@ -86,6 +104,14 @@ public struct SnapshotReply: ChunkedReply {
                     return
                 }
                 stage = writeElements(crossed.lowerBound + position, rect, position: position, from: item, &w)
+            case .ordered(let elements):
+                guard position < elements.count else {
+                    stage = .end
+                    return
+                }
+                let end = min(elements.count, position + Self.itemsPerStep)
+                for element in elements[position..<end] { ReplyEncoding.element(element, &w) }
+                stage = .listing(position: end, item: 0)
             }
         case .end:
             w.endArray()
@@ -104,7 +130,7 @@ public struct SnapshotReply: ChunkedReply {
         ReplyEncoding.beginSeqAndSize(&w, seq: layout.seq, contentSize: layout.contentSize)
         switch listing {
         case .sections: w.key("sections")
-        case .elements: w.key("elements")
+        case .elements, .ordered: w.key("elements")
         }
         w.beginArray()
     }

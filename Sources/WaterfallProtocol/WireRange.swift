@@ -12,6 +12,8 @@ public enum WireRange {
     public static let count: ClosedRange<Int> = 1...Int(Int32.max)
     /// `columns`: the most a section may have.
     public static let columns: ClosedRange<Int> = 1...1024
+    /// An item's kept `column` in a stable section: a column of the widest section.
+    public static let column: ClosedRange<Int> = 0...1023
 
     /// `value` when it lies in `range`, else the `bad_params` error for `field`.
     @inlinable @inline(__always)

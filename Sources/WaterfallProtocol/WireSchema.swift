@@ -76,6 +76,7 @@ public enum WireSchema {
         case .placement: oneOf(Placement.allCases.map(\.rawValue))
         case .tieBreak: oneOf(TieBreak.allCases.map(\.rawValue))
         case .flag: boolean
+        case .reflow: oneOf(Reflow.allCases.map(\.rawValue))
         }
     }
 
@@ -93,6 +94,7 @@ public enum WireSchema {
         let id: JSONValue = ["type": "string", "maxLength": .int(Int64(Validation.maxIDBytes))]
         return (withIndex ? [("i", index)] : []) + [
             ("h", length), ("w", nullable(aspect)), ("span", nullable(span)), ("id", nullable(id)),
+            ("column", nullable(integer(WireRange.column))),
         ]
     }
 

@@ -5,7 +5,7 @@ extension ByteReader {
     @inline(__always)
     public mutating func item() throws(FormatError) -> Item {
         let tag = try u8("item tag")
-        guard tag & ItemTag.unused == 0, tag & 3 != 3, tag & (ItemTag.spanFull | ItemTag.spanColumns) != 0x30 else {
+        guard tag & 3 != 3, tag & (ItemTag.spanFull | ItemTag.spanColumns) != 0x30 else {
             throw malformed("item tag \(tag)")
         }
         var item = Item(height: try number(kind: tag & 3, "item height"))
@@ -14,6 +14,11 @@ extension ByteReader {
         if tag & ItemTag.spanColumns != 0 { item.span = .columns(try int("item span")) }
         if tag & ItemTag.spanFull != 0 { item.span = .full }
         if tag & ItemTag.id != 0 { item.id = try string("item id") }
+        if tag & ItemTag.column != 0 {
+            let column = try varint("item column")
+            guard column < 1024 else { throw malformed("item column \(column)") }
+            item.column = Int(column)
+        }
         return item
     }
 
@@ -185,6 +190,12 @@ extension ByteReader {
             case 0: return .flag(false)
             case 1: return .flag(true)
             case let v: throw malformed("\(property.name) \(v)")
+            }
+        case .reflow:
+            switch try u8(property.name) {
+            case 0: return .reflow(.exact)
+            case 1: return .reflow(.stable)
+            case let v: throw malformed("reflow \(v)")
             }
         }
     }

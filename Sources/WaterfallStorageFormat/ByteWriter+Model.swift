@@ -4,7 +4,7 @@ import WaterfallLayout
 ///
 /// An item is one tag byte, then its height in the shortest exact form (an integer below 2^53 as a varint, else a
 /// `Float` that round-trips, else the 8-byte `Double`), then only what it has: an aspect width the same way, a
-/// span, an id. A plain item of an integral height is 2 bytes below 128, 3 below 16,384; of any other height at
+/// span, an id, a kept column. A plain item of an integral height is 2 bytes below 128, 3 below 16,384; of any other height at
 /// most 9.
 extension ByteWriter {
     public mutating func item(_ item: Item) {
@@ -21,11 +21,13 @@ extension ByteWriter {
         case .full: tag |= ItemTag.spanFull
         }
         if item.id != nil { tag |= ItemTag.id }
+        if item.column != nil { tag |= ItemTag.column }
         u8(tag)
         number(item.height, kind: h)
         if let aspectWidth = item.aspectWidth { number(aspectWidth, kind: w - 1) }
         if case .columns(let n) = item.span, n != 1 { int(n) }
         if let id = item.id { string(id) }
+        if let column = item.column { varint(UInt64(clamping: column)) }
     }
 
     public mutating func items(_ items: [Item]) {
@@ -185,6 +187,7 @@ extension ByteWriter {
         case .placement(let v): u8(v.code)
         case .tieBreak(let v): u8(v == .leftmost ? 0 : 1)
         case .flag(let v): u8(v ? 1 : 0)
+        case .reflow(let v): u8(v == .exact ? 0 : 1)
         }
     }
 
@@ -202,8 +205,8 @@ enum ItemTag {
     static let spanColumns: UInt8 = 1 << 4
     static let spanFull: UInt8 = 1 << 5
     static let id: UInt8 = 1 << 6
-    /// Bits no encoder sets: a tag with one of them is damage.
-    static let unused: UInt8 = 1 << 7
+    /// A stable section's kept column follows the id (files written before `reflow` never set it).
+    static let column: UInt8 = 1 << 7
 }
 
 /// The first byte of an encoded command.

@@ -64,12 +64,13 @@ public enum JournalRecord: Sendable, Hashable {
     }
 
     /// At least the bytes `ByteWriter.item` writes for `item`: its tag, a height of at most 8 bytes, an aspect
-    /// width of at most 8, a span varint, an id with its length.
+    /// width of at most 8, a span varint, an id with its length, a kept column's varint.
     static func itemBound(_ item: Item) -> Int {
         var bound = 1 + 8
         if item.aspectWidth != nil { bound += 8 }
         if case .columns(let n) = item.span, n != 1 { bound += 10 }
         if let id = item.id { bound += 10 + id.utf8.count }
+        if item.column != nil { bound += 10 }
         return bound
     }
 

@@ -12,6 +12,9 @@ public struct RandomCommands {
     public var columns: ClosedRange<Int>
     /// When set, plain items take one of these heights (images of a few standard sizes): exact ties everywhere.
     public var heights: [Double]?
+    /// How often a generated set of properties sets `reflow` (to `stable` mostly); at 0 (the default) no draw is made
+    /// for `reflow` or for items' `column`, so that the sequences of callers from before them stay as they were.
+    public var reflowChance = 0.0
 
     public init(seed: UInt64, maxItems: Int = 60, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil) {
         rng = SplitMix64(seed: seed)
@@ -41,6 +44,7 @@ public struct RandomCommands {
         }
         if chance(0.15) { item.span = chance(0.3) ? .full : .columns(int(1...4)) }
         if chance(0.2) { item.id = "id\(int(0...999))" }
+        if reflowChance > 0 && chance(0.08) { item.column = int(0...5) }
         return item
     }
 
@@ -69,6 +73,7 @@ public struct RandomCommands {
         if chance(0.2) { p.tolerance = length(30) }
         if chance(0.3) { p.tieBreak = chance(0.5) ? .cursor : .leftmost }
         if chance(0.4) { p.pinHeader = chance(0.7) }
+        if reflowChance > 0 && chance(reflowChance) { p.reflow = chance(0.75) ? .stable : .exact }
         return p
     }
 
@@ -125,6 +130,7 @@ public struct RandomCommands {
             if chance(0.3) { patch.placement = p.placement.map { .set($0) } ?? .reset }
             if chance(0.3) { patch.tieBreak = p.tieBreak.map { .set($0) } ?? .reset }
             if chance(0.2) { patch.pinHeader = p.pinHeader.map { .set($0) } ?? .reset }
+            if reflowChance > 0 && chance(0.2) { patch.reflow = p.reflow.map { .set($0) } ?? .reset }
             if chance(0.3) { patch.insets = .set(bad ? Insets(top: 0, left: 5000, bottom: 0, right: 0) : insets()) }
             return .configureSection(s, patch)
         default:

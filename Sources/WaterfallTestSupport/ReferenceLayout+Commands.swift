@@ -8,7 +8,10 @@ extension ReferenceLayout {
     public mutating func apply(_ commands: [LayoutCommand]) -> Bool {
         var copy = self
         for command in commands {
+            let keys = copy.spec.sections.map { copy.columnKey($0.properties) }
             guard copy.applyOne(command) else { return false }
+            copy.resetColumns(keys, after: command)
+            copy.settleColumns()
             for section in copy.spec.sections where copy.columnWidth(section.properties) < 0 { return false }
         }
         self = copy
@@ -28,11 +31,18 @@ extension ReferenceLayout {
         case .updateItems(let s, let updates):
             guard s >= 0, s < count, Set(updates.map(\.index)).count == updates.count else { return false }
             guard updates.allSatisfy({ $0.index >= 0 && $0.index < spec.sections[s].items.count }) else { return false }
-            for u in updates { spec.sections[s].items[u.index] = u.item }
+            for u in updates {
+                // A stable item keeps its column unless the update names one (others keep none anyway).
+                let kept = spec.sections[s].items[u.index].column
+                spec.sections[s].items[u.index] = u.item
+                if u.item.column == nil { spec.sections[s].items[u.index].column = kept }
+            }
         case .moveItem(let from, let to):
             guard from.section >= 0, from.section < count, to.section >= 0, to.section < count else { return false }
             guard from.item >= 0, from.item < spec.sections[from.section].items.count else { return false }
-            let item = spec.sections[from.section].items.remove(at: from.item)
+            var item = spec.sections[from.section].items.remove(at: from.item)
+            // New in another section: given a column there as an inserted item is.
+            if from.section != to.section { item.column = nil }
             guard to.item >= 0, to.item <= spec.sections[to.section].items.count else { return false }
             spec.sections[to.section].items.insert(item, at: to.item)
         case .insertSections(let at, let sections):
@@ -59,6 +69,20 @@ extension ReferenceLayout {
         return true
     }
 
+    /// After a configure: each stable section whose column key changed (it became stable, or its count or rule
+    /// changed) forgets its columns, which are then chosen again in order.
+    private mutating func resetColumns(_ keys: [ColumnKey], after command: LayoutCommand) {
+        let touched: [Int]
+        switch command {
+        case .configureSection(let s, _): touched = [s]
+        case .configureLayout: touched = Array(spec.sections.indices)
+        default: return
+        }
+        for s in touched where columnKey(spec.sections[s].properties) != keys[s] {
+            for k in spec.sections[s].items.indices { spec.sections[s].items[k].column = nil }
+        }
+    }
+
     private static func apply(_ patch: SectionPatch, to properties: SectionProperties) -> SectionProperties {
         var p = properties
         func merge<T>(_ change: PropertyChange<T>?, _ value: inout T?) {
@@ -81,6 +105,7 @@ extension ReferenceLayout {
         merge(patch.tolerance, &p.tolerance)
         merge(patch.tieBreak, &p.tieBreak)
         merge(patch.pinHeader, &p.pinHeader)
+        merge(patch.reflow, &p.reflow)
         return p
     }
 }

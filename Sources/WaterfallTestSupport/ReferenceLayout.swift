@@ -13,6 +13,7 @@ public struct ReferenceLayout: Sendable {
     public init(_ spec: LayoutSpec, columnLimit: Int = 1024) {
         self.spec = spec
         self.columnLimit = columnLimit
+        settleColumns()
     }
 
     /// The frames of one section, as the reference computes them.
@@ -25,6 +26,8 @@ public struct ReferenceLayout: Sendable {
         public var footer: Rect?
         public var items: [Rect]
         public var ids: [String?]
+        /// Each item's start column.
+        public var columns: [Int]
     }
 
     /// Lays everything out from scratch.
@@ -42,6 +45,32 @@ public struct ReferenceLayout: Sendable {
     /// The column width a section would get, to tell whether a command is valid.
     public func columnWidth(_ own: SectionProperties) -> Double {
         Resolved(own, spec.defaults, spec, columnLimit).columnWidth
+    }
+
+    /// What decides a section's columns: the reflow, the column count and the rule (Geometry, "Stable reflow": a
+    /// stable section whose key changes chooses its columns again).
+    func columnKey(_ own: SectionProperties) -> ColumnKey {
+        let r = Resolved(own, spec.defaults, spec, columnLimit)
+        return ColumnKey(
+            reflow: r.reflow, columns: r.columns, placement: r.placement, tolerance: r.tolerance, tieBreak: r.tieBreak)
+    }
+
+    struct ColumnKey: Equatable {
+        var reflow: Reflow
+        var columns: Int
+        var placement: Placement
+        var tolerance: Double
+        var tieBreak: TieBreak
+    }
+
+    /// After each command: a stable section keeps, on each item, the column it was placed in (chosen now for the
+    /// items that had none); other sections keep none.
+    mutating func settleColumns() {
+        for s in spec.sections.indices {
+            let stable = columnKey(spec.sections[s].properties).reflow == .stable
+            let columns = stable ? place(spec.sections[s], origin: 0).columns : []
+            for k in spec.sections[s].items.indices { spec.sections[s].items[k].column = stable ? columns[k] : nil }
+        }
     }
 
     // MARK: Private
@@ -71,6 +100,7 @@ public struct ReferenceLayout: Sendable {
         var tieCursor = 0
         var itemsBottom = top
         var frames: [Rect] = []
+        var columns: [Int] = []
         for item in section.items {
             var s: Int
             switch item.span {
@@ -79,7 +109,12 @@ public struct ReferenceLayout: Sendable {
             }
             s = max(1, s)
             var j = 0
-            if r.placement == .shortest {
+            if r.reflow == .stable, let kept = item.column {
+                // Geometry, "Stable reflow": a kept column, moved left as far as the span needs.
+                j = min(kept, c - s)
+                cursor = (j + s) % c
+                tieCursor = j + s
+            } else if r.placement == .shortest {
                 var cands: [Double] = []
                 for start in 0...(c - s) { cands.append(colY[start..<(start + s)].max()!) }
                 let m = cands.min()!
@@ -104,6 +139,7 @@ public struct ReferenceLayout: Sendable {
             if spec.scale > 0 { h = (h * spec.scale).rounded(.toNearestOrAwayFromZero) / spec.scale }
             for k in j..<(j + s) { colY[k] = y + h + r.rowSpacing }
             frames.append(Rect(x: x, y: y, width: w, height: h))
+            columns.append(j)
             itemsBottom = max(itemsBottom, y + h)
         }
         var footer: Rect?
@@ -123,7 +159,7 @@ public struct ReferenceLayout: Sendable {
         return Section(
             origin: origin, height: bottom, header: header.map { absolute(mirror($0)) }, pinMaxY: pinMaxY,
             footer: footer.map { absolute(mirror($0)) }, items: frames.map { absolute(mirror($0)) },
-            ids: section.items.map(\.id))
+            ids: section.items.map(\.id), columns: columns)
     }
 }
 
@@ -142,6 +178,7 @@ private struct Resolved {
     var tolerance: Double
     var tieBreak: TieBreak
     var pinHeader: Bool
+    var reflow: Reflow
 
     init(_ own: SectionProperties, _ defaults: SectionProperties, _ spec: LayoutSpec, _ columnLimit: Int) {
         columnSpacing = own.columnSpacing ?? defaults.columnSpacing ?? 10
@@ -155,6 +192,7 @@ private struct Resolved {
         tolerance = own.tolerance ?? defaults.tolerance ?? 0
         tieBreak = own.tieBreak ?? defaults.tieBreak ?? .leftmost
         pinHeader = own.pinHeader ?? defaults.pinHeader ?? false
+        reflow = own.reflow ?? defaults.reflow ?? .exact
         let avail = spec.width - insets.left - insets.right
         let maxColumns = own.maxColumns ?? defaults.maxColumns
         let spacing = columnSpacing

@@ -22,7 +22,8 @@ struct BenchOptions: Equatable {
     /// The scenarios, in the order they run.
     static let scenarios = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
-        "memory", "storage", "stages", "durability", "recovery", "tiebreak", "css", "floor", "simdjson", "fuzz", "soak",
+        "memory", "storage", "stages", "durability", "recovery", "tiebreak", "reflow", "css", "floor", "simdjson",
+        "fuzz", "soak",
     ]
 
     /// Every flag but the internal `--serve`: the parser and `--help` both read this list.

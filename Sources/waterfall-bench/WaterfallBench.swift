@@ -56,6 +56,9 @@ enum WaterfallBench {
         if wants("tiebreak") {
             await TieBreakBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }
+        if wants("reflow") {
+            await ReflowBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
+        }
         if wants("incremental") {
             await IncrementalBenchmark.run(
                 items: million, sections: grid.sections, sectionItems: grid.items, changes: quick ? 200 : 1_000,

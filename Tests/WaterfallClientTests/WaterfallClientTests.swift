@@ -50,6 +50,27 @@ import WaterfallLayout
         }
     }
 
+    /// The README's "Items that stay in their column, and reading order": a stable section after item 1 grew, read
+    /// in reading order, and item 4's neighbours.
+    @Test func readingOrderAndNeighborsMatchTheReadme() async throws {
+        try await InProcessDaemon.with { daemon in
+            let client = try await WaterfallClient.connect(to: daemon.path)
+            let spec = LayoutSpec(
+                width: 320, defaults: SectionProperties(columns: 3, reflow: .stable),
+                sections: [SectionSpec(items: [100, 50, 80, 60, 40].map { Item(height: $0) })])
+            _ = try await client.createLayout("photos", spec)
+            _ = try await client.updateItems(
+                [ItemUpdate(index: 1, item: Item(height: 150))], inSection: 0, of: "photos")
+            let rect = Rect(x: 0, y: 0, width: 320, height: 300)
+            #expect(try await client.query("photos", rect: rect).elements.map(\.index) == [0, 1, 2, 3, 4])
+            let reading = try await client.query("photos", rect: rect, order: .reading)
+            #expect(reading.elements.map(\.index) == [0, 1, 2, 4, 3])
+            let n = try await client.neighbors(of: ItemPath(section: 0, item: 4), in: "photos")
+            #expect(n.above?.index == 2 && n.left?.index == 1 && n.below == nil && n.right == nil)
+            #expect(n.left?.frame == Rect(x: 110, y: 0, width: 100, height: 150))
+        }
+    }
+
     @Test func daemonErrorsCarryKindCodeAndMessage() async throws {
         try await InProcessDaemon.with { daemon in
             let client = try await WaterfallClient.connect(to: daemon.path)

@@ -35,10 +35,19 @@ import WaterfallTestSupport
             seed: UInt64(seed), maxItems: 300, heights: [50, 100, 100, 150, 200], steps: max(20, Self.steps / 4))
     }
 
+    /// Mostly `reflow: stable` sections (Geometry, "Stable reflow"): kept columns through inserts in the middle,
+    /// updates, deletes, moves, resets and batches, against the reference's one command at a time.
+    @Test(arguments: 4000..<4016)
+    func stableSections(seed: Int) async throws {
+        try await run(seed: UInt64(seed), maxItems: 60, reflowChance: 0.9, steps: Self.steps)
+    }
+
     private func run(
-        seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil, steps: Int
+        seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil,
+        reflowChance: Double = 0.3, steps: Int
     ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
+        random.reflowChance = reflowChance
         let spec = random.layout()
         var layout = try await Layout.make(spec).layout
         layout.parallelGrain = 1
@@ -118,6 +127,24 @@ import WaterfallTestSupport
         let elements = layout.elements(in: rect)
         #expect(elements.map(\.frame) == expected, "query \(rect): \(context)")
         #expect(elements.map(\.pinned) == pinned, "query \(rect), pinned: \(context)")
+        let reading = ReferenceLayout.readingOrder(expected, rtl: layout.direction == .rtl).map { expected[$0] }
+        #expect(layout.elements(in: rect, order: .reading).map(\.frame) == reading, "reading order: \(context)")
+        expectSameNeighbors(layout, reference, &random, context)
+    }
+
+    /// The neighbours of a random item against the reference's scan of every frame.
+    private func expectSameNeighbors(
+        _ layout: Layout, _ reference: ReferenceLayout, _ random: inout RandomCommands, _ context: String
+    ) {
+        let filled = (0..<layout.sectionCount).filter { layout.itemCount(inSection: $0) > 0 }
+        guard !filled.isEmpty else { return }
+        let s = filled[random.int(0...filled.count - 1)]
+        let path = ItemPath(section: s, item: random.int(0...layout.itemCount(inSection: s) - 1))
+        let n = layout.neighbors(of: path)
+        let got = [n.above, n.below, n.left, n.right].map { element in
+            element.map { ItemPath(section: $0.section, item: $0.index ?? -1) }
+        }
+        #expect(got == reference.neighbors(of: path), "neighbors of \(path): \(context)")
     }
 
     private func expectEqual(_ layout: Layout, _ reference: ReferenceLayout, _ context: String) throws {

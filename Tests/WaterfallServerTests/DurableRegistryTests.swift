@@ -75,6 +75,38 @@ import WaterfallProtocol
         #expect(layouts.first?.layout.items(inSection: 0) == kept.items(inSection: 0))
     }
 
+    /// A stable section's columns come back from the journal at a restart: replayed in runs, its commands give the
+    /// columns they gave one at a time (here item 3 stays under item 1 after item 1 grows, where placing the items
+    /// afresh would move it).
+    @Test func stableColumnsComeBackFromTheJournal() async throws {
+        let path = try makeTemporaryDirectory()
+        defer { removeDirectory(path) }
+        let (store, _) = try await open(path, FaultyFiles())
+        let registry = LayoutRegistry(log: DurableLog(store: store))
+        let section = SectionSpec(
+            properties: SectionProperties(columns: 3, reflow: .stable),
+            items: [100, 50, 80, 60, 40].map { Item(height: $0) })
+        _ = try await registry.create(
+            LayoutCreation(
+                layout: "feed", replace: false, wantsDiff: false, spec: LayoutSpec(width: 320, sections: [section])),
+            limits: limits)
+        let changes = [
+            update("feed", [ItemUpdate(index: 1, item: Item(height: 150))]),
+            change("feed", .insertItems(section: 0, at: 1, items: [Item(height: 30)])),
+            change("feed", .deleteItems(section: 0, indices: [0])),
+            update("feed", [ItemUpdate(index: 0, item: Item(height: 5))]),
+        ]
+        for step in await registry.apply(changes, to: "feed", limits: limits) { _ = try step.outcome.get() }
+        let kept = try await registry.snapshot("feed")
+        store.close()
+        let (reopened, layouts) = try await open(path, FaultyFiles())
+        defer { reopened.close() }
+        let restored = try #require(layouts.first?.layout)
+        #expect(restored.items(inSection: 0) == kept.items(inSection: 0))
+        #expect(restored.frames(ofSection: 0) == kept.frames(ofSection: 0))
+        #expect(kept.items(inSection: 0).map(\.column) == [1, 1, 2, 1, 2])
+    }
+
     func update(_ name: String, _ updates: [ItemUpdate], section: Int = 0) -> LayoutChange {
         change(name, .updateItems(section: section, updates: updates))
     }

@@ -113,10 +113,37 @@ import WaterfallTestSupport
         #expect(Array(w.bytes) == properties)
     }
 
+    /// `reflow` is bit 14 (16384, varint 0x80 0x80 0x01), a byte 0 exact or 1 stable; a kept column is tag bit 7,
+    /// a varint after the id. Files from before never set either, and read as before.
+    @Test func reflowAndKeptColumnBytes() throws {
+        let properties: [UInt8] = [0x80, 0x80, 0x01, 1]
+        let p = try properties.withUnsafeBytes { bytes in
+            var r = ByteReader(bytes)
+            return try r.properties()
+        }
+        #expect(p == SectionProperties(reflow: .stable))
+        // Tag 0x80 | 0: an integral height 7, then column 2.
+        let item: [UInt8] = [0x80, 7, 2]
+        let decoded = try item.withUnsafeBytes { bytes in
+            var r = ByteReader(bytes)
+            return try r.item()
+        }
+        #expect(decoded == Item(height: 7, column: 2))
+        var w = ByteWriter()
+        w.item(Item(height: 7, column: 2))
+        #expect(Array(w.bytes) == item)
+        #expect(throws: FormatError.malformed(offset: 4, what: "reflow 2")) {
+            try ([0x80, 0x80, 0x01, 2] as [UInt8]).withUnsafeBytes { bytes in
+                var r = ByteReader(bytes)
+                return try r.properties()
+            }
+        }
+    }
+
     @Test func badNewPropertyBytesAreNamed() {
-        // Bit 14 is no property.
-        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 16384")) {
-            try ([0x80, 0x80, 0x01] as [UInt8]).withUnsafeBytes { bytes in
+        // Bit 15 is no property.
+        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 32768")) {
+            try ([0x80, 0x80, 0x02] as [UInt8]).withUnsafeBytes { bytes in
                 var r = ByteReader(bytes)
                 return try r.properties()
             }

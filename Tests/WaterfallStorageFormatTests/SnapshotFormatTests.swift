@@ -17,6 +17,25 @@ import WaterfallTestSupport
         #expect(stored == StoredLayout(name: "n\(seed)", seq: layout.seq, generation: UInt64(seed), spec: layout.spec))
     }
 
+    /// A stable section's kept columns survive a snapshot: the layout restored from it has the frames it had, not
+    /// those of placing its items afresh (which would send items to other columns).
+    @Test(arguments: 0..<10)
+    func stableColumnsSurviveASnapshot(seed: Int) async throws {
+        var random = RandomCommands(seed: UInt64(100 + seed))
+        random.reflowChance = 1
+        var layout = try await Layout.make(random.layout()).layout
+        for _ in 0..<30 {
+            let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
+            _ = try? await layout.apply([random.command(counts: counts)])
+        }
+        let bytes = SnapshotFormat.encode(layout, name: "s", generation: 0)
+        let stored = try bytes.withUnsafeBytes { try SnapshotFormat.decode($0) }
+        let restored = try await Layout.restored(stored.spec, seq: stored.seq)
+        for s in 0..<layout.sectionCount {
+            #expect(restored.frames(ofSection: s) == layout.frames(ofSection: s), "seed \(seed), section \(s)")
+        }
+    }
+
     /// Sections longer than one items record span several.
     @Test func bigSectionsSpanRecords() async throws {
         let count = SnapshotFormat.itemsPerRecord * 2 + 5

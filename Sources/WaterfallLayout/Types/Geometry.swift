@@ -68,6 +68,14 @@ public enum TieBreak: String, Sendable, Hashable, CaseIterable {
     case cursor
 }
 
+/// Whether a section's items keep the column they were first placed in (LAYOUT.md's exact placement is `exact`).
+public enum Reflow: String, Sendable, Hashable, CaseIterable {
+    /// Every change places the section again by the column rule: an item may change columns.
+    case exact
+    /// An item's column is chosen once, when it is inserted, and kept: later changes only re-stack each column.
+    case stable
+}
+
 /// Whether frames are mirrored for right-to-left layouts.
 public enum Direction: String, Sendable, Hashable {
     case ltr

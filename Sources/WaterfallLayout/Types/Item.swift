@@ -7,14 +7,20 @@ public struct Item: Sendable, Hashable {
     public var span: Span
     /// Opaque, echoed back with the item's frames.
     public var id: String?
+    /// In a section with `reflow: stable`, the start column the item keeps (nil: chosen when it is inserted); read
+    /// back for every item of such a section. Sections with exact reflow ignore it.
+    public var column: Int?
 
     // Inlinable: the protocol module builds one per item of every request it decodes.
     @inlinable
-    public init(height: Double, aspectWidth: Double? = nil, span: Span = .columns(1), id: String? = nil) {
+    public init(
+        height: Double, aspectWidth: Double? = nil, span: Span = .columns(1), id: String? = nil, column: Int? = nil
+    ) {
         self.height = height
         self.aspectWidth = aspectWidth
         self.span = span
         self.id = id
+        self.column = column
     }
 }
 
@@ -30,8 +36,12 @@ struct ItemInput: Sendable, Hashable {
     var aspectWidth: Double
     /// 0 means `full`; otherwise the requested span, capped at `UInt16.max` (column counts are at most 1024).
     var span: UInt16
-    /// The start column of the item's placement (meaningless before its first).
+    /// The start column of the item's placement (meaningless before its first); in a stable section, the column it
+    /// keeps.
     var column: UInt16 = 0
+    /// In a stable section, whether the item has no kept column yet, so that placement chooses one (it sits in what
+    /// was padding; sections with exact reflow never read it).
+    var needsColumn = true
 
     /// A placeholder, overwritten before it is read.
     static let blank = ItemInput(Item(height: 0))
@@ -43,6 +53,10 @@ struct ItemInput: Sendable, Hashable {
         case .full: span = 0
         case .columns(let n): span = UInt16(clamping: n)
         }
+        if let kept = item.column {
+            column = UInt16(clamping: kept)
+            needsColumn = false
+        }
     }
 
     /// The span clamped to `columnCount`.
@@ -51,13 +65,14 @@ struct ItemInput: Sendable, Hashable {
         span == 0 ? columnCount : min(Int(span), columnCount)
     }
 
-    /// The public form, for reading items back.
-    func item(id: String?) -> Item {
+    /// The public form, for reading items back; `keepsColumn` (a stable section) includes the kept column.
+    func item(id: String?, keepsColumn: Bool = false) -> Item {
         Item(
             height: height,
             aspectWidth: aspectWidth > 0 ? aspectWidth : nil,
             span: span == 0 ? .full : .columns(Int(span)),
-            id: id
+            id: id,
+            column: keepsColumn && !needsColumn ? Int(column) : nil
         )
     }
 }

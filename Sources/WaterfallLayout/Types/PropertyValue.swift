@@ -15,6 +15,8 @@ public enum PropertyKind: Sendable, Hashable {
     case tieBreak
     /// A boolean.
     case flag
+    /// `"exact"` or `"stable"` (`reflow`).
+    case reflow
 }
 
 /// A section property's value, whatever the property: what the codecs read and write.
@@ -25,6 +27,7 @@ public enum PropertyValue: Sendable, Hashable {
     case placement(Placement)
     case tieBreak(TieBreak)
     case flag(Bool)
+    case reflow(Reflow)
 }
 
 /// A Swift type a section property is stored as, and its `PropertyValue` case.
@@ -89,4 +92,13 @@ extension Bool: PropertyValueConvertible {
         self = v
     }
     public var propertyValue: PropertyValue { .flag(self) }
+}
+
+extension Reflow: PropertyValueConvertible {
+    public static var fallback: Reflow { .exact }
+    public init?(propertyValue value: PropertyValue) {
+        guard case .reflow(let v) = value else { return nil }
+        self = v
+    }
+    public var propertyValue: PropertyValue { .reflow(self) }
 }

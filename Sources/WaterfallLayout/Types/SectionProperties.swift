@@ -17,6 +17,7 @@ public struct SectionProperties: Sendable, Hashable {
     public var tolerance: Double?
     public var tieBreak: TieBreak?
     public var pinHeader: Bool?
+    public var reflow: Reflow?
 
     public init(
         columns: Int? = nil,
@@ -32,7 +33,8 @@ public struct SectionProperties: Sendable, Hashable {
         placement: Placement? = nil,
         tolerance: Double? = nil,
         tieBreak: TieBreak? = nil,
-        pinHeader: Bool? = nil
+        pinHeader: Bool? = nil,
+        reflow: Reflow? = nil
     ) {
         self.columns = columns
         self.minColumnWidth = minColumnWidth
@@ -48,6 +50,7 @@ public struct SectionProperties: Sendable, Hashable {
         self.tolerance = tolerance
         self.tieBreak = tieBreak
         self.pinHeader = pinHeader
+        self.reflow = reflow
     }
 }
 
@@ -73,6 +76,7 @@ public struct SectionPatch: Sendable, Hashable {
     public var tolerance: PropertyChange<Double>?
     public var tieBreak: PropertyChange<TieBreak>?
     public var pinHeader: PropertyChange<Bool>?
+    public var reflow: PropertyChange<Reflow>?
 
     public init() {}
 }

@@ -29,12 +29,13 @@ public enum SectionPropertyTable {
         "tieBreak", .tieBreak, \.tieBreak, \.tieBreak, builtIn: .leftmost)
     public static let pinHeader = SectionProperty<Bool>(
         "pinHeader", .flag, \.pinHeader, \.pinHeader, builtIn: false)
+    public static let reflow = SectionProperty<Reflow>("reflow", .reflow, \.reflow, \.reflow, builtIn: .exact)
 
     /// Every property, in storage-bit order (append only).
     public static let all: [AnySectionProperty] = [
         columns.erased, minColumnWidth.erased, maxColumns.erased, columnSpacing.erased, rowSpacing.erased,
         insets.erased, headerHeight.erased, footerHeight.erased, headerInsets.erased, footerInsets.erased,
-        placement.erased, tolerance.erased, tieBreak.erased, pinHeader.erased,
+        placement.erased, tolerance.erased, tieBreak.erased, pinHeader.erased, reflow.erased,
     ]
 
     /// The pairs a section may not set together: "columns or minColumnWidth, not both".

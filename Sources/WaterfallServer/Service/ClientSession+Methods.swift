@@ -38,7 +38,13 @@ extension ClientSession {
             if replying { await stream(reply, &out) }
         case .query(let query):
             let layout = try await registry.snapshot(query.layout)
-            if replying { await stream(SnapshotReply(id: id, layout: layout, query: query.rect), &out) }
+            if replying {
+                await stream(SnapshotReply(id: id, layout: layout, query: query.rect, order: query.order), &out)
+            }
+        case .neighbors(let name, let item):
+            let layout = try await registry.snapshot(name)
+            try SnapshotReply.check(item, in: layout)
+            ReplyEncoding.neighbors(&out, id: id, seq: layout.seq, layout.neighbors(of: item))
         case .subscribe(let name):
             try await registry.subscribe(name, ObjectIdentifier(self), output)
             subscriptions.insert(name)
