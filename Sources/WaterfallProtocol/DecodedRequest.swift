@@ -124,7 +124,8 @@ public enum DecodedRequest: Sendable {
             }
             call = .query(LayoutQuery(layout: name, rect: rect))
         case .subscribe:
-            call = .subscribe(layout: try layoutName(&p))
+            let name = try layoutName(&p)
+            call = .subscribe(layout: name, viewport: try CommandDecoding.viewport(&p))
         case .unsubscribe:
             call = .unsubscribe(layout: try layoutName(&p))
         }
@@ -139,6 +140,7 @@ public enum DecodedRequest: Sendable {
         let name = try layoutName(&p)
         let wantsDiff = try p.optionalBool("diff") ?? true
         let anchor = try CommandDecoding.anchor(&p)
+        let viewport = try CommandDecoding.viewport(&p)
         let commands: [LayoutCommand]
         let ops: AppliedOps
         if let method {
@@ -157,6 +159,6 @@ public enum DecodedRequest: Sendable {
         try p.finish()
         return LayoutChange(
             id: request.id, isNotification: request.isNotification, layout: name, commands: commands, ops: ops,
-            wantsDiff: wantsDiff, anchor: anchor)
+            wantsDiff: wantsDiff, anchor: anchor, viewport: viewport)
     }
 }
