@@ -60,14 +60,14 @@ public enum CommandDecoding {
     /// A viewport's `y`: finite.
     static func viewportY(_ v: inout Params) throws(ProtocolError) -> Double {
         let y = try v.double("y")
-        guard y.isFinite else { throw .badParams(v.field("y"), "\(y) is not finite") }
+        guard y.isFinite else { throw .badParams(v.field("y"), "\(LayoutError.text(y)) is not finite") }
         return y
     }
 
     /// A viewport's `h`: finite and > 0.
     static func viewportHeight(_ v: inout Params) throws(ProtocolError) -> Double {
         let h = try v.double("h")
-        guard h.isFinite, h > 0 else { throw .badParams(v.field("h"), "\(h) must be finite and > 0") }
+        guard h.isFinite, h > 0 else { throw .badParams(v.field("h"), "\(LayoutError.text(h)) must be finite and > 0") }
         return h
     }
 
