@@ -6,7 +6,7 @@ import WaterfallLayout
 @main
 enum WaterfallBench {
     static let names = [
-        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "client", "json", "numparse", "numformat",
+        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "viewport", "client", "json", "numparse", "numformat",
         "memory", "storage", "stages", "durability", "recovery", "tiebreak",
     ]
 
@@ -70,6 +70,12 @@ enum WaterfallBench {
                 items: million, perInsert: quick ? 2_000 : 10_000, sections: grid.sections, sectionItems: grid.items,
                 updates: quick ? 3 : 7, runs: quick ? 2 : 3)
             WireBenchmark.run(sizes, table: &table)
+        }
+        if wants("viewport") {
+            let sizes = ViewportBenchmark.Sizes(
+                items: million, perInsert: quick ? 2_000 : 10_000, updates: quick ? 3 : 7, streamItems: 30_000,
+                changes: quick ? 20 : 50, subscribers: 64)
+            ViewportBenchmark.run(sizes, table: &table)
         }
         if wants("client") {
             let sizes = ClientBenchmark.Sizes(

@@ -57,6 +57,26 @@ import WaterfallTestSupport
         #expect(diff.sections[0].dy == 0)
     }
 
+    /// A new height in the middle of a masonry feed, the viewport around it: the items below it in the viewport
+    /// moved, and are listed; the reply holds no more than the viewport.
+    @Test func changeInTheMiddleListsTheViewportOnly() async throws {
+        var properties = SectionProperties()
+        properties.columns = 3
+        let items = (0..<3000).map { Item(height: Double(20 + ($0 * 37) % 380)) }
+        var layout = try await Layout.make(
+            LayoutSpec(width: 1000, defaults: properties, sections: [SectionSpec(items: items)])
+        ).layout
+        let y = layout.frame(ofItem: ItemPath(section: 0, item: 1500)).frame.y
+        let viewport = Viewport(y: y - 500, height: 1000)
+        let inView = layout.elements(in: viewport.rect).count
+        let change = try layout.validate([
+            .updateItems(section: 0, updates: [ItemUpdate(index: 1500, item: Item(height: 999))])
+        ])
+        let (diff, _, _) = try await layout.apply(change, viewport: viewport)
+        #expect(!diff.sections[0].items.isEmpty)
+        #expect(diff.sections[0].items.count <= 2 * inView)
+    }
+
     // MARK: Private
 
     /// One section, one column 100 wide, `count` items 10 high.
