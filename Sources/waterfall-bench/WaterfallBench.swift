@@ -6,7 +6,8 @@ import WaterfallLayout
 @main
 enum WaterfallBench {
     static let names = [
-        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "viewport", "client", "json", "numparse", "numformat",
+        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "viewport", "client", "json", "numparse",
+        "numformat",
         "memory", "storage", "stages", "durability", "recovery", "tiebreak",
     ]
 
