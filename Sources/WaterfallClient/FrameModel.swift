@@ -57,9 +57,7 @@ public struct FrameModel: Sendable, Hashable {
     }
 
     public var seq: Int
-    /// The content size of the last `layout.get` or mutation result. Events do not carry it: after one, the
-    /// height is the bottom of the last section (which a larger `minContentHeight` would raise) and the width
-    /// the last one a `layout.configure` op set.
+    /// The content size of the last `layout.get`, mutation result or event.
     public var contentSize: Size
     public var sections: [Section]
 
@@ -114,11 +112,7 @@ public struct FrameModel: Sendable, Hashable {
         try replay(try IndexChange.changes(of: change.ops))
         try apply(change.diff)
         seq = change.seq
-        for op in change.ops {
-            if op.method == "layout.configure", case .int(let w)? = op.params["width"] { contentSize.width = Double(w) }
-            if op.method == "layout.configure", case .double(let w)? = op.params["width"] { contentSize.width = w }
-        }
-        contentSize.height = sections.last.map { $0.origin + $0.height } ?? 0
+        contentSize = change.contentSize
     }
 
     /// Replays changes on the indices: items and sections move with their frames, new ones are unknown (nil).

@@ -251,6 +251,8 @@ extension LayoutEvent {
             self = .changed(
                 LayoutChange(
                     layout: layout, seq: try ReplyDecoding.int(params, "seq", "event.params"),
+                    contentSize: try ReplyDecoding.size(
+                        ReplyDecoding.member(params, "contentSize", "event.params"), "event.params.contentSize"),
                     ops: try ReplyDecoding.operations(
                         ReplyDecoding.member(params, "ops", "event.params"), "event.params.ops"),
                     diff: try ReplyDecoding.diff(

@@ -45,6 +45,32 @@ public enum CommandDecoding {
         return ItemPath(section: section, item: item)
     }
 
+    /// The viewport of a change or a subscription, `"viewport": {"y": Y, "h": H}`; nil when absent or null.
+    ///
+    /// `y` must be finite and `h` finite and > 0: `bad_params` naming the field and the value otherwise.
+    public static func viewport(_ p: inout Params) throws(ProtocolError) -> Viewport? {
+        guard let node = p.view("viewport"), !node.isNull else { return nil }
+        var v = try p.nested(node, path: p.field("viewport"))
+        let y = try viewportY(&v)
+        let height = try viewportHeight(&v)
+        try v.finish()
+        return Viewport(y: y, height: height)
+    }
+
+    /// A viewport's `y`: finite.
+    static func viewportY(_ v: inout Params) throws(ProtocolError) -> Double {
+        let y = try v.double("y")
+        guard y.isFinite else { throw .badParams(v.field("y"), "\(LayoutError.text(y)) is not finite") }
+        return y
+    }
+
+    /// A viewport's `h`: finite and > 0.
+    static func viewportHeight(_ v: inout Params) throws(ProtocolError) -> Double {
+        let h = try v.double("h")
+        guard h.isFinite, h > 0 else { throw .badParams(v.field("h"), "\(LayoutError.text(h)) must be finite and > 0") }
+        return h
+    }
+
     /// The settings of `layout.configure`.
     static func layoutPatch(_ p: inout Params) throws(ProtocolError) -> LayoutPatch {
         var patch = LayoutPatch()

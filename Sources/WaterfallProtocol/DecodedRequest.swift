@@ -136,7 +136,8 @@ public enum DecodedRequest: Sendable {
         case .itemsNeighbors:
             call = .neighbors(layout: try layoutName(&p), item: try ReadingDecoding.item(&p))
         case .subscribe:
-            call = .subscribe(layout: try layoutName(&p))
+            let name = try layoutName(&p)
+            call = .subscribe(layout: name, viewport: try CommandDecoding.viewport(&p))
         case .unsubscribe:
             call = .unsubscribe(layout: try layoutName(&p))
         }
@@ -151,6 +152,7 @@ public enum DecodedRequest: Sendable {
         let name = try layoutName(&p)
         let wantsDiff = try p.optionalBool("diff") ?? true
         let anchor = try CommandDecoding.anchor(&p)
+        let viewport = try CommandDecoding.viewport(&p)
         let commands: [LayoutCommand]
         let ops: AppliedOps
         if let method {
@@ -169,6 +171,6 @@ public enum DecodedRequest: Sendable {
         try p.finish()
         return LayoutChange(
             id: request.id, isNotification: request.isNotification, layout: name, commands: commands, ops: ops,
-            wantsDiff: wantsDiff, anchor: anchor)
+            wantsDiff: wantsDiff, anchor: anchor, viewport: viewport)
     }
 }

@@ -23,7 +23,9 @@ public enum MethodCall: Sendable {
     case query(LayoutQuery)
     /// `items.neighbors`: the items next to one on screen.
     case neighbors(layout: String, item: ItemPath)
-    case subscribe(layout: String)
+    /// With a viewport, a scoped subscription (its events list what that viewport needs), answered with the
+    /// viewport's elements.
+    case subscribe(layout: String, viewport: Viewport?)
     case unsubscribe(layout: String)
     case stats
     /// `metrics`: `stats` in Prometheus' text format.
@@ -105,10 +107,12 @@ public struct LayoutChange: Sendable {
     public var wantsDiff: Bool
     /// The scroll anchor the request named (indices before it): its result and event say where that item went.
     public var anchor: ItemPath?
+    /// The viewport the request's diff is scoped to (before the change); nil for the full diff.
+    public var viewport: Viewport?
 
     public init(
         id: RequestID, isNotification: Bool, layout: String, commands: [LayoutCommand], ops: AppliedOps,
-        wantsDiff: Bool, anchor: ItemPath? = nil
+        wantsDiff: Bool, anchor: ItemPath? = nil, viewport: Viewport? = nil
     ) {
         self.id = id
         self.isNotification = isNotification
@@ -117,6 +121,7 @@ public struct LayoutChange: Sendable {
         self.ops = ops
         self.wantsDiff = wantsDiff
         self.anchor = anchor
+        self.viewport = viewport
     }
 }
 

@@ -170,9 +170,14 @@ public enum MethodTable {
                 ], result, [("layout", "feed"), ("section", 0), ("i", 0)],
                 ["seq": 1, "above": .null, "below": .null, "left": .null, "right": .null])
         case .subscribe:
+            let scoped = WireSchema.object(
+                snapshotHead + [("viewport", viewport), ("diff", WireSchema.ref("Diff"))],
+                required: ["seq", "contentSize", "viewport", "diff"])
             return make(
-                "Sends this connection layout.changed for every change of a layout, and layout.dropped.", [layout],
-                empty, [("layout", "feed")], [:])
+                "Sends this connection layout.changed for every change of a layout, and layout.dropped; with a "
+                    + "viewport, each event scoped to it, and the answer holds the viewport's elements.",
+                [layout, ParamDeclaration("viewport", WireSchema.nullable(viewport), "scopes the events to a viewport")],
+                ["oneOf": [empty, scoped]], [("layout", "feed")], [:])
         case .unsubscribe:
             return make("Ends a subscription.", [layout], empty, [("layout", "feed")], [:])
         case .stats:
@@ -250,9 +255,10 @@ public enum MethodTable {
                 WireSchema.object(
                     [
                         ("layout", WireSchema.ref("LayoutName")), ("seq", WireSchema.anyInteger),
-                        ("ops", WireSchema.array(op)), ("diff", WireSchema.ref("Diff")),
+                        ("contentSize", WireSchema.ref("Size")), ("ops", WireSchema.array(op)),
+                        ("diff", WireSchema.ref("Diff")),
                         ("anchor", WireSchema.ref("AnchorOutcome")),
-                    ], required: ["layout", "seq", "ops", "diff"],
+                    ], required: ["layout", "seq", "contentSize", "ops", "diff"],
                     description: "Event params: a subscribed layout changed (by any connection).")
             ),
             ("layout.dropped", layoutOnly),
@@ -262,13 +268,20 @@ public enum MethodTable {
 
     // MARK: Private
 
-    /// `diff` and `anchor`, which every change takes.
+    /// `diff`, `anchor` and `viewport`, which every change takes.
     private static let changeOptions = [
         ParamDeclaration("diff", WireSchema.nullable(WireSchema.boolean), "false: the result without its diff"),
         ParamDeclaration(
             "anchor", WireSchema.nullable(WireSchema.ref("Anchor")),
             "an item, by its indices before the change, whose move the result reports"),
+        ParamDeclaration(
+            "viewport", WireSchema.nullable(viewport),
+            "scopes the diff to what a viewport {y, h} (before the change) shows, before and after"),
     ]
+
+    /// A viewport: a finite `y` and a finite `h` > 0 (`CommandDecoding.viewport`).
+    private static let viewport = WireSchema.object(
+        [("y", ["type": "number"]), ("h", ["type": "number", "exclusiveMinimum": 0])], required: ["y", "h"])
 
     private static let snapshotHead: [(String, JSONValue)] = [
         ("seq", WireSchema.anyInteger), ("contentSize", WireSchema.ref("Size")),

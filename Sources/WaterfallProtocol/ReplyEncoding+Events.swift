@@ -9,16 +9,22 @@ extension ReplyEncoding {
         return w.takeBytes()
     }
 
-    /// The `layout.changed` event line: the layout, its new seq, the requests applied, their diff and, when the
-    /// request named a scroll anchor, where it went (after `diff`, as in the request's result).
+    /// The `layout.changed` event line: the layout, its new seq, its content size, the requests applied, their
+    /// diff (scoped to the subscriber's viewport for a scoped subscription) and, when the request named a scroll
+    /// anchor, where it went (after `diff`, as in the request's result). Members in that order, always.
     public static func changedEvent(
-        _ layout: String, seq: Int, ops: AppliedOps, diff: [UInt8], anchor: AnchorOutcome? = nil
+        _ layout: String, seq: Int, contentSize: Size, ops: AppliedOps, diff: [UInt8], anchor: AnchorOutcome? = nil
     ) -> [UInt8] {
         var w = JSONWriter(capacity: 128 + diff.count)
         notification(&w, method: "layout.changed") { w in
             w.beginObject()
             w.member("layout", layout)
             w.member("seq", seq)
+            w.key("contentSize")
+            w.beginObject()
+            w.member("w", contentSize.width)
+            w.member("h", contentSize.height)
+            w.endObject()
             w.key("ops")
             switch ops {
             case .single(let method, let params):
@@ -38,6 +44,24 @@ extension ReplyEncoding {
             w.endObject()
         }
         return w.takeBytes()
+    }
+
+    /// The result of a scoped `subscribe`: `{"seq":…,"contentSize":…,"viewport":{"y":…,"h":…},"diff":…}`, the
+    /// diff being what a client holding nothing needs to hold the viewport's elements at `seq`.
+    public static func scopedSubscription(
+        _ w: inout JSONWriter, id: RequestID, seq: Int, contentSize: Size, viewport: Viewport, diff: LayoutDiff
+    ) {
+        result(&w, id: id) { w in
+            beginSeqAndSize(&w, seq: seq, contentSize: contentSize)
+            w.key("viewport")
+            w.beginObject()
+            w.member("y", viewport.y)
+            w.member("h", viewport.height)
+            w.endObject()
+            w.key("diff")
+            self.diff(diff, &w)
+            w.endObject()
+        }
     }
 
     /// The `layout.dropped` event line: the layout is gone and the subscription with it.

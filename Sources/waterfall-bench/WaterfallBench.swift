@@ -87,6 +87,12 @@ enum WaterfallBench {
                 updates: quick ? 3 : 7, runs: quick ? 2 : 3)
             WireBenchmark.run(sizes, table: &table)
         }
+        if wants("viewport") {
+            let sizes = ViewportBenchmark.Sizes(
+                items: million, perInsert: quick ? 2_000 : 10_000, updates: quick ? 3 : 7, streamItems: 30_000,
+                changes: quick ? 20 : 50, subscribers: 64)
+            ViewportBenchmark.run(sizes, table: &table)
+        }
         if wants("client") {
             let sizes = ClientBenchmark.Sizes(
                 requests: quick ? 20_000 : 100_000, pings: quick ? 2_000 : 10_000, items: million, runs: quick ? 2 : 3)

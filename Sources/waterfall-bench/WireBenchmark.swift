@@ -130,7 +130,7 @@ enum WireBenchmark {
             "≤ 40,000 bytes: \(reply.count + 1 <= 40_000 ? "met" : "MISSED")")
     }
 
-    private static func median(_ values: [Double]) -> Double {
+    static func median(_ values: [Double]) -> Double {
         values.isEmpty ? .infinity : values.sorted()[values.count / 2]
     }
 }

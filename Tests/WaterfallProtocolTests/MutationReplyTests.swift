@@ -94,10 +94,13 @@ import WaterfallTestSupport
     @Test func anEventCarriesTheAnchorAfterItsDiff() {
         let ops = AppliedOps.single(method: .itemsDelete, params: ArraySlice(#"{"layout":"f"}"#.utf8))
         let encoded = ReplyEncoding.encodedDiff(Self.diff)
-        let plain = ReplyEncoding.changedEvent("f", seq: 3, ops: ops, diff: encoded)
-        let anchored = ReplyEncoding.changedEvent("f", seq: 3, ops: ops, diff: encoded, anchor: .removed)
+        let size = Size(width: 300, height: 0.5)
+        let plain = ReplyEncoding.changedEvent("f", seq: 3, contentSize: size, ops: ops, diff: encoded)
+        let anchored = ReplyEncoding.changedEvent(
+            "f", seq: 3, contentSize: size, ops: ops, diff: encoded, anchor: .removed)
         let text = String(decoding: anchored, as: UTF8.self)
         #expect(text.hasSuffix(#""shifts":[{"from":1,"to":2,"dy":80}]},"anchor":null}}"# + "\n"))
+        #expect(text.contains(#""seq":3,"contentSize":{"w":300,"h":0.5},"ops":"#))
         // Without an anchor, the event is what it always was: the same bytes without the member.
         #expect(String(decoding: plain.dropLast(3), as: UTF8.self) + #","anchor":null}}"# + "\n" == text)
     }

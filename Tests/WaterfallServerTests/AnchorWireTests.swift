@@ -24,7 +24,7 @@ import WaterfallJSON
         #expect(result.keys == ["seq", "contentSize", "diff", "anchor"])
         #expect(result["anchor"] == ["section": 0, "i": 3, "dy": 30])
         let event = try JSONValue(parsing: try await watcher.readLine())
-        #expect(event["params"]?.keys == ["layout", "seq", "ops", "diff", "anchor"])
+        #expect(event["params"]?.keys == ["layout", "seq", "contentSize", "ops", "diff", "anchor"])
         #expect(event["params"]?["anchor"] == result["anchor"])
         #expect(event["params"]?["diff"] == result["diff"])
         // Without the diff the anchor stays; deleting the anchor item answers null, in the event too.

@@ -67,7 +67,8 @@ extension EndToEndTests {
 
         // The subscriber saw both changes, in order, each with the request and the reply's diff.
         let insertEvent =
-            #"{"jsonrpc":"2.0","method":"layout.changed","params":{"layout":"feed","seq":2,"ops":[{"method":"#
+            #"{"jsonrpc":"2.0","method":"layout.changed","params":{"layout":"feed","seq":2,"#
+            + #""contentSize":{"w":375,"h":510.25},"ops":[{"method":"#
             + #""items.insert","params":{"layout":"feed","section":0,"at":3,"items":[{"h":60},{"w":4,"h":3,"#
             + #""span":"full"}]}}],"diff":{"sections":[{"section":0,"origin":0,"height":510.25,"count":5,"items":["#
             + #"{"i":3,"x":10,"y":174,"w":172.5,"h":60},{"i":4,"x":10,"y":244,"w":355,"h":266.25}]}]}}}"#

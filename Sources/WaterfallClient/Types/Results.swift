@@ -128,6 +128,8 @@ public enum LayoutEvent: Sendable, Equatable {
 public struct LayoutChange: Sendable, Equatable {
     public var layout: String
     public var seq: Int
+    /// The content size after the change (events carry it from issue 19 on).
+    public var contentSize: Size
     public var ops: [Operation]
     public var diff: LayoutDiff
     public var anchor: AnchorResult?

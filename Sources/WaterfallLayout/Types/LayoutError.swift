@@ -50,3 +50,8 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension LayoutError {
+    /// A number as error messages write it: an integer without a fraction, any other value as Swift prints it.
+    public static func text(_ value: Double) -> String { Validation.format(value) }
+}

@@ -92,7 +92,7 @@ struct ChangeVisit {
     /// The layout before the first change that has no small undo (configure, a batch), once there is one.
     private var copy: Layout?
     private var records: [MutationRecord] = []
-    private var events: [[UInt8]] = []
+    private var events: [ChangeEvent] = []
     /// The journal bytes reserved for the records so far.
     private var reserved = 0
 
@@ -100,9 +100,9 @@ struct ChangeVisit {
     private mutating func attempt(
         _ change: LayoutChange, _ layout: inout Layout
     ) async -> Result<ChangeOutcome, ProtocolError> {
-        // Asked once, here: a subscription starts through the layout's actor, so never during this visit (one that
-        // ends meanwhile only makes the event go to nobody).
-        let subscribed = entry.subscribers.count > 0
+        // Asked once, here: a subscription starts (or moves its viewport) through the layout's actor, so never during
+        // this visit (one that ends meanwhile only makes the event go to nobody).
+        let audience = entry.subscribers.audience
         let validated: ValidatedChange
         var inverse: [LayoutCommand]?
         let growth: Int
@@ -128,10 +128,14 @@ struct ChangeVisit {
         } catch {
             return .failure(error)
         }
+        // What each scoped reader holds, taken before the change: its viewport's elements.
+        let requestHold = change.viewport.map { layout.hold($0) }
+        let holds = audience.viewports.map { layout.hold($0) }
+        let fullWanted = (change.wantsDiff && change.viewport == nil) || audience.unscoped
         let diff: LayoutDiff
         let anchor: AnchorOutcome?
         do {
-            (diff, anchor) = try await layout.apply(validated, listingItems: change.wantsDiff || subscribed)
+            (diff, anchor) = try await layout.apply(validated, listingItems: fullWanted)
         } catch {
             budget.adjust(-growth)
             return .failure(ProtocolError(error))
@@ -139,17 +143,45 @@ struct ChangeVisit {
         if let inverse { undo.append(inverse) }
         settleWeight(of: layout, reserved: growth)
         if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: validated)) }
-        guard subscribed else {
+        let own = requestHold.map { layout.scoped(diff, hold: $0, commands: validated.commands, anchor: anchor).diff }
+        guard audience.unscoped || !holds.isEmpty else {
             return .success(
                 ChangeOutcome(
-                    seq: layout.seq, size: layout.contentSize, diff: change.wantsDiff ? diff : nil, anchor: anchor))
+                    seq: layout.seq, size: layout.contentSize, diff: change.wantsDiff ? own ?? diff : nil,
+                    anchor: anchor))
         }
-        let encoded = ReplyEncoding.encodedDiff(diff)
-        events.append(
-            ReplyEncoding.changedEvent(change.layout, seq: layout.seq, ops: change.ops, diff: encoded, anchor: anchor))
+        var event = ChangeEvent()
+        var encoded: [UInt8]?
+        if audience.unscoped {
+            encoded = ReplyEncoding.encodedDiff(diff)
+            event.shared = changedEvent(change, layout, diff: encoded ?? [], anchor: anchor)
+        }
+        for hold in holds {
+            // A subscription's viewport moves only by `subscribe`: the requester's anchor is not the subscriber's.
+            let scoped = layout.scoped(diff, hold: hold, commands: validated.commands, anchor: nil).diff
+            event.scoped[hold.viewport] = changedEvent(
+                change, layout, diff: ReplyEncoding.encodedDiff(scoped), anchor: anchor)
+        }
+        events.append(event)
+        guard change.wantsDiff else {
+            return .success(ChangeOutcome(seq: layout.seq, size: layout.contentSize, anchor: anchor))
+        }
+        if let own {
+            return .success(ChangeOutcome(seq: layout.seq, size: layout.contentSize, diff: own, anchor: anchor))
+        }
         return .success(
             ChangeOutcome(
-                seq: layout.seq, size: layout.contentSize, encoded: change.wantsDiff ? encoded : nil, anchor: anchor))
+                seq: layout.seq, size: layout.contentSize, encoded: encoded, diff: encoded == nil ? diff : nil,
+                anchor: anchor))
+    }
+
+    /// The `layout.changed` line of `change`, which left `layout`, with its encoded `diff`.
+    private func changedEvent(_ change: LayoutChange, _ layout: Layout, diff: [UInt8], anchor: AnchorOutcome?)
+        -> [UInt8]
+    {
+        ReplyEncoding.changedEvent(
+            change.layout, seq: layout.seq, contentSize: layout.contentSize, ops: change.ops, diff: diff,
+            anchor: anchor)
     }
 
     /// The refusal of a visit whose commit failed and whose undo failed too.

@@ -45,10 +45,16 @@ extension ClientSession {
             let layout = try await registry.snapshot(name)
             try SnapshotReply.check(item, in: layout)
             ReplyEncoding.neighbors(&out, id: id, seq: layout.seq, layout.neighbors(of: item))
-        case .subscribe(let name):
-            try await registry.subscribe(name, ObjectIdentifier(self), output)
+        case .subscribe(let name, let viewport):
+            let layout = try await registry.subscribe(name, ObjectIdentifier(self), output, viewport: viewport)
             subscriptions.insert(name)
-            ReplyEncoding.emptyResult(&out, id: id)
+            if let layout, let viewport {
+                ReplyEncoding.scopedSubscription(
+                    &out, id: id, seq: layout.seq, contentSize: layout.contentSize, viewport: viewport,
+                    diff: layout.scopedSnapshot(viewport))
+            } else {
+                ReplyEncoding.emptyResult(&out, id: id)
+            }
         case .unsubscribe(let name):
             try registry.unsubscribe(name, ObjectIdentifier(self))
             subscriptions.remove(name)

@@ -19,19 +19,37 @@ final class LayoutEntry: Sendable {
     }
 }
 
-/// The connections subscribed to one layout.
+/// The connections subscribed to one layout, each with the viewport its events are scoped to (nil: full diffs).
 ///
 /// A lock rather than an actor: events are published from inside the layout's actor, synchronously, so that they
 /// leave in the order of the changes.
 final class SubscriberList: Sendable {
-    private let sinks = Mutex<[ObjectIdentifier: any OutputSink]>([:])
+    private struct Subscriber: Sendable {
+        var sink: any OutputSink
+        var viewport: Viewport?
+    }
+
+    private let sinks = Mutex<[ObjectIdentifier: Subscriber]>([:])
 
     var count: Int { sinks.withLock { $0.count } }
 
-    /// Adds a subscriber; false when it already was one.
+    /// What the subscribers need of a change: whether any wants full diffs, and the distinct viewports of the
+    /// others (subscribers with the same viewport share one event).
+    var audience: (unscoped: Bool, viewports: [Viewport]) {
+        sinks.withLock { sinks in
+            var unscoped = false
+            var viewports: Set<Viewport> = []
+            for subscriber in sinks.values {
+                if let viewport = subscriber.viewport { viewports.insert(viewport) } else { unscoped = true }
+            }
+            return (unscoped, Array(viewports))
+        }
+    }
+
+    /// Adds a subscriber, or replaces the viewport of one; false when it already was one.
     @discardableResult
-    func add(_ session: ObjectIdentifier, _ sink: any OutputSink) -> Bool {
-        sinks.withLock { $0.updateValue(sink, forKey: session) == nil }
+    func add(_ session: ObjectIdentifier, _ sink: any OutputSink, viewport: Viewport? = nil) -> Bool {
+        sinks.withLock { $0.updateValue(Subscriber(sink: sink, viewport: viewport), forKey: session) == nil }
     }
 
     func remove(_ session: ObjectIdentifier) {
@@ -42,17 +60,20 @@ final class SubscriberList: Sendable {
     func removeAll() -> [any OutputSink] {
         sinks.withLock { sinks in
             defer { sinks.removeAll() }
-            return Array(sinks.values)
+            return sinks.values.map(\.sink)
         }
     }
 
-    /// Sends `line` to every subscriber; one that has more than `limit` bytes unsent gets `overflow` instead and
-    /// is unsubscribed, so a slow reader cannot make the daemon hold events without bound.
-    func publish(_ line: [UInt8], overflow: [UInt8], limit: Int, counting counters: EventCounters) {
+    /// Sends `event` to every subscriber (its line for the subscriber's viewport); one that has more than `limit`
+    /// bytes unsent gets `overflow` instead and is unsubscribed, so a slow reader cannot make the daemon hold events
+    /// without bound.
+    func publish(_ event: ChangeEvent, overflow: [UInt8], limit: Int, counting counters: EventCounters) {
         let current = sinks.withLock { Array($0) }
         var sent = 0
         var dropped = 0
-        for (session, sink) in current {
+        for (session, subscriber) in current {
+            guard let line = event.line(for: subscriber.viewport) else { continue }
+            let sink = subscriber.sink
             if sink.pendingBytes + line.count > limit {
                 remove(session)
                 sink.send(overflow)
@@ -72,4 +93,15 @@ final class SubscriberList: Sendable {
 final class EventCounters: Sendable {
     let sent = Atomic(0)
     let dropped = Atomic(0)
+}
+
+/// One change's `layout.changed` lines: one shared by every unscoped subscriber, one per distinct viewport.
+struct ChangeEvent: Sendable {
+    var shared: [UInt8]?
+    var scoped: [Viewport: [UInt8]] = [:]
+
+    func line(for viewport: Viewport?) -> [UInt8]? {
+        guard let viewport else { return shared }
+        return scoped[viewport]
+    }
 }

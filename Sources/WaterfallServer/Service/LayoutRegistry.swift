@@ -116,13 +116,21 @@ final class LayoutRegistry: Sendable {
         try await existing(name).layout.read { $0 }
     }
 
-    /// Subscribes `sink` (the connection of session `id`) to the layout named `name`; a no-op if it already is.
-    func subscribe(_ name: String, _ id: ObjectIdentifier, _ sink: any OutputSink) async throws(ProtocolError) {
+    /// Subscribes `sink` (the connection of session `id`) to the layout named `name`, scoped to `viewport` when
+    /// there is one (replacing the viewport of a subscription it already has); with a viewport, returns the layout
+    /// at that moment, from which the answer's snapshot of the viewport is taken.
+    func subscribe(
+        _ name: String, _ id: ObjectIdentifier, _ sink: any OutputSink, viewport: Viewport? = nil
+    ) async throws(ProtocolError) -> Layout? {
         let entry = try existing(name)
-        // Through the layout's actor, so that a subscription starts between two changes, never inside one: each
-        // change decides there whether it needs its item frames for an event.
+        // Through the layout's actor, so that a subscription starts (or its viewport moves) between two changes,
+        // never inside one: each change decides there what its events need, and the layout returned is the one
+        // the next event follows.
         let subscribers = entry.subscribers
-        _ = await entry.layout.read { _ in subscribers.add(id, sink) }
+        return await entry.layout.read { layout in
+            subscribers.add(id, sink, viewport: viewport)
+            return viewport == nil ? nil : layout
+        }
     }
 
     /// Ends the subscription of session `id` to the layout named `name`; a no-op if there is none.

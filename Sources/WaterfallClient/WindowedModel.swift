@@ -1,0 +1,183 @@
+import WaterfallLayout
+
+/// What a client of a long feed holds: only the frames its viewport shows, kept in sync by scoped diffs and events
+/// (Diffs.md, "Scoped diffs").
+///
+/// Start from a scoped snapshot (`subscribe` with a viewport answers one); then for each change replay its commands
+/// on the indices of what it holds, apply its scoped diff, move the viewport by the anchor's `dy`, and drop what
+/// left the viewport. The invariant: `elements` equals a fresh `query` of `viewport.rect`. Memory and work per
+/// change are those of the viewport, not of the layout.
+public struct WindowedModel: Sendable, Hashable {
+    /// What is held of one section.
+    public struct Section: Sendable, Hashable {
+        /// The header's resting frame and, when pinned, its `pinMaxY` (absolute).
+        public var header: Rect?
+        public var pinMaxY: Double?
+        public var footer: Rect?
+        public var items: [Int: FrameModel.Item] = [:]
+
+        var isEmpty: Bool { header == nil && footer == nil && items.isEmpty }
+
+        mutating func shift(by dy: Double) {
+            header?.y += dy
+            pinMaxY? += dy
+            footer?.y += dy
+            for key in items.keys { items[key]?.frame.y += dy }
+        }
+    }
+
+    public private(set) var seq: Int
+    public private(set) var contentSize: Size
+    public private(set) var viewport: Viewport
+    /// The sections held, by index.
+    public private(set) var sections: [Int: Section] = [:]
+
+    // MARK: Lifecycle
+
+    /// The model of a scoped snapshot of `viewport` at `seq`.
+    public init(seq: Int, contentSize: Size, viewport: Viewport, snapshot: LayoutDiff) throws(FrameModelError) {
+        self.seq = seq
+        self.contentSize = contentSize
+        self.viewport = viewport
+        try apply(snapshot)
+        prune()
+    }
+
+    // MARK: Public
+
+    /// The elements in the viewport, as `query` orders and places them (pinned headers included).
+    public var elements: [Element] {
+        var result: [Element] = []
+        let rect = viewport.rect
+        for s in sections.keys.sorted() {
+            guard let section = sections[s] else { continue }
+            if let element = Self.header(section, s, in: rect) { result.append(element) }
+            for index in section.items.keys.sorted() {
+                guard let item = section.items[index] else { continue }
+                result.append(Element(kind: .item, section: s, index: index, frame: item.frame, id: item.id))
+            }
+            if let footer = section.footer {
+                result.append(Element(kind: .footer, section: s, index: nil, frame: footer, id: nil))
+            }
+        }
+        return result
+    }
+
+    /// Moves to another viewport: `snapshot` is the scoped snapshot of `viewport` at `seq` (what `subscribe`
+    /// answers), which replaces everything held.
+    public mutating func move(to viewport: Viewport, seq: Int, contentSize: Size, snapshot: LayoutDiff)
+        throws(FrameModelError)
+    {
+        self = try WindowedModel(seq: seq, contentSize: contentSize, viewport: viewport, snapshot: snapshot)
+    }
+
+    /// Applies a change at `seq` made of `commands` (by their indices, as its request or event lists them), with
+    /// its scoped diff and anchor outcome; a change the model already holds is skipped.
+    ///
+    /// - Throws: `outOfSequence` when a change was missed (take a new snapshot), `mismatch` when the diff does not
+    ///   fit.
+    public mutating func apply(
+        seq: Int, commands: [LayoutCommand], diff: LayoutDiff, anchor: AnchorOutcome?, contentSize: Size
+    ) throws(FrameModelError) {
+        guard seq > self.seq else { return }
+        guard seq == self.seq + 1 else { throw .outOfSequence(held: self.seq, received: seq) }
+        for command in commands { replay(command) }
+        try apply(diff)
+        if case .moved(_, let dy) = anchor { viewport = viewport.moved(by: dy) }
+        prune()
+        self.seq = seq
+        self.contentSize = contentSize
+    }
+
+    // MARK: Private
+
+    /// The header as `query` gives it for `rect`: a pinned header sits at `min(max(rect.y, y), pinMaxY)`.
+    private static func header(_ section: Section, _ s: Int, in rect: Rect) -> Element? {
+        guard var frame = section.header else { return nil }
+        let resting = frame.y
+        if let pinMaxY = section.pinMaxY { frame.y = min(max(rect.y, resting), pinMaxY) }
+        guard frame.isVisible(in: rect) else { return nil }
+        return Element(kind: .header, section: s, index: nil, frame: frame, id: nil, pinned: frame.y != resting)
+    }
+
+    /// Moves what is held to the indices after `command`; an item moved to another section is dropped (the diff
+    /// lists it there if the viewport shows it).
+    private mutating func replay(_ command: LayoutCommand) {
+        switch command {
+        case .insertItems, .deleteItems, .moveItem:
+            let old = sections
+            sections = [:]
+            for (s, section) in old {
+                for (index, item) in section.items {
+                    guard let path = ItemPath(section: s, item: index).following([command]), path.section == s else {
+                        continue
+                    }
+                    sections[s, default: Section()].items[path.item] = item
+                }
+                sections[s, default: Section()].header = section.header
+                sections[s, default: Section()].pinMaxY = section.pinMaxY
+                sections[s, default: Section()].footer = section.footer
+            }
+        case .updateItems(let s, let updates):
+            for update in updates where sections[s]?.items[update.index] != nil {
+                sections[s]?.items[update.index]?.id = update.item.id
+            }
+        case .insertSections, .deleteSections, .moveSection:
+            let old = sections
+            sections = [:]
+            for (s, section) in old {
+                guard let moved = Layout.sectionIndex(s, following: command) else { continue }
+                sections[moved] = section
+            }
+        case .configureSection, .configureLayout:
+            break
+        }
+    }
+
+    /// Shifts what is held by each section's `dy`, then sets what the diff lists.
+    private mutating func apply(_ diff: LayoutDiff) throws(FrameModelError) {
+        for entry in diff.sections {
+            var section = entry.isNew ? Section() : sections[entry.section] ?? Section()
+            if entry.dy != 0 { section.shift(by: entry.dy) }
+            switch entry.header {
+            case .unchanged: break
+            case .set(let frame):
+                section.header = frame
+                section.pinMaxY = entry.pinMaxY
+            case .removed:
+                section.header = nil
+                section.pinMaxY = nil
+            }
+            switch entry.footer {
+            case .unchanged: break
+            case .set(let frame): section.footer = frame
+            case .removed: section.footer = nil
+            }
+            for item in entry.items {
+                guard item.index >= 0, item.index < entry.count else {
+                    throw .mismatch("diff lists item \(item.index) of section \(entry.section) (\(entry.count) items)")
+                }
+                section.items[item.index] = FrameModel.Item(frame: item.frame, id: item.id)
+            }
+            sections[entry.section] = section
+        }
+        for shift in diff.shifts {
+            for s in sections.keys where s >= shift.from && s <= shift.to { sections[s]?.shift(by: shift.dy) }
+        }
+    }
+
+    /// Drops what is not in the viewport.
+    private mutating func prune() {
+        let rect = viewport.rect
+        for s in Array(sections.keys) {
+            guard var section = sections[s] else { continue }
+            section.items = section.items.filter { $0.value.frame.isVisible(in: rect) }
+            if Self.header(section, s, in: rect) == nil {
+                section.header = nil
+                section.pinMaxY = nil
+            }
+            if let footer = section.footer, !footer.isVisible(in: rect) { section.footer = nil }
+            sections[s] = section.isEmpty ? nil : section
+        }
+    }
+}

@@ -1,0 +1,276 @@
+/// What a client holding a viewport's elements holds before a change: the elements `query` gives for the viewport,
+/// headers by their resting frame and `pinMaxY` (what a diff sets), taken before the change is applied.
+public struct ViewportHold: Sendable {
+    /// One element held: an item (`index` ≥ 0), a header or a footer (`index` −1).
+    struct Held: Sendable {
+        var kind: Element.Kind
+        var section: Int
+        var index: Int
+        var frame: Rect
+        var pinMaxY: Double?
+    }
+
+    public let viewport: Viewport
+    let elements: [Held]
+}
+
+extension Layout {
+    /// What a client holding `viewport`'s elements holds now: take it before a change, then give it to
+    /// `scoped(_:hold:commands:anchor:)` after.
+    ///
+    /// - Complexity: that of `elements(in:)`: O(log sections + columns × log n + k) per section crossed.
+    public func hold(_ viewport: Viewport) -> ViewportHold {
+        let elements = elements(in: viewport.rect).map { element in
+            var held = ViewportHold.Held(
+                kind: element.kind, section: element.section, index: element.index ?? -1, frame: element.frame)
+            if element.kind == .header, let rest = metrics[element.section].header {
+                let origin = origins[element.section]
+                held.frame = Self.absolute(rest, origin)
+                held.pinMaxY = metrics[element.section].pinMaxY.map { origin + $0 }
+            }
+            return held
+        }
+        return ViewportHold(viewport: viewport, elements: elements)
+    }
+
+    /// The diff of the change `commands` (which left this layout, and whose full diff, with or without item frames,
+    /// is `full`) scoped to a client holding `hold`: what Diffs.md's "Scoped diffs" says.
+    ///
+    /// Every section entry and shift of `full` stays (O(sections), as without a viewport), stripped of its items,
+    /// headers and footers; then it lists, with their frames after the change,
+    /// - each held item, header or footer that is still there and whose frame is not its old one plus its section's
+    ///   `dy` (or that moved to another section), and each held header or footer that is gone (`removed`);
+    /// - each item, header or footer in the viewport after the change (moved by the anchor's `dy`) that the client
+    ///   does not hold, changed or not.
+    /// A section that then lists something but was only in a shift gets an entry, its shift split around it.
+    ///
+    /// - Complexity: O(sections listed in `full` + (h + k) × (commands + log k)) for the h held elements and the k
+    ///   in the viewport after, plus a query of the viewport: never the size of the change. Nothing is derived from
+    ///   the placement's list of moved items: the held elements carry their frames before, and the query finds those
+    ///   after.
+    /// - Returns: the scoped diff and the viewport after the change.
+    public func scoped(
+        _ full: LayoutDiff, hold: ViewportHold, commands: [LayoutCommand], anchor: AnchorOutcome?
+    ) -> (diff: LayoutDiff, viewport: Viewport) {
+        var anchorDy = 0.0
+        if case .moved(_, let dy) = anchor { anchorDy = dy }
+        let after = hold.viewport.moved(by: anchorDy)
+        var listing = ScopedListing(full)
+        for held in hold.elements {
+            guard let s = Self.section(held.section, following: commands) else { continue }
+            let dy = listing.dy(of: s)
+            switch held.kind {
+            case .item:
+                guard let path = ItemPath(section: held.section, item: held.index).following(commands) else { continue }
+                let now = frame(ofItem: path)
+                var predicted = held.frame
+                predicted.y += dy
+                // An item moved to another section is new there for the client, which holds no frame for it.
+                if path.section == s && now.frame == predicted {
+                    listing.carried.insert(ScopedListing.Key(.item, path.section, path.item))
+                } else {
+                    listing.addItem(now, section: path.section)
+                }
+            case .header:
+                let origin = origins[s]
+                let pinMaxY = metrics[s].pinMaxY.map { origin + $0 }
+                guard let rest = metrics[s].header.map({ Self.absolute($0, origin) }) else {
+                    listing.headers[s] = (.removed, nil)
+                    continue
+                }
+                var predicted = held.frame
+                predicted.y += dy
+                if rest == predicted && held.pinMaxY.map({ $0 + dy }) == pinMaxY {
+                    listing.carried.insert(ScopedListing.Key(.header, s, -1))
+                } else {
+                    listing.headers[s] = (.set(rest), pinMaxY)
+                }
+            case .footer:
+                guard let frame = metrics[s].footer.map({ Self.absolute($0, origins[s]) }) else {
+                    listing.footers[s] = .removed
+                    continue
+                }
+                var predicted = held.frame
+                predicted.y += dy
+                if frame == predicted {
+                    listing.carried.insert(ScopedListing.Key(.footer, s, -1))
+                } else {
+                    listing.footers[s] = .set(frame)
+                }
+            }
+        }
+        for element in elements(in: after.rect) {
+            let s = element.section
+            let key = ScopedListing.Key(element.kind, s, element.index ?? -1)
+            guard !listing.carried.contains(key) else { continue }
+            switch element.kind {
+            case .item:
+                listing.addItem(ItemFrame(index: key.index, frame: element.frame, id: element.id), section: s)
+            case .header:
+                let origin = origins[s]
+                guard let rest = metrics[s].header.map({ Self.absolute($0, origin) }) else { continue }
+                listing.headers[s] = (.set(rest), metrics[s].pinMaxY.map { origin + $0 })
+            case .footer:
+                listing.footers[s] = .set(element.frame)
+            }
+        }
+        return (listing.diff(self), after)
+    }
+
+    /// Where section `s` (an index before `commands`) is after them; nil once one deletes it.
+    static func section(_ s: Int, following commands: [LayoutCommand]) -> Int? {
+        var section = s
+        for command in commands {
+            guard let next = sectionIndex(section, following: command) else { return nil }
+            section = next
+        }
+        return section
+    }
+
+    /// Where section `s` (an index before `command`) is after it; nil when it deletes it.
+    public static func sectionIndex(_ s: Int, following command: LayoutCommand) -> Int? {
+        var section = s
+        switch command {
+        case .insertSections(let at, let specs):
+            if section >= at { section += specs.count }
+        case .deleteSections(let indices):
+            if indices.contains(section) { return nil }
+            section -= indices.count { $0 < section }
+        case .moveSection(let from, let to):
+            if from == section {
+                section = to
+            } else {
+                if from < section { section -= 1 }
+                if to <= section { section += 1 }
+            }
+        default:
+            break
+        }
+        return section
+    }
+}
+
+/// A scoped diff being built: the full diff's sections and shifts, and what the viewport lists by section.
+private struct ScopedListing {
+    struct Key: Hashable {
+        var kind: Element.Kind
+        var section: Int
+        var index: Int
+
+        init(_ kind: Element.Kind, _ section: Int, _ index: Int) {
+            self.kind = kind
+            self.section = section
+            self.index = index
+        }
+    }
+
+    let full: LayoutDiff
+    /// The position of each section's entry in `full.sections`.
+    let entryOf: [Int: Int]
+    /// What the client holds and moves right by itself, in the indices after the change.
+    var carried: Set<Key> = []
+    var listed: Set<Key> = []
+    var items: [Int: [ItemFrame]] = [:]
+    var headers: [Int: (FrameChange, Double?)] = [:]
+    var footers: [Int: FrameChange] = [:]
+
+    init(_ full: LayoutDiff) {
+        self.full = full
+        var entryOf: [Int: Int] = [:]
+        for (k, entry) in full.sections.enumerated() { entryOf[entry.section] = k }
+        self.entryOf = entryOf
+    }
+
+    /// How far the client moves what it holds of section `s` (an index after the change).
+    func dy(of s: Int) -> Double {
+        if let k = entryOf[s] { return full.sections[k].dy }
+        // Shifts are ascending and disjoint: the last one starting at or before `s`.
+        var low = 0
+        var high = full.shifts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if full.shifts[mid].from <= s { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0, full.shifts[low - 1].to >= s else { return 0 }
+        return full.shifts[low - 1].dy
+    }
+
+    mutating func addItem(_ item: ItemFrame, section s: Int) {
+        guard listed.insert(Key(.item, s, item.index)).inserted else { return }
+        items[s, default: []].append(item)
+    }
+
+    /// The scoped diff, `layout` being the layout after the change.
+    func diff(_ layout: Layout) -> LayoutDiff {
+        var sections = full.sections.map { entry in
+            var entry = entry
+            entry.items = []
+            entry.header = .unchanged
+            entry.pinMaxY = nil
+            entry.footer = .unchanged
+            return entry
+        }
+        var shifts = full.shifts
+        let touched = Set(items.keys).union(headers.keys).union(footers.keys)
+        for s in touched.sorted() where entryOf[s] == nil {
+            let frames = layout.frames(ofSectionHead: s)
+            sections.append(
+                SectionDiff(
+                    section: s, origin: frames.origin, height: frames.height, count: frames.count, dy: dy(of: s)))
+            shifts = Self.removing(s, from: shifts)
+        }
+        sections.sort { $0.section < $1.section }
+        for k in sections.indices {
+            let s = sections[k].section
+            if let list = items[s] { sections[k].items = list.sorted { $0.index < $1.index } }
+            if let (header, pinMaxY) = headers[s] {
+                sections[k].header = header
+                sections[k].pinMaxY = pinMaxY
+            }
+            if let footer = footers[s] { sections[k].footer = footer }
+        }
+        return LayoutDiff(sections: sections, shifts: shifts)
+    }
+
+    /// `shifts` without section `s`, the run holding it split around it.
+    private static func removing(_ s: Int, from shifts: [SectionShift]) -> [SectionShift] {
+        guard let k = shifts.firstIndex(where: { $0.from <= s && s <= $0.to }) else { return shifts }
+        var result = Array(shifts[..<k])
+        let run = shifts[k]
+        if run.from < s { result.append(SectionShift(from: run.from, to: s - 1, dy: run.dy)) }
+        if s < run.to { result.append(SectionShift(from: s + 1, to: run.to, dy: run.dy)) }
+        result.append(contentsOf: shifts[(k + 1)...])
+        return result
+    }
+}
+
+extension Layout {
+    /// Section `s`'s origin, height and count, without its frames.
+    func frames(ofSectionHead s: Int) -> (origin: Double, height: Double, count: Int) {
+        (origins[s], metrics[s].height, metrics[s].count)
+    }
+}
+
+extension Layout {
+    /// Applies `change` as `apply(_:listingItems:)` does and returns its diff scoped to a client holding
+    /// `viewport`'s elements, with the viewport after the change (moved by the anchor's `dy`).
+    ///
+    /// - Complexity: that of the change without item frames (as `"diff": false`), plus that of
+    ///   `scoped(_:hold:commands:anchor:)`.
+    public mutating func apply(
+        _ change: ValidatedChange, viewport: Viewport
+    ) async throws(LayoutError) -> (diff: LayoutDiff, anchor: AnchorOutcome?, viewport: Viewport) {
+        let held = hold(viewport)
+        let (full, anchor) = try await apply(change, listingItems: false)
+        let (diff, after) = scoped(full, hold: held, commands: change.commands, anchor: anchor)
+        return (diff, anchor, after)
+    }
+}
+
+extension Layout {
+    /// What a client that holds nothing needs to hold `viewport`'s elements: the scoped diff of no change from an
+    /// empty hold (each section crossed gets an entry; headers come with their resting frame and `pinMaxY`).
+    public func scopedSnapshot(_ viewport: Viewport) -> LayoutDiff {
+        scoped(LayoutDiff(), hold: ViewportHold(viewport: viewport, elements: []), commands: [], anchor: nil).diff
+    }
+}
