@@ -176,7 +176,10 @@ public enum MethodTable {
             return make(
                 "Sends this connection layout.changed for every change of a layout, and layout.dropped; with a "
                     + "viewport, each event scoped to it, and the answer holds the viewport's elements.",
-                [layout, ParamDeclaration("viewport", WireSchema.nullable(viewport), "scopes the events to a viewport")],
+                [
+                    layout,
+                    ParamDeclaration("viewport", WireSchema.nullable(viewport), "scopes the events to a viewport"),
+                ],
                 ["oneOf": [empty, scoped]], [("layout", "feed")], [:])
         case .unsubscribe:
             return make("Ends a subscription.", [layout], empty, [("layout", "feed")], [:])
