@@ -75,7 +75,7 @@ struct RandomConnection {
                 perform(machine.workFinished(reply: Array("r\(k).\n".utf8)) { socket.write($0) })
             case 0..<94:
                 now += UInt64.random(in: 0...250_000_000, using: &random)
-                perform(machine.checkStall(now: now))
+                perform(machine.checkStall(now: now) { socket.write($0) })
             case 0..<97 where cancelsPending > 0:
                 cancelsPending -= 1
                 perform(machine.sourceCancelled())

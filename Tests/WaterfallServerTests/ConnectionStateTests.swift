@@ -106,17 +106,36 @@ import Testing
         var socket = FakeSocket(room: 0)
         let second: UInt64 = 1_000_000_000
         _ = machine.start()
-        #expect(machine.checkStall(now: 0).closed == nil)
+        #expect(machine.checkStall(now: 0) { socket.write($0) }.closed == nil)
         _ = machine.send(socket.bytes("0123456789"), as: .events) { socket.write($0) }
-        #expect(machine.checkStall(now: 1 * second).closed == nil, "the first check that sees output starts the clock")
-        #expect(machine.checkStall(now: second + second / 2).closed == nil)
+        #expect(
+            machine.checkStall(now: 1 * second) { socket.write($0) }.closed == nil,
+            "the first check that sees output starts the clock")
+        #expect(machine.checkStall(now: second + second / 2) { socket.write($0) }.closed == nil)
         socket.room = 1
         _ = machine.writable { socket.write($0) }
-        #expect(machine.checkStall(now: 3 * second).closed == nil, "a byte written is progress")
-        #expect(machine.checkStall(now: 3 * second + second / 2).closed == nil)
-        let stalled = machine.checkStall(now: 4 * second + second / 10)
+        #expect(machine.checkStall(now: 3 * second) { socket.write($0) }.closed == nil, "a byte written is progress")
+        #expect(machine.checkStall(now: 3 * second + second / 2) { socket.write($0) }.closed == nil)
+        let stalled = machine.checkStall(now: 4 * second + second / 10) { socket.write($0) }
         #expect(stalled.closed == .stalled(seconds: 1))
         #expect(stalled.closeSession)
+    }
+
+    /// A writability event that never comes does not close a client that reads: the stall check offers the socket
+    /// the queued output itself, and what it takes is progress (issue 17's lost reply).
+    @Test func aLostWakeUpCostsACheckNotTheConnection() {
+        var machine = Machine(limits: Self.limits)
+        var socket = FakeSocket(room: 0)
+        let second: UInt64 = 1_000_000_000
+        _ = machine.start()
+        _ = machine.send(socket.bytes("0123456789"), as: .replies) { socket.write($0) }
+        #expect(machine.pendingBytes == 10)
+        // The client reads everything, but no writability event reaches the machine.
+        socket.room = 100
+        let check = machine.checkStall(now: 1 * second) { socket.write($0) }
+        #expect(check.closed == nil)
+        #expect(machine.pendingBytes == 0)
+        #expect(machine.checkStall(now: 5 * second) { socket.write($0) }.closed == nil)
     }
 
     @Test func theEndOfInputDrainsTheWorkAndItsOutputThenCloses() {
@@ -212,7 +231,7 @@ import Testing
         let sent = machine.send(socket.bytes("x\n"), as: .events) { socket.write($0) }
         #expect(sent.written == 0 && socket.delivered.isEmpty)
         #expect(machine.writable { socket.write($0) }.write == nil)
-        #expect(machine.checkStall(now: .max).closed == nil)
+        #expect(machine.checkStall(now: .max) { _ in .wouldBlock }.closed == nil)
     }
 
     @Test func newLimitsApplyAtOnce() {

@@ -85,7 +85,7 @@ final class Connection: OutputSink, @unchecked Sendable {
 
     /// The periodic stall check (`ConnectionState.checkStall`).
     func checkStall(now: UInt64) {
-        transition { $0.checkStall(now: now) }
+        transition { [self] in $0.checkStall(now: now, write: writeToSocket) }
     }
 
     /// Applies reloaded limits.
@@ -150,9 +150,15 @@ final class Connection: OutputSink, @unchecked Sendable {
         if actions.written > 0 { context.counters.bytesWritten.add(actions.written) }
         for waiter in actions.wake { waiter.resume(returning: actions.room) }
         if let reason = actions.closed {
-            if case .stalled = reason { context.counters.connectionsClosedSlow.add(1) }
             framer.withLock { $0.reset() }
-            context.logger.debug("connection \(id) (\(peer)) closed: \(reason)")
+            if case .stalled = reason {
+                // A client that stops reading is the usual cause, but a lost reply looks the same from the client's
+                // side: worth a line at the default level.
+                context.counters.connectionsClosedSlow.add(1)
+                context.logger.warning("connection \(id) (\(peer)) closed: \(reason)")
+            } else {
+                context.logger.debug("connection \(id) (\(peer)) closed: \(reason)")
+            }
         }
         if let work = actions.start {
             Task {

@@ -272,8 +272,13 @@ struct ConnectionState<Work, Waiter> {
 
     /// The periodic stall check: closes the connection if its unsent output made no progress for `stallSeconds`
     /// (measured from the first check that saw it unsent, so never early; late by at most a check's period).
-    mutating func checkStall(now: UInt64) -> Actions {
+    ///
+    /// Each check first offers the socket what is queued, as a writability event would: a wake-up that never came
+    /// (seen once in millions of requests: a client reading, output queued, nothing written until the stall time
+    /// closed the connection, its reply lost) then costs a check's period, not the connection.
+    mutating func checkStall(now: UInt64, write: Write) -> Actions {
         serve { t in
+            if t.serving.writeArmed { t.flush(write) }
             guard !t.serving.output.isEmpty else {
                 t.serving.lastCheck = nil
                 return
