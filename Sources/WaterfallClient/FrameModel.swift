@@ -145,21 +145,8 @@ public struct FrameModel: Sendable, Hashable {
             if entry.dy != 0 { section.shift(by: entry.dy) }
             section.origin = entry.origin
             section.height = entry.height
-            switch entry.header {
-            case .unchanged: break
-            case .set(let frame):
-                section.header = frame
-                // A header is listed whenever its pinMaxY changed beyond dy; without one it is not pinned (any more).
-                section.pinMaxY = entry.pinMaxY
-            case .removed:
-                section.header = nil
-                section.pinMaxY = nil
-            }
-            switch entry.footer {
-            case .unchanged: break
-            case .set(let frame): section.footer = frame
-            case .removed: section.footer = nil
-            }
+            (section.header, section.pinMaxY, section.footer) = entry.headerAndFooter(
+                after: section.header, pinMaxY: section.pinMaxY, footer: section.footer)
             for item in entry.items {
                 guard section.items.indices.contains(item.index) else {
                     throw .mismatch("diff lists item \(item.index) of section \(entry.section) (\(entry.count) items)")

@@ -139,20 +139,8 @@ public struct WindowedModel: Sendable, Hashable {
         for entry in diff.sections {
             var section = entry.isNew ? Section() : sections[entry.section] ?? Section()
             if entry.dy != 0 { section.shift(by: entry.dy) }
-            switch entry.header {
-            case .unchanged: break
-            case .set(let frame):
-                section.header = frame
-                section.pinMaxY = entry.pinMaxY
-            case .removed:
-                section.header = nil
-                section.pinMaxY = nil
-            }
-            switch entry.footer {
-            case .unchanged: break
-            case .set(let frame): section.footer = frame
-            case .removed: section.footer = nil
-            }
+            (section.header, section.pinMaxY, section.footer) = entry.headerAndFooter(
+                after: section.header, pinMaxY: section.pinMaxY, footer: section.footer)
             for item in entry.items {
                 guard item.index >= 0, item.index < entry.count else {
                     throw .mismatch("diff lists item \(item.index) of section \(entry.section) (\(entry.count) items)")
