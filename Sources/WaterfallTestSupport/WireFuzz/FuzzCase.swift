@@ -86,10 +86,10 @@ public struct FuzzCase: Sendable {
         case .plain: return envelope(method: method, params: params, id: id)
         case .notification: return envelope(method: method, params: params, id: nil)
         case .batch, .batchOfThree:
-            // An op's params are the request's without `layout`; `anchor` and `diff` belong to the batch.
+            // An op's params are the request's without `layout`; `anchor`, `diff` and `viewport` belong to the batch.
             var opParams = params ?? .object([])
             var batch = FuzzJSON.object([("layout", .string(slotName))])
-            for key in ["layout", "anchor", "diff"] {
+            for key in ["layout", "anchor", "diff", "viewport"] {
                 if key != "layout", let value = opParams[[.key(key)]] { batch = batch.adding(key, value) }
                 opParams = opParams.removing(key)
             }

@@ -60,8 +60,14 @@ public struct FuzzTemplate: Sendable {
             "items.update", #"{"section":0,"items":[{"i":1,"h":15,"w":3,"span":1,"id":"b"}]\#(anchor)}"#,
             isChange: true),
         FuzzTemplate("items.move", #"{"from":[0,1],"to":[2,0]\#(anchor)}"#, isChange: true),
+        FuzzTemplate(
+            "items.update", #"{"section":0,"items":[{"i":1,"h":15,"column":1}],"viewport":{"y":0,"h":100}}"#,
+            isChange: true),
         FuzzTemplate("query", #"{"rect":{"x":0,"y":0,"w":300,"h":500}}"#),
+        FuzzTemplate("query", #"{"rect":{"x":0,"y":0,"w":300,"h":500},"order":"reading"}"#),
+        FuzzTemplate("items.neighbors", #"{"section":0,"i":1}"#),
         FuzzTemplate("subscribe", "{}"),
+        FuzzTemplate("subscribe", #"{"viewport":{"y":10,"h":200}}"#),
         FuzzTemplate("unsubscribe", "{}"),
     ]
 

@@ -121,7 +121,7 @@ public enum WireFuzzMutations {
             let change = FuzzTemplate.all.filter(\.isChange).randomElement(using: &rng)!
             let op = FuzzJSON.object([
                 ("method", .string(change.method)),
-                ("params", (change.params ?? .object([])).removing("anchor").removing("diff")),
+                ("params", (change.params ?? .object([])).removing("anchor").removing("diff").removing("viewport")),
             ])
             let mixed = Bool.random(using: &rng) ? [op] + ops : ops + [op]
             return (request.replacing(target, with: .array(mixed)), "ops + \(change.method)", false)
