@@ -28,10 +28,9 @@ final class BenchClient: @unchecked Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard connected == 0 else {
-            close(fd)
-            return nil
-        }
+        // A class's failable init that fails after `fd` is set runs `deinit`, which closes it: closing it here too
+        // would close a descriptor number another thread may have been given meanwhile.
+        guard connected == 0 else { return nil }
     }
 
     deinit { close(fd) }
