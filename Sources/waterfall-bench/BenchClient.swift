@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WaterfallTestSupport
 
 /// A blocking Unix-socket client on raw Glibc calls, for threads the benchmark owns (never the cooperative pool).
 final class BenchClient: @unchecked Sendable {
@@ -109,6 +110,12 @@ final class BenchClient: @unchecked Sendable {
             return false
         }
         return true
+    }
+
+    /// Makes layout `bulk` afresh (`BulkFeed.createLine`) and sends it `lines` (its inserts), one at a time.
+    func load(_ lines: [String]) {
+        expectResult(BulkFeed.createLine)
+        for line in lines { expectResult(line) }
     }
 }
 
