@@ -28,6 +28,11 @@ extension Layout {
     /// How many widths the layout is laid out at.
     public var widthCount: Int { 1 + others.count }
 
+    /// The widths the layout will have once `change` is applied.
+    public func widths(after change: ValidatedChange) -> [Double] {
+        Self.widths(after: change.commands) ?? widths
+    }
+
     /// The layout at `width` (its frames, listings and queries are that width's), or nil when the layout is not laid
     /// out at that width.
     public func at(width w: Double) -> Layout? {
@@ -65,7 +70,8 @@ extension Layout {
         _ change: ValidatedChange, countsAsChange: Bool, listingItems: (Double) -> Bool, from removed: [Double] = []
     ) async -> [WidthOutcome] {
         var jobs = takeWidths(for: change, removed: removed)
-        let flags = jobs.map { listingItems($0.layout.width) }
+        // A removed width's diff is for readers that followed it, which hold no viewport's worth of it only.
+        let flags = jobs.map { $0.isExtra || listingItems($0.to) }
         if jobs.count == 1 {
             let outcome = await jobs[0].layout.applyHere(
                 jobs[0].change, countsAsChange: countsAsChange, listingItems: flags[0])
@@ -115,6 +121,8 @@ extension Layout {
     private struct WidthJob {
         var layout: Layout
         var change: ValidatedChange
+        /// The width the layout has after the change.
+        var to: Double
         var from: Double
         /// A removed width's outcome, whose layout is dropped after.
         var isExtra = false
@@ -128,16 +136,17 @@ extension Layout {
         others = []
         guard let target = Self.widths(after: change.commands) else {
             self = .empty
-            return old.map { WidthJob(layout: $0, change: change, from: $0.width) }
+            return old.map { WidthJob(layout: $0, change: change, to: $0.width, from: $0.width) }
         }
         self = .empty
         var jobs = target.map { w in
             let base = old.first { $0.width == w } ?? old[0]
-            return WidthJob(layout: base, change: change.setting(width: w), from: base.width)
+            return WidthJob(layout: base, change: change.setting(width: w), to: w, from: base.width)
         }
         for w in removed where !target.contains(w) {
             guard let base = old.first(where: { $0.width == w }) else { continue }
-            jobs.append(WidthJob(layout: base, change: change.setting(width: target[0]), from: w, isExtra: true))
+            jobs.append(
+                WidthJob(layout: base, change: change.setting(width: target[0]), to: target[0], from: w, isExtra: true))
         }
         return jobs
     }
