@@ -107,7 +107,8 @@ public enum WireSchema {
             "maxItems": .int(Int64(Validation.maxWidths)),
         ]
         return [
-            ("width", width), ("widths", nullable(widths)), ("scale", nullable(scale)), ("direction", nullable(oneOf(["ltr", "rtl"]))),
+            ("width", width), ("widths", nullable(widths)), ("scale", nullable(scale)),
+            ("direction", nullable(oneOf(["ltr", "rtl"]))),
             ("minContentHeight", nullable(length)), ("defaults", nullable(ref("SectionProperties"))),
         ]
     }
