@@ -131,22 +131,38 @@ extension Layout {
     /// Takes the layouts out of this value, one per width after `change`, each with the change as it applies there,
     /// followed by the removed widths of `removed` that the change takes away.
     private mutating func takeWidths(for change: ValidatedChange, removed: [Double]) -> [WidthJob] {
-        var old = [self] + others
-        old[0].others = []
-        others = []
-        guard let target = Self.widths(after: change.commands) else {
-            self = .empty
-            return old.map { WidthJob(layout: $0, change: change, to: $0.width, from: $0.width) }
-        }
+        // Moved out, never copied: a layout referenced from two places would copy each section it changes, whole.
+        var first = self
         self = .empty
-        var jobs = target.map { w in
-            let base = old.first { $0.width == w } ?? old[0]
-            return WidthJob(layout: base, change: change.setting(width: w), to: w, from: base.width)
+        var old = [Layout]()
+        old.reserveCapacity(1 + first.others.count)
+        var rest = first.others
+        first.others = []
+        old.append(first)
+        first = .empty
+        old.append(contentsOf: rest)
+        rest = []
+        defer { old.removeAll() }
+        guard let target = Self.widths(after: change.commands) else {
+            return old.indices.map { k in
+                let layout = old[k]
+                old[k] = .empty
+                return WidthJob(layout: layout, change: change, to: layout.width, from: layout.width)
+            }
+        }
+        let widths = old.map(\.width)
+        var jobs: [WidthJob] = []
+        for w in target {
+            // A new width starts from the first width's layout, which several may share (and copy as they change).
+            let k = widths.firstIndex(of: w) ?? 0
+            jobs.append(WidthJob(layout: old[k], change: change.setting(width: w), to: w, from: widths[k]))
+            // A kept width is taken by one job only (the widths are distinct); the first stays for new ones.
+            if k > 0 { old[k] = .empty }
         }
         for w in removed where !target.contains(w) {
-            guard let base = old.first(where: { $0.width == w }) else { continue }
+            guard let k = widths.firstIndex(of: w) else { continue }
             jobs.append(
-                WidthJob(layout: base, change: change.setting(width: target[0]), to: target[0], from: w, isExtra: true))
+                WidthJob(layout: old[k], change: change.setting(width: target[0]), to: target[0], from: w, isExtra: true))
         }
         return jobs
     }
