@@ -75,13 +75,14 @@ extension ByteReader {
 
     public mutating func layoutPatch() throws(FormatError) -> LayoutPatch {
         let mask = try u8("layout patch mask")
-        guard mask >> 5 == 0 else { throw malformed("layout patch mask \(mask)") }
+        guard mask >> 6 == 0 else { throw malformed("layout patch mask \(mask)") }
         var p = LayoutPatch()
         if mask & 1 != 0 { p.width = try double("width") }
         if mask & 2 != 0 { p.scale = try double("scale") }
         if mask & 4 != 0 { p.direction = try direction() }
         if mask & 8 != 0 { p.minContentHeight = try double("minContentHeight") }
         if mask & 16 != 0 { p.defaults = try properties() }
+        if mask & 32 != 0 { p.widths = try widths(count: try count("width count", limit: Validation.maxWidths)) }
         return p
     }
 
@@ -91,9 +92,24 @@ extension ByteReader {
 
     /// A layout's settings, as `ByteWriter.settings` writes them, in a spec without sections.
     public mutating func settings() throws(FormatError) -> LayoutSpec {
-        LayoutSpec(
-            width: try double("width"), scale: try double("scale"), direction: try direction(),
+        // Minus the count of several widths, then the widths (see `ByteWriter.settings`).
+        let first = try double("width")
+        var widths = [first]
+        if first < 0, first >= -Double(Validation.maxWidths), first == first.rounded() {
+            widths = try self.widths(count: Int(-first))
+        }
+        var spec = LayoutSpec(
+            width: first, scale: try double("scale"), direction: try direction(),
             minContentHeight: try double("minContentHeight"), defaults: try properties())
+        spec.widths = widths
+        return spec
+    }
+
+    /// `count` widths.
+    private mutating func widths(count: Int) throws(FormatError) -> [Double] {
+        var widths: [Double] = []
+        for _ in 0..<count { widths.append(try double("width")) }
+        return widths
     }
 
     public mutating func spec() throws(FormatError) -> LayoutSpec {

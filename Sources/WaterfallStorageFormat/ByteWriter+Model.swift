@@ -70,12 +70,20 @@ extension ByteWriter {
         if p.direction != nil { mask |= 4 }
         if p.minContentHeight != nil { mask |= 8 }
         if p.defaults != nil { mask |= 16 }
+        if p.widths != nil { mask |= 32 }
         u8(mask)
         if let v = p.width { double(v) }
         if let v = p.scale { double(v) }
         if let v = p.direction { u8(v.code) }
         if let v = p.minContentHeight { double(v) }
         if let v = p.defaults { properties(v) }
+        if let v = p.widths { doubles(v) }
+    }
+
+    /// A count, then each value.
+    mutating func doubles(_ values: [Double]) {
+        varint(UInt64(values.count))
+        for v in values { double(v) }
     }
 
     public mutating func section(_ section: SectionSpec) {
@@ -84,10 +92,19 @@ extension ByteWriter {
     }
 
     /// The settings of a layout, without its sections.
+    ///
+    /// A layout at several widths writes minus their count in the width's place, then the widths: a layout at one
+    /// width is written byte for byte as before, and a reader from before refuses the others (a width < 0) rather
+    /// than reading them as one width.
     public mutating func settings(
-        width: Double, scale: Double, direction: Direction, minContentHeight: Double, defaults: SectionProperties
+        widths: [Double], scale: Double, direction: Direction, minContentHeight: Double, defaults: SectionProperties
     ) {
-        double(width)
+        if widths.count == 1 {
+            double(widths[0])
+        } else {
+            double(-Double(widths.count))
+            for v in widths { double(v) }
+        }
         double(scale)
         u8(direction.code)
         double(minContentHeight)
@@ -96,7 +113,7 @@ extension ByteWriter {
 
     public mutating func spec(_ spec: LayoutSpec) {
         settings(
-            width: spec.width, scale: spec.scale, direction: spec.direction, minContentHeight: spec.minContentHeight,
+            widths: spec.widths, scale: spec.scale, direction: spec.direction, minContentHeight: spec.minContentHeight,
             defaults: spec.defaults)
         varint(UInt64(spec.sections.count))
         for s in spec.sections { section(s) }

@@ -100,12 +100,14 @@ struct ChangeVisit {
     private mutating func attempt(
         _ change: LayoutChange, _ layout: inout Layout
     ) async -> Result<ChangeOutcome, ProtocolError> {
-        // Asked once, here: a subscription starts (or moves its viewport) through the layout's actor, so never during
-        // this visit (one that ends meanwhile only makes the event go to nobody).
+        // Asked once, here: a subscription starts (or moves its viewport or width) through the layout's actor, so
+        // never during this visit (one that ends meanwhile only makes the event go to nobody).
         let audience = entry.subscribers.audience
         let validated: ValidatedChange
         var inverse: [LayoutCommand]?
         let growth: Int
+        let before = layout.widths
+        let after: [Double]
         do throws(ProtocolError) {
             do {
                 // A batch names the failing op in errors even when it holds one.
@@ -113,7 +115,12 @@ struct ChangeVisit {
             } catch {
                 throw ProtocolError(error)
             }
-            growth = validated.commands.reduce(0) { $0 + $1.addedWeight }
+            after = layout.widths(after: validated)
+            if let width = change.width, !after.contains(width) {
+                throw WidthRoute.notAWidth(width, of: entry.name, after)
+            }
+            // Every width holds the change's items; the exact weight is settled after.
+            growth = validated.commands.reduce(0) { $0 + $1.addedWeight } * max(before.count, after.count)
             if durable {
                 // The journal's room before anything changes: a full disk refuses the change and changes nothing.
                 let bound = log.recordBound(validated)
@@ -128,14 +135,21 @@ struct ChangeVisit {
         } catch {
             return .failure(error)
         }
-        // What each scoped reader holds, taken before the change: its viewport's elements.
-        let requestHold = change.viewport.map { layout.hold($0) }
-        let holds = audience.viewports.map { layout.hold($0) }
-        let fullWanted = (change.wantsDiff && change.viewport == nil) || audience.unscoped
-        let diff: LayoutDiff
-        let anchor: AnchorOutcome?
+        let request = WidthRoute(change.width, before: before, after: after)
+        var routes: [AudienceKey: WidthRoute] = [:]
+        for key in audience { routes[key] = WidthRoute(key.width, before: before, after: after) }
+        // What each scoped reader holds, taken before the change at the width it had: its viewport's elements.
+        let requestHold = change.viewport.map { layout.at(width: request.from)?.hold($0) } ?? nil
+        var holds: [AudienceKey: ViewportHold] = [:]
+        for (key, route) in routes {
+            if let viewport = key.viewport { holds[key] = layout.at(width: route.from)?.hold(viewport) }
+        }
+        var full: Set<Double> = change.wantsDiff && change.viewport == nil ? [request.to] : []
+        for (key, route) in routes where key.viewport == nil && !route.isMove { full.insert(route.to) }
+        let removed = Set(routes.values.filter(\.isMove).map(\.from))
+        let outcomes: [WidthOutcome]
         do {
-            (diff, anchor) = try await layout.apply(validated, listingItems: fullWanted)
+            outcomes = try await layout.apply(validated, listingItems: { full.contains($0) }, from: Array(removed))
         } catch {
             budget.adjust(-growth)
             return .failure(ProtocolError(error))
@@ -143,36 +157,45 @@ struct ChangeVisit {
         if let inverse { undo.append(inverse) }
         settleWeight(of: layout, reserved: growth)
         if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: validated)) }
-        let own = requestHold.map { layout.scoped(diff, hold: $0, commands: validated.commands, anchor: anchor).diff }
-        guard audience.unscoped || !holds.isEmpty else {
-            return .success(
-                ChangeOutcome(
-                    seq: layout.seq, size: layout.contentSize, diff: change.wantsDiff ? own ?? diff : nil,
-                    anchor: anchor))
+        let mine = request.outcome(in: outcomes)
+        let target = layout.at(width: request.to) ?? layout
+        let own = requestHold.map {
+            target.scoped(mine.diff, hold: $0, commands: validated.commands, anchor: mine.anchor).diff
         }
+        var reply = ChangeOutcome(seq: layout.seq, size: target.contentSize, anchor: mine.anchor)
+        if change.wantsDiff { reply.diff = own ?? mine.diff }
+        guard !audience.isEmpty else { return .success(reply) }
         var event = ChangeEvent()
-        var encoded: [UInt8]?
-        if audience.unscoped {
-            encoded = ReplyEncoding.encodedDiff(diff)
-            event.shared = changedEvent(change, layout, diff: encoded ?? [], anchor: anchor)
+        var encoded: [WidthRoute: [UInt8]] = [:]
+        var movedLines: [AudienceKey: [UInt8]] = [:]
+        for (key, route) in routes {
+            let outcome = route.outcome(in: outcomes)
+            let there = layout.at(width: route.to) ?? layout
+            let bytes: [UInt8]
+            if let hold = holds[key] {
+                // A subscription's viewport moves only by `subscribe`: the requester's anchor is not the subscriber's.
+                bytes = ReplyEncoding.encodedDiff(
+                    there.scoped(outcome.diff, hold: hold, commands: validated.commands, anchor: nil).diff)
+            } else if let cached = encoded[route] {
+                bytes = cached
+            } else {
+                bytes = ReplyEncoding.encodedDiff(outcome.diff)
+                encoded[route] = bytes
+            }
+            let line = changedEvent(change, there, diff: bytes, anchor: outcome.anchor)
+            if route.isMove { movedLines[key] = line } else { event.lines[key] = line }
         }
-        for hold in holds {
-            // A subscription's viewport moves only by `subscribe`: the requester's anchor is not the subscriber's.
-            let scoped = layout.scoped(diff, hold: hold, commands: validated.commands, anchor: nil).diff
-            event.scoped[hold.viewport] = changedEvent(
-                change, layout, diff: ReplyEncoding.encodedDiff(scoped), anchor: anchor)
+        if !movedLines.isEmpty {
+            for (session, key) in entry.subscribers.moveToFirstWidth(from: removed) {
+                event.moved[session] = movedLines[key]
+            }
         }
         events.append(event)
-        guard change.wantsDiff else {
-            return .success(ChangeOutcome(seq: layout.seq, size: layout.contentSize, anchor: anchor))
+        if change.wantsDiff, own == nil, let bytes = encoded[request] {
+            reply.encoded = bytes
+            reply.diff = nil
         }
-        if let own {
-            return .success(ChangeOutcome(seq: layout.seq, size: layout.contentSize, diff: own, anchor: anchor))
-        }
-        return .success(
-            ChangeOutcome(
-                seq: layout.seq, size: layout.contentSize, encoded: encoded, diff: encoded == nil ? diff : nil,
-                anchor: anchor))
+        return .success(reply)
     }
 
     /// The `layout.changed` line of `change`, which left `layout`, with its encoded `diff`.
