@@ -1,4 +1,5 @@
 import Foundation
+import WaterfallTestSupport
 
 /// A layout at several widths (issue 18), through the real daemon: a one-item change to a million items laid out at
 /// 4 widths against the same layout at 1 width (goal ≤ 1.6×), the two changed alternately so that the host's drift
@@ -20,13 +21,13 @@ enum WidthsBenchmark {
             return
         }
         defer { daemon.stop() }
-        let texts = WireBenchmark.itemTexts(sizes.items).real
+        let texts = BulkFeed(count: sizes.items).itemTexts.real
         for (name, widths) in [("one", [widths[0]]), ("four", widths)] {
             let list = widths.map(String.init).joined(separator: ",")
             control.expectResult(
                 #"{"id":1,"method":"layout.create","params":{"layout":"\#(name)","widths":[\#(list)],"#
                     + #""defaults":{"minColumnWidth":180},"sections":[{}],"diff":false}}"#)
-            for line in WireBenchmark.insertLines(texts, sizes.perInsert) {
+            for line in BulkFeed.insertLines(texts, sizes.perInsert) {
                 control.expectResult(line.replacingOccurrences(of: #""layout":"bulk""#, with: #""layout":"\#(name)""#))
             }
         }
