@@ -162,7 +162,8 @@ extension Layout {
         for w in removed where !target.contains(w) {
             guard let k = widths.firstIndex(of: w) else { continue }
             jobs.append(
-                WidthJob(layout: old[k], change: change.setting(width: target[0]), to: target[0], from: w, isExtra: true))
+                WidthJob(
+                    layout: old[k], change: change.setting(width: target[0]), to: target[0], from: w, isExtra: true))
         }
         return jobs
     }

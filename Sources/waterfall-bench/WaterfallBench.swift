@@ -95,7 +95,8 @@ enum WaterfallBench {
             await ViewportBenchmark.run(sizes, table: &table)
         }
         if wants("widths") {
-            let sizes = WidthsBenchmark.Sizes(items: million, perInsert: quick ? 2_000 : 10_000, updates: quick ? 5 : 11)
+            let sizes = WidthsBenchmark.Sizes(
+                items: million, perInsert: quick ? 2_000 : 10_000, updates: quick ? 5 : 11)
             WidthsBenchmark.run(sizes, table: &table)
         }
         if wants("client") {
