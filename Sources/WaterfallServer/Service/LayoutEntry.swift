@@ -37,6 +37,8 @@ final class SubscriberList: Sendable {
     /// others (subscribers with the same viewport share one event).
     var audience: (unscoped: Bool, viewports: [Viewport]) {
         sinks.withLock { sinks in
+            // Asked for every change: a layout nobody watches (the usual case) builds no set.
+            if sinks.isEmpty { return (false, []) }
             var unscoped = false
             var viewports: Set<Viewport> = []
             for subscriber in sinks.values {
