@@ -40,9 +40,14 @@ final class SubscriberList: Sendable {
 
     var count: Int { sinks.withLock { $0.count } }
 
-    /// What the subscribers need of a change: the distinct widths and viewports they follow.
+    /// What the subscribers need of a change: the distinct widths and viewports they follow (subscribers with the
+    /// same width and viewport share one event).
     var audience: [AudienceKey] {
-        sinks.withLock { sinks in Array(Set(sinks.values.map(\.key))) }
+        sinks.withLock { sinks in
+            // Asked for every change: a layout nobody watches (the usual case) builds no set.
+            if sinks.isEmpty { return [] }
+            return Array(Set(sinks.values.map(\.key)))
+        }
     }
 
     /// Adds a subscriber, or replaces the width and viewport of one (one subscription per connection and layout);
