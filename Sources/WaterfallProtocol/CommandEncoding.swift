@@ -39,6 +39,7 @@ public enum CommandEncoding {
         var result: [(key: String, value: JSONValue)] = [("width", .double(spec.width))]
         if spec.scale != 0 { result.append(("scale", .double(spec.scale))) }
         if spec.direction != .ltr { result.append(("direction", .string(spec.direction.rawValue))) }
+        if spec.axis != .vertical { result.append(("axis", .string(spec.axis.rawValue))) }
         if spec.minContentHeight != 0 { result.append(("minContentHeight", .double(spec.minContentHeight))) }
         if spec.defaults != SectionProperties() {
             result.append(("defaults", .object(Self.members(of: spec.defaults))))
@@ -53,6 +54,7 @@ public enum CommandEncoding {
         if let width = patch.width { result.append(("width", .double(width))) }
         if let scale = patch.scale { result.append(("scale", .double(scale))) }
         if let direction = patch.direction { result.append(("direction", .string(direction.rawValue))) }
+        if let axis = patch.axis { result.append(("axis", .string(axis.rawValue))) }
         if let height = patch.minContentHeight { result.append(("minContentHeight", .double(height))) }
         if let defaults = patch.defaults { result.append(("defaults", .object(Self.members(of: defaults)))) }
         return result

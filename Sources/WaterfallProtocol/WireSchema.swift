@@ -104,6 +104,7 @@ public enum WireSchema {
         let scale: JSONValue = ["type": "number", "minimum": 0, "maximum": .double(Validation.maxScale)]
         return [
             ("width", width), ("scale", nullable(scale)), ("direction", nullable(oneOf(["ltr", "rtl"]))),
+            ("axis", nullable(oneOf(["vertical", "horizontal"]))),
             ("minContentHeight", nullable(length)), ("defaults", nullable(ref("SectionProperties"))),
         ]
     }

@@ -75,13 +75,14 @@ extension ByteReader {
 
     public mutating func layoutPatch() throws(FormatError) -> LayoutPatch {
         let mask = try u8("layout patch mask")
-        guard mask >> 5 == 0 else { throw malformed("layout patch mask \(mask)") }
+        guard mask >> 6 == 0 else { throw malformed("layout patch mask \(mask)") }
         var p = LayoutPatch()
         if mask & 1 != 0 { p.width = try double("width") }
         if mask & 2 != 0 { p.scale = try double("scale") }
         if mask & 4 != 0 { p.direction = try direction() }
         if mask & 8 != 0 { p.minContentHeight = try double("minContentHeight") }
         if mask & 16 != 0 { p.defaults = try properties() }
+        if mask & 32 != 0 { p.axis = try axis() }
         return p
     }
 
@@ -91,9 +92,14 @@ extension ByteReader {
 
     /// A layout's settings, as `ByteWriter.settings` writes them, in a spec without sections.
     public mutating func settings() throws(FormatError) -> LayoutSpec {
-        LayoutSpec(
-            width: try double("width"), scale: try double("scale"), direction: try direction(),
-            minContentHeight: try double("minContentHeight"), defaults: try properties())
+        let width = try double("width")
+        let scale = try double("scale")
+        let flow = try u8("direction")
+        guard flow >> 2 == 0 else { throw malformed("direction \(flow)") }
+        return LayoutSpec(
+            width: width, scale: scale, direction: flow & 1 == 0 ? .ltr : .rtl,
+            axis: flow >> 1 == 0 ? .vertical : .horizontal, minContentHeight: try double("minContentHeight"),
+            defaults: try properties())
     }
 
     public mutating func spec() throws(FormatError) -> LayoutSpec {
@@ -205,6 +211,14 @@ extension ByteReader {
         case 0: return .shortest
         case 1: return .next
         case let v: throw malformed("placement \(v)")
+        }
+    }
+
+    private mutating func axis() throws(FormatError) -> Axis {
+        switch try u8("axis") {
+        case 0: return .vertical
+        case 1: return .horizontal
+        case let v: throw malformed("axis \(v)")
         }
     }
 

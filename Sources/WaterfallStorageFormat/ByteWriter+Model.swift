@@ -70,12 +70,14 @@ extension ByteWriter {
         if p.direction != nil { mask |= 4 }
         if p.minContentHeight != nil { mask |= 8 }
         if p.defaults != nil { mask |= 16 }
+        if p.axis != nil { mask |= 32 }
         u8(mask)
         if let v = p.width { double(v) }
         if let v = p.scale { double(v) }
         if let v = p.direction { u8(v.code) }
         if let v = p.minContentHeight { double(v) }
         if let v = p.defaults { properties(v) }
+        if let v = p.axis { u8(v.code) }
     }
 
     public mutating func section(_ section: SectionSpec) {
@@ -83,21 +85,23 @@ extension ByteWriter {
         items(section.items)
     }
 
-    /// The settings of a layout, without its sections.
+    /// The settings of a layout, without its sections. The axis shares the direction's byte (bit 1: horizontal),
+    /// so that files written before axes existed (0 or 1 there) read as vertical.
     public mutating func settings(
-        width: Double, scale: Double, direction: Direction, minContentHeight: Double, defaults: SectionProperties
+        width: Double, scale: Double, direction: Direction, axis: Axis, minContentHeight: Double,
+        defaults: SectionProperties
     ) {
         double(width)
         double(scale)
-        u8(direction.code)
+        u8(direction.code | axis.code << 1)
         double(minContentHeight)
         properties(defaults)
     }
 
     public mutating func spec(_ spec: LayoutSpec) {
         settings(
-            width: spec.width, scale: spec.scale, direction: spec.direction, minContentHeight: spec.minContentHeight,
-            defaults: spec.defaults)
+            width: spec.width, scale: spec.scale, direction: spec.direction, axis: spec.axis,
+            minContentHeight: spec.minContentHeight, defaults: spec.defaults)
         varint(UInt64(spec.sections.count))
         for s in spec.sections { section(s) }
     }
@@ -228,4 +232,8 @@ extension Placement {
 
 extension Direction {
     var code: UInt8 { self == .ltr ? 0 : 1 }
+}
+
+extension Axis {
+    var code: UInt8 { self == .vertical ? 0 : 1 }
 }

@@ -97,6 +97,7 @@ public struct LayoutPatch: Sendable, Hashable {
     public var width: Double?
     public var scale: Double?
     public var direction: Direction?
+    public var axis: Axis?
     public var minContentHeight: Double?
     /// Replaces the defaults as a whole.
     public var defaults: SectionProperties?
@@ -105,12 +106,14 @@ public struct LayoutPatch: Sendable, Hashable {
         width: Double? = nil,
         scale: Double? = nil,
         direction: Direction? = nil,
+        axis: Axis? = nil,
         minContentHeight: Double? = nil,
         defaults: SectionProperties? = nil
     ) {
         self.width = width
         self.scale = scale
         self.direction = direction
+        self.axis = axis
         self.minContentHeight = minContentHeight
         self.defaults = defaults
     }
@@ -121,6 +124,7 @@ public struct LayoutSpec: Sendable, Hashable {
     public var width: Double
     public var scale: Double
     public var direction: Direction
+    public var axis: Axis
     public var minContentHeight: Double
     public var defaults: SectionProperties
     public var sections: [SectionSpec]
@@ -129,6 +133,7 @@ public struct LayoutSpec: Sendable, Hashable {
         width: Double,
         scale: Double = 0,
         direction: Direction = .ltr,
+        axis: Axis = .vertical,
         minContentHeight: Double = 0,
         defaults: SectionProperties = SectionProperties(),
         sections: [SectionSpec] = []
@@ -136,6 +141,7 @@ public struct LayoutSpec: Sendable, Hashable {
         self.width = width
         self.scale = scale
         self.direction = direction
+        self.axis = axis
         self.minContentHeight = minContentHeight
         self.defaults = defaults
         self.sections = sections

@@ -124,6 +124,9 @@ struct ChangeVisit {
                     if inverse == nil { copy = layout }
                 }
             }
+            if let viewport = change.viewport {
+                do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
+            }
             try LayoutRegistry.reserve(growth, limits, in: budget)
         } catch {
             return .failure(error)
@@ -132,18 +135,25 @@ struct ChangeVisit {
         let requestHold = change.viewport.map { layout.hold($0) }
         let holds = audience.viewports.map { layout.hold($0) }
         let fullWanted = (change.wantsDiff && change.viewport == nil) || audience.unscoped
-        let diff: LayoutDiff
-        let anchor: AnchorOutcome?
+        let flowDiff: LayoutDiff
+        let flowAnchor: AnchorOutcome?
         do {
-            (diff, anchor) = try await layout.apply(validated, listingItems: fullWanted)
+            (flowDiff, flowAnchor) = try await layout.apply(validated, listingItems: fullWanted)
         } catch {
             budget.adjust(-growth)
             return .failure(ProtocolError(error))
         }
+        // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
+        // for a vertical layout).
+        let screen = layout.screen
+        let diff = screen.diff(flowDiff)
+        let anchor = flowAnchor.map(screen.anchor)
         if let inverse { undo.append(inverse) }
         settleWeight(of: layout, reserved: growth)
         if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: validated)) }
-        let own = requestHold.map { layout.scoped(diff, hold: $0, commands: validated.commands, anchor: anchor).diff }
+        let own = requestHold.map {
+            screen.diff(layout.scoped(flowDiff, hold: $0, commands: validated.commands, anchor: flowAnchor).diff)
+        }
         guard audience.unscoped || !holds.isEmpty else {
             return .success(
                 ChangeOutcome(
@@ -158,7 +168,8 @@ struct ChangeVisit {
         }
         for hold in holds {
             // A subscription's viewport moves only by `subscribe`: the requester's anchor is not the subscriber's.
-            let scoped = layout.scoped(diff, hold: hold, commands: validated.commands, anchor: nil).diff
+            let scoped = screen.diff(
+                layout.scoped(flowDiff, hold: hold, commands: validated.commands, anchor: nil).diff)
             event.scoped[hold.viewport] = changedEvent(
                 change, layout, diff: ReplyEncoding.encodedDiff(scoped), anchor: anchor)
         }

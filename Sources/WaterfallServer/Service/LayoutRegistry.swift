@@ -127,10 +127,18 @@ final class LayoutRegistry: Sendable {
         // never inside one: each change decides there what its events need, and the layout returned is the one
         // the next event follows.
         let subscribers = entry.subscribers
-        return await entry.layout.read { layout in
+        let outcome: Result<Layout?, ProtocolError> = await entry.layout.read { layout in
+            if let viewport {
+                do throws(LayoutError) {
+                    try layout.check(viewport)
+                } catch {
+                    return .failure(ProtocolError(error))
+                }
+            }
             subscribers.add(id, sink, viewport: viewport)
-            return viewport == nil ? nil : layout
+            return .success(viewport == nil ? nil : layout)
         }
+        return try outcome.get()
     }
 
     /// Ends the subscription of session `id` to the layout named `name`; a no-op if there is none.
