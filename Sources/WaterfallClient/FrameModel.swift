@@ -4,7 +4,7 @@ import WaterfallLayout
 /// and applying its diff, as PROTOCOL.md v2 says.
 ///
 /// Start from a full `layout.get`; then for each change (a result of this client's own request, or a
-/// `layout.changed` event from any connection) the model replays the request, adds `dy` to the old frames of
+/// `layout.changed` event from any connection) the model replays the request's commands, adds `dy` to the old frames of
 /// each listed section and of each section in a shift, and overwrites the listed items. A change whose seq the
 /// model already holds is skipped, so a subscriber may apply both its own results and their events; a gap throws
 /// `outOfSequence`, and the client should `layout.get` again.
@@ -95,38 +95,39 @@ public struct FrameModel: Sendable, Hashable {
     /// Whether every item's frame is known (false only between a replay and its diff).
     public var isComplete: Bool { sections.allSatisfy { $0.items.allSatisfy { $0 != nil } } }
 
-    /// Applies the result of this client's own request, given by the changes it makes to indices (e.g.
-    /// `IndexChange(command)`); a result the model already holds is skipped.
+    /// Applies the result of this client's own request, given by the commands it sent (a `batch`'s in order); a
+    /// result the model already holds is skipped.
     ///
     /// - Throws: `outOfSequence` if a change was missed, `mismatch` if the result has no diff or does not fit.
-    public mutating func apply(_ result: MutationResult, replaying changes: [IndexChange]) throws(FrameModelError) {
+    public mutating func apply(_ result: MutationResult, replaying commands: [LayoutCommand]) throws(FrameModelError) {
         guard result.seq > seq else { return }
         guard result.seq == seq + 1 else { throw .outOfSequence(held: seq, received: result.seq) }
         guard let diff = result.diff else { throw .mismatch("the result has no diff (the request said diff: false)") }
-        try replay(changes)
+        try replay(commands)
         try apply(diff)
         seq = result.seq
         contentSize = result.contentSize
     }
 
-    /// Applies a `layout.changed` event; an event the model already holds is skipped.
+    /// Applies a `layout.changed` event, replaying the commands its `ops` decode to; an event the model already
+    /// holds is skipped.
     ///
-    /// - Throws: `outOfSequence` if an event was missed, `mismatch` or `unreadable` if it does not fit.
+    /// - Throws: `outOfSequence` if an event was missed, `mismatch` if it does not fit.
     public mutating func apply(_ change: LayoutChange) throws(FrameModelError) {
         guard change.seq > seq else { return }
         guard change.seq == seq + 1 else { throw .outOfSequence(held: seq, received: change.seq) }
-        try replay(try IndexChange.changes(of: change.ops))
+        try replay(change.commands)
         try apply(change.diff)
         seq = change.seq
         contentSize = change.contentSize
     }
 
-    /// Replays changes on the indices: items and sections move with their frames, new ones are unknown (nil).
+    /// Replays commands on the indices: items and sections move with their frames, new ones are unknown (nil).
     ///
-    /// - Complexity: O(items of the sections concerned) per change.
-    public mutating func replay(_ changes: [IndexChange]) throws(FrameModelError) {
-        for change in changes {
-            try replay(change)
+    /// - Complexity: O(items of the sections concerned) per command.
+    public mutating func replay(_ commands: [LayoutCommand]) throws(FrameModelError) {
+        for command in commands {
+            try replay(command)
         }
     }
 
@@ -173,18 +174,21 @@ public struct FrameModel: Sendable, Hashable {
 
     // MARK: Private
 
-    private mutating func replay(_ change: IndexChange) throws(FrameModelError) {
-        switch change {
-        case .insertItems(let s, let at, let count):
+    /// What `command` does to the indices. Exhaustive, so that a command added to the engine cannot be skipped here
+    /// unnoticed.
+    private mutating func replay(_ command: LayoutCommand) throws(FrameModelError) {
+        switch command {
+        case .insertItems(let s, let at, let items):
             try check(section: s, item: at, inclusive: true)
-            sections[s].items.insert(contentsOf: repeatElement(nil, count: count), at: at)
+            sections[s].items.insert(contentsOf: repeatElement(nil, count: items.count), at: at)
         case .deleteItems(let s, let indices):
             for i in indices { try check(section: s, item: i) }
             for i in indices.sorted(by: >) { sections[s].items.remove(at: i) }
-        case .updateItems(let s, let ids):
-            for update in ids {
+        case .updateItems(let s, let updates):
+            // An update whose frame did not change is not in the diff, even when its id changed: the id comes from here.
+            for update in updates {
                 try check(section: s, item: update.index)
-                sections[s].items[update.index]?.id = update.id
+                sections[s].items[update.index]?.id = update.item.id
             }
         case .moveItem(let from, let to):
             try check(section: from.section, item: from.item)
@@ -192,11 +196,13 @@ public struct FrameModel: Sendable, Hashable {
             try check(section: to.section, item: to.item, inclusive: true)
             // An item moved to another section is new there, and the diff lists it.
             sections[to.section].items.insert(from.section == to.section ? item : nil, at: to.item)
-        case .insertSections(let at, let counts):
+        case .insertSections(let at, let specs):
             guard at >= 0, at <= sections.count else {
                 throw .mismatch("insert sections at \(at) of \(sections.count)")
             }
-            let blanks = counts.map { Section(origin: .nan, height: .nan, items: Array(repeating: nil, count: $0)) }
+            let blanks = specs.map {
+                Section(origin: .nan, height: .nan, items: Array(repeating: nil, count: $0.items.count))
+            }
             sections.insert(contentsOf: blanks, at: at)
         case .deleteSections(let indices):
             for s in indices where !sections.indices.contains(s) {
@@ -208,6 +214,11 @@ public struct FrameModel: Sendable, Hashable {
                 throw .mismatch("move section \(from) to \(to) of \(sections.count)")
             }
             sections.insert(sections.remove(at: from), at: to)
+        case .configureSection(let s, _):
+            // Indices stay; the diff lists what moved.
+            guard sections.indices.contains(s) else { throw .mismatch("configure section \(s) of \(sections.count)") }
+        case .configureLayout:
+            break
         }
     }
 

@@ -250,6 +250,27 @@ enum ReplyDecoding {
         }
     }
 
+    /// The engine commands of an event's `ops`, read by the protocol module's decoder as the daemon read them.
+    static func commands(_ node: JSONNode, _ path: String) throws(Failure) -> [LayoutCommand] {
+        guard node.kind == .array else { throw fail(path, "not an array") }
+        do throws(ProtocolError) {
+            return try CommandDecoding.appliedOps(node.elements, path)
+        } catch {
+            throw .unreadable(error.message)
+        }
+    }
+
+    /// The answer to a scoped `subscribe`: `{"seq", "contentSize", "viewport", "diff"}`.
+    static func viewportSnapshot(_ node: JSONNode) throws(Failure) -> ViewportSnapshot {
+        let viewport = try member(node, "viewport", "result")
+        return ViewportSnapshot(
+            seq: try int(node, "seq", "result"),
+            contentSize: try size(member(node, "contentSize", "result"), "result.contentSize"),
+            viewport: Viewport(
+                y: try number(viewport, "y", "result.viewport"), height: try number(viewport, "h", "result.viewport")),
+            diff: try diff(member(node, "diff", "result"), "result.diff"))
+    }
+
     /// A `{"method", "params"}` list.
     static func operations(_ node: JSONNode, _ path: String) throws(Failure) -> [Operation] {
         guard node.kind == .array else { throw fail(path, "not an array") }
@@ -273,13 +294,14 @@ extension LayoutEvent {
         let layout = try ReplyDecoding.string(params, "layout", "event.params")
         switch method {
         case "layout.changed":
+            let ops = try ReplyDecoding.member(params, "ops", "event.params")
             self = .changed(
                 LayoutChange(
                     layout: layout, seq: try ReplyDecoding.int(params, "seq", "event.params"),
                     contentSize: try ReplyDecoding.size(
                         ReplyDecoding.member(params, "contentSize", "event.params"), "event.params.contentSize"),
-                    ops: try ReplyDecoding.operations(
-                        ReplyDecoding.member(params, "ops", "event.params"), "event.params.ops"),
+                    ops: try ReplyDecoding.operations(ops, "event.params.ops"),
+                    commands: try ReplyDecoding.commands(ops, "event.params.ops"),
                     diff: try ReplyDecoding.diff(
                         ReplyDecoding.member(params, "diff", "event.params"), "event.params.diff"),
                     anchor: try ReplyDecoding.anchor(params["anchor"], "event.params.anchor"), json: params.value))

@@ -194,20 +194,9 @@ extension WaterfallClient {
     }
 
     /// `subscribe`: the layout's events, from the next change on, until the subscription or the connection ends.
+    /// `subscribe(_:viewport:)` scopes them to a viewport.
     public func subscribe(_ layout: String) async throws(WaterfallClientError) -> Subscription {
-        // Routed before the request is sent: an event may follow the reply in the same read.
-        let buffer = EventBuffer()
-        guard connection.addSink(buffer, for: layout) else {
-            _ = try await result("subscribe", ["layout": .string(layout)])
-            throw .connectionClosed(socketPath, "is closed")
-        }
-        do throws(WaterfallClientError) {
-            _ = try await result("subscribe", ["layout": .string(layout)])
-        } catch {
-            connection.removeSink(buffer, for: layout)
-            throw error
-        }
-        return Subscription(layout: layout, client: self, buffer: buffer)
+        try await subscribe(layout, params: ["layout": .string(layout)]).events
     }
 
     /// `unsubscribe`: ends this connection's subscriptions to `layout`.
@@ -226,6 +215,7 @@ extension WaterfallClient {
         if let anchor = options.anchor {
             params.append(("anchor", ["section": .integer(anchor.section), "i": .integer(anchor.item)]))
         }
+        if let viewport = options.viewport { params.append(("viewport", CommandEncoding.viewport(viewport))) }
         let node = try await result(method, .object(params))
         return try decode(method, node, ReplyDecoding.mutation)
     }

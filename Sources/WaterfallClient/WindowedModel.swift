@@ -3,9 +3,10 @@ import WaterfallLayout
 /// What a client of a long feed holds: only the frames its viewport shows, kept in sync by scoped diffs and events
 /// (Diffs.md, "Scoped diffs").
 ///
-/// Start from a scoped snapshot (`subscribe` with a viewport answers one); then for each change replay its commands
-/// on the indices of what it holds, apply its scoped diff, move the viewport by the anchor's `dy`, and drop what
-/// left the viewport. The invariant: `elements` equals a fresh `query` of `viewport.rect`. Memory and work per
+/// Start from a scoped snapshot (`subscribe(_:viewport:)` answers one); then for each change replay its commands
+/// on the indices of what it holds, apply its scoped diff, move the viewport by the anchor's `dy` (for the result
+/// of its own request), and drop what left the viewport. To scroll, move to the snapshot `moveViewport(of:to:)`
+/// answers. The invariant: `elements` equals a fresh `query` of `viewport.rect`. Memory and work per
 /// change are those of the viewport, not of the layout.
 public struct WindowedModel: Sendable, Hashable {
     /// What is held of one section.
@@ -43,6 +44,12 @@ public struct WindowedModel: Sendable, Hashable {
         prune()
     }
 
+    /// The model of a scoped `subscribe`'s answer.
+    public init(_ snapshot: ViewportSnapshot) throws(FrameModelError) {
+        try self.init(
+            seq: snapshot.seq, contentSize: snapshot.contentSize, viewport: snapshot.viewport, snapshot: snapshot.diff)
+    }
+
     // MARK: Public
 
     /// The elements in the viewport, as `query` orders and places them (pinned headers included).
@@ -69,6 +76,32 @@ public struct WindowedModel: Sendable, Hashable {
         throws(FrameModelError)
     {
         self = try WindowedModel(seq: seq, contentSize: contentSize, viewport: viewport, snapshot: snapshot)
+    }
+
+    /// Moves to the viewport of `snapshot` (what `moveViewport(of:to:)` answers), which replaces everything held.
+    public mutating func move(to snapshot: ViewportSnapshot) throws(FrameModelError) {
+        self = try WindowedModel(snapshot)
+    }
+
+    /// Applies a `layout.changed` event of a scoped subscription; an event the model already holds (up to a
+    /// snapshot's `seq`) is skipped. The viewport stays: the requester's anchor moves the requester's viewport, not
+    /// the subscribers'.
+    ///
+    /// - Throws: `outOfSequence` when an event was missed, `mismatch` when it does not fit.
+    public mutating func apply(_ change: LayoutChange) throws(FrameModelError) {
+        try apply(
+            seq: change.seq, commands: change.commands, diff: change.diff, anchor: nil, contentSize: change.contentSize)
+    }
+
+    /// Applies the result of this client's own request, made with `commands` and with `MutationOptions.viewport`
+    /// set to this model's viewport; the viewport then moves by the result's anchor, if the request named one.
+    ///
+    /// - Throws: `outOfSequence` when a change was missed, `mismatch` when the result has no diff or does not fit.
+    public mutating func apply(_ result: MutationResult, commands: [LayoutCommand]) throws(FrameModelError) {
+        guard result.seq > seq else { return }
+        guard let diff = result.diff else { throw .mismatch("the result has no diff (the request said diff: false)") }
+        try apply(
+            seq: result.seq, commands: commands, diff: diff, anchor: result.anchor, contentSize: result.contentSize)
     }
 
     /// Applies a change at `seq` made of `commands` (by their indices, as its request or event lists them), with

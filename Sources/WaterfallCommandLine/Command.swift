@@ -52,6 +52,13 @@ public enum Command: String, CaseIterable, Sendable {
                     name: "--order", value: "ORDER",
                     help: "document (the default) or reading: rows top to bottom, each left to right"),
             ]
+        case .watch:
+            [
+                CommandOption(
+                    name: "--viewport", value: "Y,H",
+                    help: "only what the band from Y, H points high (H > 0) shows: its elements, then each change there"
+                )
+            ]
         case .render:
             [
                 CommandOption(
@@ -149,8 +156,10 @@ public enum Command: String, CaseIterable, Sendable {
         case .watch:
             """
             Subscribes to LAYOUT and prints one line per event (with --json, the event as the daemon sent it)
-            until interrupted. It ends with exit status 0 when the layout is dropped, 1 when the daemon ends the
-            subscription because this watcher fell behind (subscription.overflow), 3 when the connection ends.
+            until interrupted. With --viewport, the subscription is scoped to that band: it first prints the band's
+            elements, and each event then lists only the frames the band needs, one per line under the event's.
+            It ends with exit status 0 when the layout is dropped, 1 when the daemon ends the subscription because
+            this watcher fell behind (subscription.overflow), 3 when the connection ends.
             """
         case .render:
             """

@@ -19,6 +19,7 @@ struct CommandRun: Sendable {
         switch command {
         case .get: _ = try invocation.sections()
         case .query: _ = try invocation.rect("--rect")
+        case .watch: _ = try invocation.viewport()
         case .render:
             _ = try invocation.rect("--rect")
             _ = try invocation.width()
@@ -138,13 +139,27 @@ struct CommandRun: Sendable {
     }
 
     private func watch(_ client: WaterfallClient) async throws -> WaterfallCtl.ExitStatus {
-        let events = try await client.subscribe(name)
+        let events: Subscription
+        let scoped: Bool
+        if let viewport = try invocation.viewport() {
+            let snapshot: ViewportSnapshot
+            (events, snapshot) = try await client.subscribe(name, viewport: viewport)
+            terminal.write(
+                invocation.json
+                    ? Self.json(snapshot) + "\n" : FrameListing.viewport(try WindowedModel(snapshot), numbers))
+            scoped = true
+        } else {
+            events = try await client.subscribe(name)
+            scoped = false
+        }
         terminal.writeError("watching \(name) on \(client.socketPath); interrupt (Ctrl-C) to stop\n")
         for try await event in events {
             switch event {
             case .changed(let change):
                 let line: JSONValue = ["method": "layout.changed", "params": change.json]
-                terminal.write(invocation.json ? line.jsonText + "\n" : FrameListing.change(change, numbers))
+                terminal.write(
+                    invocation.json ? line.jsonText + "\n" : FrameListing.change(change, numbers, listingFrames: scoped)
+                )
             case .dropped(let layout):
                 let line: JSONValue = ["method": "layout.dropped", "params": ["layout": .string(layout)]]
                 terminal.write(invocation.json ? line.jsonText + "\n" : "layout \(layout) dropped\n")
@@ -159,6 +174,19 @@ struct CommandRun: Sendable {
         throw WaterfallClientError(
             source: .connection, kind: "connection_closed", message: "connection to \(client.socketPath) ended",
             socketPath: client.socketPath)
+    }
+
+    /// A scoped `watch --json`'s start: the answer to `subscribe`, as one line.
+    private static func json(_ snapshot: ViewportSnapshot) -> String {
+        let size = snapshot.contentSize
+        let head: JSONValue = [
+            "seq": .integer(snapshot.seq), "contentSize": ["w": .double(size.width), "h": .double(size.height)],
+            "viewport": CommandEncoding.viewport(snapshot.viewport),
+        ]
+        // The diff as the protocol module writes it, spliced in after the members above.
+        let text = head.jsonText
+        let diff = String(decoding: ReplyEncoding.encodedDiff(snapshot.diff), as: UTF8.self)
+        return #"{"method":"subscribe","result":"# + text.dropLast() + #","diff":"# + diff + "}}"
     }
 
     private func render(_ client: WaterfallClient) async throws -> WaterfallCtl.ExitStatus {

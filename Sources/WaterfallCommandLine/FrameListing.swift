@@ -40,8 +40,9 @@ enum FrameListing {
             + table.text
     }
 
-    /// `watch`: one line per change, naming its requests and what its diff lists.
-    static func change(_ change: LayoutChange, _ numbers: NumberStyle) -> String {
+    /// `watch`: one line per change, naming its requests and what its diff lists; with `listingFrames` (a scoped
+    /// watch, whose diffs are bounded by its viewport), each frame listed on a line of its own under it.
+    static func change(_ change: LayoutChange, _ numbers: NumberStyle, listingFrames: Bool = false) -> String {
         let methods = change.ops.map(\.method).joined(separator: ", ")
         let listed = change.diff.sections.map { entry in
             let items = entry.items.count == 1 ? "1 item" : "\(entry.items.count) items"
@@ -49,7 +50,34 @@ enum FrameListing {
         }
         let shifts = change.diff.shifts.map { "sections \($0.from)–\($0.to) moved \(numbers.text($0.dy))" }
         let diff = (listed + shifts).joined(separator: "; ")
-        return "seq \(change.seq)  \(methods)  diff: \(diff.isEmpty ? "no frame moved" : diff)\n"
+        let line = "seq \(change.seq)  \(methods)  diff: \(diff.isEmpty ? "no frame moved" : diff)\n"
+        guard listingFrames else { return line }
+        var table = TextTable(header: header, rightAligned: [1, 2, 3, 4, 5, 6])
+        for entry in change.diff.sections {
+            if case .set(let frame) = entry.header {
+                table.rows.append(row("header", entry.section, nil, frame, nil, numbers))
+            }
+            for item in entry.items {
+                table.rows.append(row("item", entry.section, item.index, item.frame, item.id, numbers))
+            }
+            if case .set(let frame) = entry.footer {
+                table.rows.append(row("footer", entry.section, nil, frame, nil, numbers))
+            }
+        }
+        // The header row once, at the start of the watch: here only the rows, indented under their event.
+        return line + table.text.split(separator: "\n").dropFirst().map { "  \($0)\n" }.joined()
+    }
+
+    /// A scoped `watch`'s start: the viewport's elements, as `query` lists them.
+    static func viewport(_ model: WindowedModel, _ numbers: NumberStyle) -> String {
+        var table = TextTable(header: header, rightAligned: [1, 2, 3, 4, 5, 6])
+        for e in model.elements {
+            table.rows.append(row(e.kind.rawValue, e.section, e.index, e.frame, e.pinned ? "pinned" : e.id, numbers))
+        }
+        let v = model.viewport
+        let size = model.contentSize
+        return "# seq \(model.seq), viewport \(numbers.text(v.y)) + \(numbers.text(v.height)), "
+            + "content \(numbers.text(size.width)) × \(numbers.text(size.height))\n" + table.text
     }
 
     private static func row(

@@ -128,6 +128,16 @@ public struct Invocation: Sendable, Equatable {
         return Rect(x: x, y: y, width: w, height: h)
     }
 
+    /// The viewport of `--viewport` (`Y,H`: finite numbers, H > 0), if given.
+    func viewport() throws(UsageError) -> Viewport? {
+        guard let text = options["--viewport"] else { return nil }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmed) }
+        guard parts.count == 2, let y = parts[0], let h = parts[1], y.isFinite, h.isFinite, h > 0 else {
+            throw UsageError("--viewport: '\(text)' is not Y,H (two numbers, H > 0)", command: command)
+        }
+        return Viewport(y: y, height: h)
+    }
+
     /// The order of `--order` (`document` or `reading`), document when not given.
     func order() throws(UsageError) -> ElementOrder {
         guard let text = options["--order"] else { return .document }

@@ -27,6 +27,9 @@ struct IndexMap: Sendable {
 
     // MARK: Internal
 
+    /// Whether no insert or removal was recorded: every index is its own old index.
+    var isIdentity: Bool { identityCount >= 0 }
+
     /// Records `count` items inserted at `index`; `oldStart` gives their old indices when they moved here.
     mutating func insert(at index: Int, count: Int, oldStart: Int = -1) {
         guard count > 0 else { return }

@@ -127,6 +127,33 @@ public enum CommandDecoding {
         }
         return commands
     }
+
+    /// The commands of a `layout.changed` event's `ops`, each `{"method", "params"}` as the daemon applied it: a
+    /// batch's op, or a single request's params verbatim, whose `layout`, `diff`, `anchor` and `viewport` are read
+    /// (and checked) as the daemon read them and left out.
+    ///
+    /// What a client replays on the indices it holds: a method that is not a change, or a member no change has, is
+    /// `bad_params` naming it, so that no op is ever skipped unread.
+    public static func appliedOps(_ nodes: JSONNode.Elements, _ path: String) throws(ProtocolError) -> [LayoutCommand] {
+        var commands: [LayoutCommand] = []
+        commands.reserveCapacity(nodes.underestimatedCount)
+        for (k, node) in nodes.enumerated() {
+            var op = try Params(node, path: "\(path)[\(k)]")
+            let name = try op.string("method")
+            guard let method = ChangeMethod(rawValue: name) else {
+                throw .badParams(op.field("method"), "\"\(name)\" is not a method that changes a layout")
+            }
+            var params = try op.nested(op.view("params"), path: op.field("params"))
+            _ = try params.optionalString("layout")
+            _ = try params.optionalBool("diff")
+            _ = try anchor(&params)
+            _ = try viewport(&params)
+            commands.append(try command(method, &params))
+            try params.finish()
+            try op.finish()
+        }
+        return commands
+    }
 }
 
 // MARK: Dispatch

@@ -107,6 +107,11 @@ public enum CommandEncoding {
         ["x": .double(rect.x), "y": .double(rect.y), "w": .double(rect.width), "h": .double(rect.height)]
     }
 
+    /// A viewport, `{"y", "h"}`.
+    public static func viewport(_ viewport: Viewport) -> JSONValue {
+        ["y": .double(viewport.y), "h": .double(viewport.height)]
+    }
+
     // MARK: Private
 
     private static func itemMembers(_ item: Item) -> [(key: String, value: JSONValue)] {

@@ -52,18 +52,9 @@ public enum DecodedRequest: Sendable {
     public static func layoutName(_ p: inout Params) throws(ProtocolError) -> String {
         let name = try p.string("layout")
         let bytes = name.utf8
-        let valid =
-            !bytes.isEmpty && bytes.count <= 128
-            && bytes.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
-                    UInt8(ascii: "-"):
-                    return true
-                default:
-                    return false
-                }
-            }
+        // Over the string's own storage: `allSatisfy` on the view went through its generic iterator, a byte at a
+        // time (1.5 % of a pipelined one-item update's daemon CPU with the String's making).
+        let valid = bytes.withContiguousStorageIfAvailable { isLayoutName($0) } ?? isLayoutName(Array(bytes))
         guard valid else {
             let shown = bytes.count > 40 ? String(name.prefix(40)) + "…" : name
             throw .badParams("params.layout", "'\(shown)' is not 1–128 characters of A-Z a-z 0-9 . _ : -")
@@ -72,6 +63,22 @@ public enum DecodedRequest: Sendable {
     }
 
     // MARK: Private
+
+    /// Whether `bytes` are 1–128 of `[A-Za-z0-9._:-]`.
+    private static func isLayoutName(_ bytes: some Collection<UInt8>) -> Bool {
+        guard !bytes.isEmpty && bytes.count <= 128 else { return false }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
+                UInt8(ascii: "-"):
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
 
     /// The typed request of `method`, its params read and checked in full.
     private static func decode(

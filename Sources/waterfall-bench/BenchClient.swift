@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WaterfallTestSupport
 
 /// A blocking Unix-socket client on raw Glibc calls, for threads the benchmark owns (never the cooperative pool).
 final class BenchClient: @unchecked Sendable {
@@ -28,10 +29,9 @@ final class BenchClient: @unchecked Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard connected == 0 else {
-            close(fd)
-            return nil
-        }
+        // A class's failable init that fails after `fd` is set runs `deinit`, which closes it: closing it here too
+        // would close a descriptor number another thread may have been given meanwhile.
+        guard connected == 0 else { return nil }
     }
 
     deinit { close(fd) }
@@ -110,6 +110,12 @@ final class BenchClient: @unchecked Sendable {
             return false
         }
         return true
+    }
+
+    /// Makes layout `bulk` afresh (`BulkFeed.createLine`) and sends it `lines` (its inserts), one at a time.
+    func load(_ lines: [String]) {
+        expectResult(BulkFeed.createLine)
+        for line in lines { expectResult(line) }
     }
 }
 

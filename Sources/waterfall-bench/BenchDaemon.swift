@@ -82,6 +82,17 @@ final class BenchDaemon {
 
     deinit { stop() }
 
+    /// An `--ephemeral` daemon and a client of it, for a scenario of wire figures (what durability adds is the
+    /// durability scenario's); nil, with a row saying so in `table`, when it does not start.
+    static func ephemeral(for scenario: String, _ table: inout Table) -> (BenchDaemon, BenchClient)? {
+        guard let daemon = BenchDaemon(arguments: ["--ephemeral"]), let client = BenchClient(path: daemon.socketPath)
+        else {
+            table.add(scenario, "the daemon did not start")
+            return nil
+        }
+        return (daemon, client)
+    }
+
     // MARK: Internal
 
     /// The daemon's resident set size in bytes, from /proc/<pid>/statm.

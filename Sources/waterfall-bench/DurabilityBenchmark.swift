@@ -1,4 +1,5 @@
 import Foundation
+import WaterfallTestSupport
 
 /// What durability costs one pipelining client's single-item updates (issue 11): the same requests to a daemon
 /// with `--ephemeral`, with the default `"fsync": "everysec"`, and with `"always"`, each in a process of its own,
@@ -22,7 +23,7 @@ enum DurabilityBenchmark {
         // The wire scenario's real-valued bulk load, 100 inserts appended in turn: each request grows one large
         // section, which is where keeping the layout as it was for a failed commit once cost a copy per request.
         let bulk = EndToEndBenchmark.Pipeline(
-            lines: WireBenchmark.insertLines(WireBenchmark.itemTexts(bulkItems).real, bulkItems / 100), perChunk: 1)
+            lines: BulkFeed.insertLines(BulkFeed(count: bulkItems).itemTexts.real, bulkItems / 100), perChunk: 1)
         for setting in settings {
             guard let daemon = BenchDaemon(arguments: setting.flags),
                 let setup = BenchClient(path: daemon.socketPath)

@@ -1,4 +1,5 @@
 import Foundation
+import WaterfallTestSupport
 
 /// Bulk loads against the parsing limit (issue 20): the daemon loading a million heights (100 `items.insert` of
 /// 10,000, diff off, `--ephemeral`) against simdjson's on-demand parser reading and converting every number of the
@@ -16,10 +17,10 @@ enum SimdjsonBenchmark {
             return
         }
         defer { daemon.stop() }
-        let (real, integral) = WireBenchmark.itemTexts(items)
+        let (real, integral) = BulkFeed(count: items).itemTexts
         let inserts = items / perInsert
         for (name, texts) in [("real-valued", real), ("integer", integral)] {
-            let lines = WireBenchmark.insertLines(texts, perInsert)
+            let lines = BulkFeed.insertLines(texts, perInsert)
             // The file simdjson-sum reads: its first line (skipped) creates the layout, as a load would.
             let file = peers.directory + "/bulk-\(name).ndjson"
             let create =

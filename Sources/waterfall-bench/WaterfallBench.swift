@@ -1,5 +1,6 @@
 import Foundation
 import WaterfallLayout
+import WaterfallTestSupport
 
 /// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
 /// and ratios, then issue 20's table of the daemon against its peers (`--only floor,simdjson,memory` gives it whole);
@@ -91,7 +92,7 @@ enum WaterfallBench {
             let sizes = ViewportBenchmark.Sizes(
                 items: million, perInsert: quick ? 2_000 : 10_000, updates: quick ? 3 : 7, streamItems: 30_000,
                 changes: quick ? 20 : 50, subscribers: 64)
-            ViewportBenchmark.run(sizes, table: &table)
+            await ViewportBenchmark.run(sizes, table: &table)
         }
         if wants("client") {
             let sizes = ClientBenchmark.Sizes(
@@ -132,9 +133,9 @@ enum WaterfallBench {
         if options.only?.contains("soak") == true, wants("soak") { StressBenchmark.soak(table: &table) }
         // Last: it sets this process's allocator as the daemon does (`MemoryTuning`).
         if wants("stages") {
-            let texts = WireBenchmark.itemTexts(million)
+            let texts = BulkFeed(count: million).itemTexts
             let lines = [("real-valued", texts.real), ("integer", texts.integral)].map { name, items in
-                (name, WireBenchmark.insertLines(items, quick ? 2_000 : 10_000).map { Array($0.utf8) }, million)
+                (name, BulkFeed.insertLines(items, quick ? 2_000 : 10_000).map { Array($0.utf8) }, million)
             }
             await WireStagesBenchmark.run(lines: lines, runs: runs, table: &table)
         }

@@ -1,4 +1,5 @@
 import WaterfallJSON
+import WaterfallTestSupport
 
 /// The wire at the engine's speed (issue 9), through the real daemon: bulk loads of real-valued and integer
 /// heights, a mid-list update of a million items with and without its diff, and the reply to a change at the top of
@@ -17,19 +18,14 @@ enum WireBenchmark {
     }
 
     static func run(_ sizes: Sizes, table: inout Table) {
-        // `--ephemeral`: these are the wire's figures; what durability adds is the durability scenario's.
-        guard let daemon = BenchDaemon(arguments: ["--ephemeral"]), let control = BenchClient(path: daemon.socketPath)
-        else {
-            table.add("wire", "the daemon did not start")
-            return
-        }
+        guard let (daemon, control) = BenchDaemon.ephemeral(for: "wire", &table) else { return }
         defer { daemon.stop() }
         // Uniform doubles in [20, 400) from mulberry32(42), written as JavaScript's JSON.stringify writes them (the
         // shortest text that reads back, 17 significant digits for most), and the same rounded to integers.
-        let (real, integral) = itemTexts(sizes.items)
+        let (real, integral) = BulkFeed(count: sizes.items).itemTexts
         let inserts = sizes.items / sizes.perInsert
         for (name, texts, target) in [("real-valued", real, 15e6), ("integer", integral, 20e6)] {
-            let pipeline = EndToEndBenchmark.Pipeline(lines: insertLines(texts, sizes.perInsert), perChunk: 1)
+            let pipeline = EndToEndBenchmark.Pipeline(lines: BulkFeed.insertLines(texts, sizes.perInsert), perChunk: 1)
             let round = EndToEndBenchmark.bulkLoad(daemon, pipeline, runs: sizes.runs)
             let rate = Double(sizes.items) / round.seconds
             table.add(
@@ -38,37 +34,22 @@ enum WireBenchmark {
                 "daemon CPU \(Format.seconds(round.cpu / Double(sizes.items))) per item",
                 "≥ \(Format.rate(target)): \(rate >= target ? "met" : "MISSED")")
         }
-        midListUpdate(daemon, control, lines: insertLines(real, sizes.perInsert), sizes, &table)
+        midListUpdate(daemon, control, lines: BulkFeed.insertLines(real, sizes.perInsert), sizes, &table)
         topOfManySections(control, sizes, &table)
     }
 
-    /// The bulk loads' item texts: real-valued heights as `JSON.stringify` writes them, and the same as integers.
-    static func itemTexts(_ count: Int) -> (real: [String], integral: [String]) {
-        var random = Mulberry32(seed: 42)
-        let heights = (0..<count).map { _ in 20 + 380 * random.next() }
-        return (heights.map { "{\"h\":\($0)}" }, heights.map { "{\"h\":\(Int($0))}" })
+    static func median(_ values: [Double]) -> Double {
+        values.isEmpty ? .infinity : values.sorted()[values.count / 2]
     }
 
-    /// `items.insert` requests into section 0 of layout `bulk`, `perInsert` item texts each, appended in turn.
-    static func insertLines(_ items: [String], _ perInsert: Int) -> [String] {
-        stride(from: 0, to: items.count, by: perInsert).map { start in
-            let chunk = items[start..<min(items.count, start + perInsert)].joined(separator: ",")
-            return #"{"id":\#(start),"method":"items.insert","params":{"layout":"bulk","section":0,"at":\#(start),"#
-                + #""items":[\#(chunk)],"diff":false}}"#
-        }
-    }
+    // MARK: Private
 
     /// Updates the middle item of a million real-valued heights, one request at a time, with its full diff and
     /// with `"diff": false` in turn, so that the host's drift falls on both sides of the ratio.
-    // MARK: Private
-
     private static func midListUpdate(
         _ daemon: BenchDaemon, _ control: BenchClient, lines: [String], _ sizes: Sizes, _ table: inout Table
     ) {
-        control.expectResult(
-            #"{"id":1,"method":"layout.create","params":{"layout":"bulk","width":1000,"replace":true,"#
-                + #""defaults":{"columns":3},"sections":[{}],"diff":false}}"#)
-        for line in lines { control.expectResult(line) }
+        control.load(lines)
         let middle = sizes.items / 2
         var withDiff: [Double] = []
         var without: [Double] = []
@@ -128,28 +109,5 @@ enum WireBenchmark {
             "\(reply.count + 1) bytes",
             "\(listed) item frames, \(text.contains("\"shifts\"") ? "a shift" : "no shift")",
             "≤ 40,000 bytes: \(reply.count + 1 <= 40_000 ? "met" : "MISSED")")
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        values.isEmpty ? .infinity : values.sorted()[values.count / 2]
-    }
-}
-
-/// mulberry32, the small generator JavaScript benchmarks use: the same seed gives the same heights as a browser
-/// test of masonic would.
-struct Mulberry32 {
-    private var state: UInt32
-
-    init(seed: UInt32) {
-        state = seed
-    }
-
-    /// A double in [0, 1).
-    mutating func next() -> Double {
-        state &+= 0x6D2B_79F5
-        var t = state
-        t = (t ^ (t >> 15)) &* (t | 1)
-        t ^= t &+ ((t ^ (t >> 7)) &* (t | 61))
-        return Double(t ^ (t >> 14)) / 4_294_967_296
     }
 }

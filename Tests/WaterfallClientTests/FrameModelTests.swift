@@ -27,7 +27,7 @@ import WaterfallTestSupport
             ], shifts: [SectionShift(from: 1, to: 2, dy: 20)])
         try model.apply(
             MutationResult(seq: 2, contentSize: Size(width: 100, height: 320), diff: diff),
-            replaying: [.updateItems(section: 0, ids: [ItemID(index: 0, id: nil)])])
+            replaying: [.updateItems(section: 0, updates: [ItemUpdate(index: 0, item: Item(height: 110))])])
         #expect(model.seq == 2 && model.contentSize.height == 320)
         #expect(model.sections.map(\.origin) == [0, 120, 220])
         #expect(model.sections.map { $0.items[0]?.frame.y } == [10, 130, 230])
@@ -85,7 +85,7 @@ import WaterfallTestSupport
                 } catch let error as WaterfallClientError where error.source == .daemon {
                     continue
                 }
-                try own.apply(result, replaying: commands.compactMap(IndexChange.init))
+                try own.apply(result, replaying: commands)
                 guard case .changed(let change)? = try await events.next() else {
                     Issue.record("seed \(seed) step \(step): no event")
                     return

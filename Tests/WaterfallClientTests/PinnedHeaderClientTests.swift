@@ -117,7 +117,7 @@ import WaterfallLayout
             ]
             for command in commands {
                 let result = try await client.apply(command, to: "pins")
-                try model.apply(result, replaying: IndexChange(command).map { [$0] } ?? [])
+                try model.apply(result, replaying: [command])
             }
             let fresh = FrameModel(try await client.frames(of: "pins"))
             #expect(model == fresh)

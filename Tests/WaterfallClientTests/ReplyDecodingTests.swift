@@ -41,4 +41,48 @@ import WaterfallLayout
             (error as? WaterfallClientError)?.message == message
         }
     }
+
+    /// An event's ops become the engine's commands through the daemon's own decoder: a single request's params carry
+    /// its layout, diff, anchor and viewport, which are read and left out; a batch's ops are commands as they are.
+    @Test func anEventsOpsAreTypedCommands() throws {
+        let text = #"""
+            {"method":"layout.changed","params":{"layout":"feed","seq":6,"contentSize":{"w":300,"h":95},"ops":[{"method":"items.insert","params":{"layout":"feed","section":0,"at":0,"items":[{"h":20}],"anchor":{"section":0,"i":1},"viewport":{"y":0,"h":50},"diff":false}},{"method":"sections.move","params":{"from":1,"to":0}},{"method":"sections.configure","params":{"section":0,"columns":3}}],"diff":{"sections":[]}}}
+            """#
+        guard case .changed(let change) = try LayoutEvent(notification: try JSONDocument(parsing: text).root) else {
+            Issue.record("not a layout.changed event")
+            return
+        }
+        var patch = SectionPatch()
+        patch.columns = .set(3)
+        #expect(
+            change.commands == [
+                .insertItems(section: 0, at: 0, items: [Item(height: 20)]), .moveSection(from: 1, to: 0),
+                .configureSection(0, patch),
+            ])
+        #expect(change.ops.map(\.method) == ["items.insert", "sections.move", "sections.configure"])
+    }
+
+    /// An op the client cannot turn into a command makes the event unreadable, naming the op: a frame model never
+    /// skips a change it does not know (what `IndexChange`'s `default: break` did).
+    @Test(arguments: [
+        (
+            #"[{"method":"items.shuffle","params":{"section":0}}]"#,
+            #"event.params.ops[0].method: "items.shuffle" is not a method that changes a layout"#
+        ),
+        (#"[{"method":"layout.create","params":{}}]"#, #"event.params.ops[0].method: "layout.create" is not"#),
+        (#"[{"method":"items.delete","params":{"section":0,"items":[0],"color":1}}]"#, "ops[0].params.color"),
+        (#"[{"method":"items.move","params":{"from":[0,0]}}]"#, "event.params.ops[0].params.to: missing"),
+        (#"{"method":"items.move"}"#, "event.params.ops: not an array"),
+    ])
+    func anEventWithAnUnknownOpIsUnreadable(_ ops: String, _ message: String) throws {
+        let text =
+            #"{"method":"layout.changed","params":{"layout":"a","seq":2,"contentSize":{"w":1,"h":1},"ops":"#
+            + ops + #","diff":{"sections":[]}}}"#
+        let root = try JSONDocument(parsing: text).root
+        #expect {
+            try LayoutEvent(notification: root)
+        } throws: { error in
+            (error as? WaterfallClientError)?.message.contains(message) == true
+        }
+    }
 }

@@ -9,6 +9,11 @@ import WaterfallJSON
         {"layout":"feed","width":375,"defaults":{"columns":2,"insets":{"left":10,"right":10}},"sections":[{"headerHeight":44,"items":[{"h":120},{"h":80},{"h":100,"id":"ad-1"}]}]}
         """#
 
+    /// One column of six 10-point items, 100 wide.
+    static let column = #"""
+        {"layout":"col","width":100,"defaults":{"columns":1,"rowSpacing":0},"sections":[{"items":[{"h":10},{"h":10},{"h":10},{"h":10},{"h":10},{"h":10}]}]}
+        """#
+
     /// Runs one command line; its exit status and output.
     static func run(
         _ arguments: [String], socket: String?, input: String = ""
@@ -223,6 +228,61 @@ import WaterfallJSON
             #expect(lines.map { $0["method"] } == ["layout.changed", "layout.dropped"])
             #expect(lines.first?["params"]?["seq"] == 2 && lines.last?["params"] == ["layout": "feed"])
         }
+    }
+
+    /// `watch --viewport Y,H`: the band's elements first, then each event with the frames its scoped diff lists (item 1
+    /// shrinks: items 1 and 2 move in the band [0, 25); item 3, now at 25, stays out).
+    @Test(arguments: [false, true])
+    func watchWithAViewportPrintsItsElementsAndWhatEachEventListsThere(json: Bool) async throws {
+        try await InProcessDaemon.with { daemon in
+            let client = try await WaterfallClient.connect(to: daemon.path)
+            _ = try await client.call(method: "layout.create", params: try JSONValue(parsing: Self.column))
+            let (terminal, output) = Terminal.capturing()
+            let line = ["--socket", daemon.path, "watch", "col", "--viewport", "0,25"] + (json ? ["--json"] : [])
+            let watch = Task { await WaterfallCtl.run(line, environment: [:], terminal: terminal) }
+            while !output.errorText.contains("watching col") { try await Task.sleep(for: .milliseconds(5)) }
+            _ = try await client.call(
+                method: "items.update", params: ["layout": "col", "section": 0, "items": [["i": 1, "h": 5]]])
+            try await client.dropLayout("col")
+            #expect(await watch.value == .success)
+            guard json else {
+                #expect(
+                    output.standardText == """
+                        # seq 1, viewport 0 + 25, content 100 × 60
+                        KIND  SECTION  I  X   Y    W   H  ID
+                        item        0  0  0   0  100  10
+                        item        0  1  0  10  100  10
+                        item        0  2  0  20  100  10
+                        seq 2  items.update  diff: section 0 (2 items)
+                          item        0  1  0  10  100   5
+                          item        0  2  0  15  100  10
+                        layout col dropped
+
+                        """)
+                return
+            }
+            let lines = output.standardText.split(separator: "\n").map(String.init)
+            #expect(
+                lines.first
+                    == #"{"method":"subscribe","result":{"seq":1,"contentSize":{"w":100,"h":60},"viewport":{"y":0,"h":25},"#
+                    + #""diff":{"sections":[{"section":0,"origin":0,"height":60,"count":6,"items":[{"i":0,"x":0,"y":0,"w":100,"h":10},"#
+                    + #"{"i":1,"x":0,"y":10,"w":100,"h":10},{"i":2,"x":0,"y":20,"w":100,"h":10}]}]}}}"#)
+            let events = try lines.dropFirst().map { try JSONValue(parsing: $0) }
+            #expect(events.map { $0["method"] } == ["layout.changed", "layout.dropped"])
+            #expect(
+                lines.count == 3
+                    && lines[1].contains(#""items":[{"i":1,"x":0,"y":10,"w":100,"h":5},{"i":2,"x":0,"y":15,"#))
+        }
+    }
+
+    @Test(arguments: ["0", "0,0", "0,-5", "x,10", "nan,10", "0,inf", "0,10,5", ""])
+    func watchRefusesABadViewportNamingIt(_ text: String) async {
+        let run = await Self.run(["watch", "feed", "--viewport", text], socket: "/nonexistent/socket")
+        #expect(run.status == .usage)
+        #expect(
+            run.err
+                == "waterfallctl: --viewport: '\(text)' is not Y,H (two numbers, H > 0) (try 'waterfallctl help watch')\n"
+        )
     }
 
     @Test func renderWritesAnSVGFile() async throws {

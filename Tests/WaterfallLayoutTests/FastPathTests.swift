@@ -69,6 +69,52 @@ struct FastPathTests {
         #expect(fastChanges > 100)
     }
 
+    /// An update of a section's last item alone sets its height in place (`SectionState.place(after:)`): frames,
+    /// content size and the diff's replay must be what a full relayout gives, whatever the rule, span or sizing.
+    @Test(arguments: 0..<12)
+    func lastItemUpdateMatchesTheReference(seed: Int) async throws {
+        var random = RandomCommands(seed: UInt64(300 + seed), maxItems: 40, heights: seed % 3 == 0 ? [50, 100] : nil)
+        let spec = random.layout()
+        var layout = try await Layout.make(spec).layout
+        var reference = ReferenceLayout(spec)
+        var inPlace = 0
+        var placedOne = 0
+        for step in 0..<150 {
+            let context = "seed \(seed), step \(step)"
+            let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
+            let filled = counts.indices.filter { counts[$0] > 0 }
+            let commands: [LayoutCommand]
+            if filled.isEmpty || random.chance(0.15) {
+                commands = [random.command(counts: counts)]
+            } else {
+                let s = filled[random.int(0...(filled.count - 1))]
+                var item = random.item()
+                // Mostly the same span as before, which is what keeps the item where it is.
+                if random.chance(0.7) { item.span = layout.items(inSection: s)[counts[s] - 1].span }
+                commands = [.updateItems(section: s, updates: [ItemUpdate(index: counts[s] - 1, item: item)])]
+                inPlace += 1
+            }
+            var client = ClientFrames(layout)
+            guard reference.apply(commands) else {
+                await #expect(throws: LayoutError.self, "\(context): \(commands)") { try await layout.apply(commands) }
+                continue
+            }
+            let diff = try await layout.apply(commands)
+            if case .updateItems = commands[0], layout.lastPlacedCount == 1 { placedOne += 1 }
+            client.replay(commands)
+            try client.apply(diff)
+            #expect(client == ClientFrames(layout), "diff does not replay: \(context): \(commands)")
+            let expected = reference.layout()
+            #expect(layout.contentSize.height == expected.contentHeight, "content height: \(context)")
+            for (s, want) in expected.sections.enumerated() {
+                #expect(layout.frames(ofSection: s).items.map(\.frame) == want.items, "section \(s): \(context)")
+            }
+        }
+        #expect(inPlace > 100)
+        // Most of them took the in-place path, which places one item.
+        #expect(placedOne > inPlace / 2, "\(placedOne) of \(inPlace) placed one item")
+    }
+
     @Test func invalidAppendIsRefusedAsBefore() async throws {
         var layout = try await Layout.make(
             LayoutSpec(width: 300, sections: [SectionSpec(items: [Item(height: 10)])])

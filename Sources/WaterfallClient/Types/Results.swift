@@ -29,10 +29,31 @@ public struct MutationOptions: Sendable, Hashable {
     public var diff: Bool
     /// An item, by its indices before the request, whose move the result reports.
     public var anchor: ItemPath?
+    /// The viewport (before the change) the result's diff is scoped to (Diffs.md, "Scoped diffs"); nil for the
+    /// full diff.
+    public var viewport: Viewport?
 
-    public init(diff: Bool = true, anchor: ItemPath? = nil) {
+    public init(diff: Bool = true, anchor: ItemPath? = nil, viewport: Viewport? = nil) {
         self.diff = diff
         self.anchor = anchor
+        self.viewport = viewport
+    }
+}
+
+/// The answer to a scoped `subscribe`: what a client that holds nothing needs to hold `viewport`'s elements at
+/// `seq`, as a scoped diff (an entry for each section the viewport crosses). `WindowedModel` starts from one, and
+/// moves to another when it scrolls.
+public struct ViewportSnapshot: Sendable, Hashable {
+    public var seq: Int
+    public var contentSize: Size
+    public var viewport: Viewport
+    public var diff: LayoutDiff
+
+    public init(seq: Int, contentSize: Size, viewport: Viewport, diff: LayoutDiff) {
+        self.seq = seq
+        self.contentSize = contentSize
+        self.viewport = viewport
+        self.diff = diff
     }
 }
 
@@ -131,6 +152,10 @@ public struct LayoutChange: Sendable, Equatable {
     /// The content size after the change (events carry it from issue 19 on).
     public var contentSize: Size
     public var ops: [Operation]
+    /// The engine commands of `ops`, in order, decoded by the daemon's own decoder: what a frame model replays on
+    /// the indices it holds. An op that decodes to no command makes the whole event unreadable (`bad_reply`), never
+    /// a change skipped in silence.
+    public var commands: [LayoutCommand]
     public var diff: LayoutDiff
     public var anchor: AnchorResult?
     /// The event's params as the daemon wrote them.

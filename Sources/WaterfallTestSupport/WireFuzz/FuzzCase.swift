@@ -51,7 +51,8 @@ public struct FuzzCase: Sendable {
         out.reserveCapacity(bytes.count)
         var k = 0
         while k < bytes.count {
-            if bytes[k] == pattern[0], k + pattern.count <= bytes.count, Array(bytes[k..<k + pattern.count]) == pattern
+            if bytes[k] == pattern[0], k + pattern.count <= bytes.count,
+                bytes[k..<k + pattern.count].elementsEqual(pattern)
             {
                 out += replacement.utf8
                 k += pattern.count

@@ -78,20 +78,70 @@ public indirect enum FuzzJSON: Sendable {
     }
 
     /// The paths of every node, depth first, parents before children (the root's path is empty).
-    public var paths: [[Step]] {
-        var result: [[Step]] = [[]]
-        switch self {
-        case .raw: break
-        case .array(let elements):
-            for (k, element) in elements.enumerated() { result += element.paths.map { [.index(k)] + $0 } }
-        case .object(let members):
-            for member in members { result += member.value.paths.map { [.key(member.key)] + $0 } }
+    public var paths: [[Step]] { paths { _, _ in true } }
+
+    /// The paths of the nodes `include` takes (given the node and the last step to it), depth first, parents
+    /// before children: one walk with one path under construction, so a large tree costs time in proportion to its
+    /// nodes and allocates only for the paths returned (building every path by prefixing the children's made a
+    /// run of mutations spend most of its time here).
+    public func paths(where include: (FuzzJSON, Step?) -> Bool) -> [[Step]] {
+        var result: [[Step]] = []
+        var path: [Step] = []
+        visit(&path) { node, path in
+            if include(node, path.last) { result.append(path) }
+            return true
         }
         return result
     }
 
+    /// The number of nodes of the tree, the root included.
+    public var nodeCount: Int {
+        switch self {
+        case .raw: 1
+        case .array(let elements): elements.reduce(1) { $0 + $1.nodeCount }
+        case .object(let members): members.reduce(1) { $0 + $1.value.nodeCount }
+        }
+    }
+
+    /// The path of node `index` in the order of `paths` (0 is the root); nil past the last node.
+    public func path(at index: Int) -> [Step]? {
+        var remaining = index
+        var path: [Step] = []
+        var found: [Step]?
+        visit(&path) { _, path in
+            if remaining == 0 { found = path }
+            remaining -= 1
+            return found == nil
+        }
+        return found
+    }
+
     /// The paths of every number in the tree.
-    public var numberPaths: [[Step]] { paths.filter { self[$0]?.isNumber == true } }
+    public var numberPaths: [[Step]] { paths { node, _ in node.isNumber } }
+
+    /// Calls `body` on every node, depth first, parents before children, with `path` holding the node's path;
+    /// stops when `body` returns false. Whether the walk went on to its end.
+    @discardableResult
+    private func visit(_ path: inout [Step], _ body: (FuzzJSON, [Step]) -> Bool) -> Bool {
+        guard body(self, path) else { return false }
+        switch self {
+        case .raw:
+            return true
+        case .array(let elements):
+            for (k, element) in elements.enumerated() {
+                path.append(.index(k))
+                defer { path.removeLast() }
+                guard element.visit(&path, body) else { return false }
+            }
+        case .object(let members):
+            for member in members {
+                path.append(.key(member.key))
+                defer { path.removeLast() }
+                guard member.value.visit(&path, body) else { return false }
+            }
+        }
+        return true
+    }
 
     /// The node at `path`, if there is one (the first member of a duplicated key).
     public subscript(path: [Step]) -> FuzzJSON? {

@@ -75,7 +75,7 @@ public struct FuzzReply {
         let bytes = Array(line.utf8)
         guard bytes.count >= pattern.count else { return nil }
         for k in 0...(bytes.count - pattern.count) where bytes[k] == pattern[0] {
-            if Array(bytes[k..<k + pattern.count]) == pattern {
+            if bytes[k..<k + pattern.count].elementsEqual(pattern) {
                 return line[line.utf8.index(line.startIndex, offsetBy: k)...]
             }
         }

@@ -47,6 +47,8 @@ public struct FuzzTemplate: Sendable {
         FuzzTemplate("layout.get", #"{"sections":[0,2]}"#),
         FuzzTemplate("layout.export", "{}"),
         FuzzTemplate(
+            "layout.css", #"{"minWidth":320,"maxWidth":640,"sections":[0,2],"items":3,"selector":".feed"}"#),
+        FuzzTemplate(
             "sections.insert", #"{"at":1,"sections":[{\#(fixed),"items":[\#(item)]},{\#(adaptive)}]\#(anchor)}"#,
             isChange: true),
         FuzzTemplate("sections.delete", #"{"sections":[0,2]\#(anchor)}"#, isChange: true),

@@ -49,8 +49,12 @@ public enum WireFuzzMutations {
     private static func mutate(
         _ request: FuzzJSON, _ rng: inout SplitMix64
     ) -> (FuzzJSON, String, Bool) {
-        let paths = request.paths.dropFirst()
-        guard let path = paths.randomElement(using: &rng) else { return (request, "none", false) }
+        // A node other than the root, uniformly, without listing every path (large arrays have hundreds of
+        // thousands).
+        let nodes = request.nodeCount
+        guard nodes > 1, let path = request.path(at: Int.random(in: 1..<nodes, using: &rng)) else {
+            return (request, "none", false)
+        }
         let touches =
             path.count == 1 && { if case .key(let key) = path[0] { envelopeKeys.contains(key) } else { false } }()
         let place = path.map(\.description).joined()
@@ -102,7 +106,7 @@ public enum WireFuzzMutations {
             )
         case 9:
             // Another method, at the top or in a batch op.
-            let methodPaths = request.paths.filter { $0.last == .key("method") }
+            let methodPaths = request.paths { _, last in last == .key("method") }
             guard let target = methodPaths.randomElement(using: &rng) else { break }
             let method = methods.randomElement(using: &rng)!
             return (
@@ -110,13 +114,13 @@ public enum WireFuzzMutations {
                 "method \(target.map(\.description).joined()) = \(method)", target.count == 1
             )
         case 10:
-            let layoutPaths = request.paths.filter { $0.last == .key("layout") }
+            let layoutPaths = request.paths { _, last in last == .key("layout") }
             guard let target = layoutPaths.randomElement(using: &rng) else { break }
             let name = ["zz", "bad name", "", String(repeating: "n", count: 129), "new"].randomElement(using: &rng)!
             return (request.replacing(target, with: .string(name)), "layout = '\(name.prefix(20))'", false)
         case 11:
             // Ops of other templates (valid ones) around the batch's ops.
-            let opsPaths = request.paths.filter { $0.last == .key("ops") }
+            let opsPaths = request.paths { _, last in last == .key("ops") }
             guard let target = opsPaths.first, case .array(let ops) = request[target] else { break }
             let change = FuzzTemplate.all.filter(\.isChange).randomElement(using: &rng)!
             let op = FuzzJSON.object([
