@@ -266,8 +266,14 @@ enum ReplyDecoding {
         return ViewportSnapshot(
             seq: try int(node, "seq", "result"),
             contentSize: try size(member(node, "contentSize", "result"), "result.contentSize"),
-            viewport: Viewport(
-                y: try number(viewport, "y", "result.viewport"), height: try number(viewport, "h", "result.viewport")),
+            viewport: viewport["x"] != nil
+                ? Viewport(
+                    y: try number(viewport, "x", "result.viewport"),
+                    height: try number(viewport, "w", "result.viewport"),
+                    axis: .horizontal)
+                : Viewport(
+                    y: try number(viewport, "y", "result.viewport"),
+                    height: try number(viewport, "h", "result.viewport")),
             diff: try diff(member(node, "diff", "result"), "result.diff"))
     }
 

@@ -107,9 +107,11 @@ public enum CommandEncoding {
         ["x": .double(rect.x), "y": .double(rect.y), "w": .double(rect.width), "h": .double(rect.height)]
     }
 
-    /// A viewport, `{"y", "h"}`.
+    /// A viewport, `{"y", "h"}`, or a horizontal layout's `{"x", "w"}`.
     public static func viewport(_ viewport: Viewport) -> JSONValue {
-        ["y": .double(viewport.y), "h": .double(viewport.height)]
+        viewport.axis == .horizontal
+            ? ["x": .double(viewport.y), "w": .double(viewport.height)]
+            : ["y": .double(viewport.y), "h": .double(viewport.height)]
     }
 
     // MARK: Private
