@@ -52,7 +52,8 @@ public enum CommandDecoding {
     public static func viewport(_ p: inout Params) throws(ProtocolError) -> Viewport? {
         guard let node = p.view("viewport"), !node.isNull else { return nil }
         var v = try p.nested(node, path: p.field("viewport"))
-        let axis: Axis = v.contains("x") || v.contains("w") ? .horizontal : .vertical
+        // The start names the form: `x` makes it a horizontal band (then `y` and `h` are unknown fields there).
+        let axis: Axis = v.contains("x") ? .horizontal : .vertical
         let (startKey, extentKey): (StaticString, StaticString) = axis == .horizontal ? ("x", "w") : ("y", "h")
         let y = try viewportStart(&v, startKey)
         let height = try viewportExtent(&v, extentKey)
