@@ -46,13 +46,19 @@ public struct FrameModel: Sendable, Hashable {
             self.items = items
         }
 
-        /// Adds `dy` to every frame.
-        mutating func shift(by dy: Double) {
+        /// Adds `dy` to every frame, or with `alongX` (a horizontal layout's `dx`) adds it to every x.
+        mutating func shift(by dy: Double, alongX: Bool = false) {
             origin += dy
-            header?.y += dy
-            footer?.y += dy
             pinMaxY? += dy
-            for k in items.indices { items[k]?.frame.y += dy }
+            guard alongX else {
+                header?.y += dy
+                footer?.y += dy
+                for k in items.indices { items[k]?.frame.y += dy }
+                return
+            }
+            header?.x += dy
+            footer?.x += dy
+            for k in items.indices { items[k]?.frame.x += dy }
         }
     }
 
@@ -130,6 +136,8 @@ public struct FrameModel: Sendable, Hashable {
     ///
     /// - Complexity: O(listed items + items of the sections that moved).
     public mutating func apply(_ diff: LayoutDiff) throws(FrameModelError) {
+        // A horizontal layout's diff moves sections along x (Geometry, "Horizontal feeds").
+        let alongX = diff.screen.axis == .horizontal
         for entry in diff.sections {
             guard sections.indices.contains(entry.section) else {
                 throw .mismatch("diff lists section \(entry.section) of \(sections.count)")
@@ -143,7 +151,7 @@ public struct FrameModel: Sendable, Hashable {
                 throw .mismatch(
                     "section \(entry.section) has \(section.items.count) items, the diff says \(entry.count)")
             }
-            if entry.dy != 0 { section.shift(by: entry.dy) }
+            if entry.dy != 0 { section.shift(by: entry.dy, alongX: alongX) }
             section.origin = entry.origin
             section.height = entry.height
             (section.header, section.pinMaxY, section.footer) = entry.headerAndFooter(
@@ -160,7 +168,7 @@ public struct FrameModel: Sendable, Hashable {
             guard shift.from >= 0, shift.from <= shift.to, shift.to < sections.count else {
                 throw .mismatch("shift of sections \(shift.from)...\(shift.to) of \(sections.count)")
             }
-            for s in shift.from...shift.to { sections[s].shift(by: shift.dy) }
+            for s in shift.from...shift.to { sections[s].shift(by: shift.dy, alongX: alongX) }
         }
     }
 

@@ -100,10 +100,29 @@ enum ReplyDecoding {
         return node.isNull ? .removed : .set(try rect(node, path))
     }
 
-    /// A header's `pinMaxY`, when it has one (a pinned header); nil for an absent or null header.
+    /// A header's `pinMaxY` (a horizontal layout's `pinMaxX` or `pinMinX`), when it has one (a pinned header); nil
+    /// for an absent or null header.
     static func pinMaxY(_ header: JSONNode?, _ path: String) throws(Failure) -> Double? {
-        guard let header, !header.isNull, header["pinMaxY"] != nil else { return nil }
-        return try number(header, "pinMaxY", path)
+        guard let header, !header.isNull else { return nil }
+        for key: StaticString in ["pinMaxY", "pinMaxX", "pinMinX"] where header[key] != nil {
+            return try number(header, key, path)
+        }
+        return nil
+    }
+
+    /// How a section entry maps to the screen, by its members: a horizontal layout's has `width` for `height`,
+    /// and under rtl a pinned header's `pinMinX`.
+    static func screen(of entry: JSONNode) -> ScreenMapping {
+        guard entry["width"] != nil else { return .identity }
+        let rtl = entry["header"].map { $0["pinMinX"] != nil } ?? false
+        return ScreenMapping(axis: .horizontal, direction: rtl ? .rtl : .ltr)
+    }
+
+    /// A member along the feed: `vertical` (`height`, `dy`), else `horizontal` (`width`, `dx`).
+    static func along(
+        _ node: JSONNode, _ vertical: StaticString, _ horizontal: StaticString, _ path: String
+    ) throws(Failure) -> Double {
+        try number(node, node[vertical] == nil && node[horizontal] != nil ? horizontal : vertical, path)
     }
 
     /// A query element's `pinned`: false when absent.
@@ -127,20 +146,22 @@ enum ReplyDecoding {
     static func anchor(_ node: JSONNode?, _ path: String) throws(Failure) -> AnchorResult? {
         guard let node else { return nil }
         if node.isNull { return .removed }
-        return .moved(
-            ItemPath(section: try int(node, "section", path), item: try int(node, "i", path)),
-            dy: try number(node, "dy", path))
+        let path = ItemPath(section: try int(node, "section", path), item: try int(node, "i", path))
+        if node["dx"] != nil { return .movedAlongX(path, dx: try number(node, "dx", "result.anchor")) }
+        return .moved(path, dy: try number(node, "dy", "result.anchor"))
     }
 
     /// A diff: `{"sections": [...], "shifts"?: [...]}`.
     static func diff(_ node: JSONNode, _ path: String) throws(Failure) -> LayoutDiff {
         var sections: [SectionDiff] = []
+        var screen = ScreenMapping.identity
         for (k, entry) in try array(node, "sections", path).enumerated() {
             let at = "\(path).sections[\(k)]"
+            if k == 0 { screen = Self.screen(of: entry) }
             var diff = SectionDiff(
                 section: try int(entry, "section", at), origin: try number(entry, "origin", at),
-                height: try number(entry, "height", at), count: try int(entry, "count", at))
-            if entry["dy"] != nil { diff.dy = try number(entry, "dy", at) }
+                height: try along(entry, "height", "width", at), count: try int(entry, "count", at))
+            if entry["dy"] != nil || entry["dx"] != nil { diff.dy = try along(entry, "dy", "dx", at) }
             diff.isNew = entry["new"]?.bool == true
             diff.header = try change(entry["header"], "\(at).header")
             diff.pinMaxY = try pinMaxY(entry["header"], "\(at).header")
@@ -152,13 +173,16 @@ enum ReplyDecoding {
         if node["shifts"] != nil {
             for (k, entry) in try array(node, "shifts", path).enumerated() {
                 let at = "\(path).shifts[\(k)]"
+                if entry["dx"] != nil {
+                    screen = ScreenMapping(axis: .horizontal, direction: screen.reversed ? .rtl : .ltr)
+                }
                 shifts.append(
                     SectionShift(
-                        from: try int(entry, "from", at), to: try int(entry, "to", at), dy: try number(entry, "dy", at))
-                )
+                        from: try int(entry, "from", at), to: try int(entry, "to", at),
+                        dy: try along(entry, "dy", "dx", at)))
             }
         }
-        return LayoutDiff(sections: sections, shifts: shifts)
+        return LayoutDiff(sections: sections, shifts: shifts, screen: screen)
     }
 
     /// `layout.get`'s result.
@@ -171,10 +195,11 @@ enum ReplyDecoding {
             sections.append(
                 SectionFrames(
                     section: try int(entry, "section", at), origin: try number(entry, "origin", at),
-                    height: try number(entry, "height", at), count: try int(entry, "count", at), items: items,
+                    height: try along(entry, "height", "width", at), count: try int(entry, "count", at), items: items,
                     header: try header.map { node throws(Failure) in try rect(node, "\(at).header") },
                     pinMaxY: try pinMaxY(header, "\(at).header"),
-                    footer: try entry["footer"].map { node throws(Failure) in try rect(node, "\(at).footer") }))
+                    footer: try entry["footer"].map { node throws(Failure) in try rect(node, "\(at).footer") },
+                    screen: Self.screen(of: entry)))
         }
         return LayoutFrames(
             seq: try int(node, "seq", "result"),
@@ -241,8 +266,14 @@ enum ReplyDecoding {
         return ViewportSnapshot(
             seq: try int(node, "seq", "result"),
             contentSize: try size(member(node, "contentSize", "result"), "result.contentSize"),
-            viewport: Viewport(
-                y: try number(viewport, "y", "result.viewport"), height: try number(viewport, "h", "result.viewport")),
+            viewport: viewport["x"] != nil
+                ? Viewport(
+                    y: try number(viewport, "x", "result.viewport"),
+                    height: try number(viewport, "w", "result.viewport"),
+                    axis: .horizontal)
+                : Viewport(
+                    y: try number(viewport, "y", "result.viewport"),
+                    height: try number(viewport, "h", "result.viewport")),
             diff: try diff(member(node, "diff", "result"), "result.diff"))
     }
 

@@ -116,7 +116,10 @@ public struct WindowedModel: Sendable, Hashable {
         guard seq == self.seq + 1 else { throw .outOfSequence(held: self.seq, received: seq) }
         for command in commands { replay(command) }
         try apply(diff)
-        if case .moved(_, let dy) = anchor { viewport = viewport.moved(by: dy) }
+        switch anchor {
+        case .moved(_, let delta)?, .movedAlongX(_, let delta)?: viewport = viewport.moved(by: delta)
+        case .removed?, nil: break
+        }
         prune()
         self.seq = seq
         self.contentSize = contentSize

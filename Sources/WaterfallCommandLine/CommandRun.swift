@@ -192,13 +192,22 @@ struct CommandRun: Sendable {
     private func render(_ client: WaterfallClient) async throws -> WaterfallCtl.ExitStatus {
         // An empty rect answers with the content size alone, which the default window needs.
         let size = try await client.query(name, rect: Rect(x: 0, y: 0, width: 0, height: 0)).contentSize
-        let window = try invocation.rect("--rect") ?? SVGRenderer.defaultWindow(for: size)
-        let picture: LayoutPicture
-        if window.y <= 0 && window.maxY >= size.height {
+        // A horizontal feed is drawn along x (Geometry, "Horizontal feeds"): its settings say which way.
+        let spec = try? await client.export(name).spec
+        let screen = spec.map { ScreenMapping(axis: $0.axis, direction: $0.direction) } ?? .identity
+        let window = try invocation.rect("--rect") ?? SVGRenderer.defaultWindow(for: size, screen: screen)
+        var picture: LayoutPicture
+        let whole =
+            screen.axis == .horizontal
+            ? (screen.reversed
+                ? window.x <= -size.width && window.maxX >= 0 : window.x <= 0 && window.maxX >= size.width)
+            : window.y <= 0 && window.maxY >= size.height
+        if whole {
             picture = try await wholePicture(client)
         } else {
             picture = try await windowPicture(client, window)
         }
+        picture.alongX = screen.axis == .horizontal
         let svg = SVGRenderer(width: try invocation.width(), window: window).render(picture)
         if let path = invocation.options["--output"] {
             do {
@@ -254,7 +263,8 @@ struct CommandRun: Sendable {
         guard export.seq == seq, let built = try? await Layout.make(export.spec, allowsParallelism: false),
             built.layout.sectionCount == sections
         else { return nil }
-        return (0..<sections).map { built.layout.columnLanes(ofSection: $0) }
+        let screen = built.layout.screen
+        return (0..<sections).map { built.layout.columnLanes(ofSection: $0).map(screen.rect) }
     }
 
     /// Nested counters as `a.b` rows.

@@ -23,6 +23,8 @@ public struct LayoutPicture: Sendable, Hashable {
     public var firstSection = 0
     /// The layout's item count when `sections` are only some of its sections.
     public var totalItems: Int?
+    /// Whether the layout is a horizontal feed: its sections are bands along x (Geometry, "Horizontal feeds").
+    public var alongX = false
 
     public init(
         name: String, seq: Int, contentSize: Size, sections: [FrameModel.Section], lanes: [[Rect]],

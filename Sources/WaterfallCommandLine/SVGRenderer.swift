@@ -22,10 +22,24 @@ public struct SVGRenderer: Sendable {
         self.window = window
     }
 
-    /// The full width and the first `defaultWindowHeight` points of a layout of `contentSize`.
-    public static func defaultWindow(for contentSize: Size) -> Rect {
-        Rect(
-            x: 0, y: 0, width: max(1, contentSize.width), height: max(1, min(contentSize.height, defaultWindowHeight)))
+    /// The full width and the first `defaultWindowHeight` points of a layout of `contentSize`; for a horizontal
+    /// layout (`screen`), its full height and the first `defaultWindowHeight` points along x (toward −x under rtl,
+    /// where such a feed runs from x = 0).
+    public static func defaultWindow(for contentSize: Size, screen: ScreenMapping = .identity) -> Rect {
+        guard screen.axis == .horizontal else {
+            return Rect(
+                x: 0, y: 0, width: max(1, contentSize.width),
+                height: max(1, min(contentSize.height, defaultWindowHeight)))
+        }
+        let width = max(1, min(contentSize.width, defaultWindowHeight))
+        return Rect(x: screen.reversed ? -width : 0, y: 0, width: width, height: max(1, contentSize.height))
+    }
+
+    /// A section's band across `view`: from its origin for its height, or a horizontal feed's along x.
+    static func band(of section: FrameModel.Section, in view: Rect, alongX: Bool) -> Rect {
+        alongX
+            ? Rect(x: section.origin, y: view.y, width: section.height, height: view.height)
+            : Rect(x: view.x, y: section.origin, width: view.width, height: section.height)
     }
 
     /// The SVG document of `picture`.
@@ -51,8 +65,8 @@ public struct SVGRenderer: Sendable {
         svg.line(##"<g clip-path="url(#window)">"##)
         for (k, section) in picture.sections.enumerated() {
             let s = picture.firstSection + k
-            let band = Rect(x: view.x, y: section.origin, width: view.width, height: section.height)
-            guard band.maxY >= view.y, band.y <= view.maxY else { continue }
+            let band = Self.band(of: section, in: view, alongX: picture.alongX)
+            guard band.maxY >= view.y, band.y <= view.maxY, band.maxX >= view.x, band.x <= view.maxX else { continue }
             sectionBand(s, band, canvas, &svg)
             for lane in k < picture.lanes.count ? picture.lanes[k] : [] where intersects(lane, view) {
                 svg.line(##"<rect class="lane" \##(canvas.box(lane)) fill="#c7d7f4" fill-opacity="0.7"/>"##)
@@ -67,9 +81,14 @@ public struct SVGRenderer: Sendable {
         // Over every band: a pin range runs past its own section.
         for (k, section) in picture.sections.enumerated() {
             let s = picture.firstSection + k
-            if let header = section.header, let pinMaxY = section.pinMaxY { pinRange(s, header, pinMaxY, canvas, &svg) }
-            let band = Rect(x: view.x, y: section.origin, width: view.width, height: section.height)
-            if band.maxY >= view.y, band.y <= view.maxY { sectionTag(s, band, canvas, &svg) }
+            // A horizontal feed's pin range runs along x: not drawn (its header is).
+            if let header = section.header, let pinMaxY = section.pinMaxY, !picture.alongX {
+                pinRange(s, header, pinMaxY, canvas, &svg)
+            }
+            let band = Self.band(of: section, in: view, alongX: picture.alongX)
+            if band.maxY >= view.y, band.y <= view.maxY, band.maxX >= view.x, band.x <= view.maxX {
+                sectionTag(s, band, canvas, &svg)
+            }
         }
         svg.line("</g>")
         svg.line("</svg>")

@@ -205,7 +205,7 @@ extension Layout {
             let stable = sections[s].geometry.reflow == .stable
             for update in updates {
                 let previous = sections[s].inputs[update.index]
-                var input = ItemInput(update.item)
+                var input = ItemInput(update.item, transposed: sections[s].geometry.transposesAspect)
                 // Until it is placed again, the item's old column stays with it, for the diff to compare against
                 // (`previous` keeps it when a stable section's item is given a new one); a stable item keeps its
                 // column unless the update names one.
@@ -224,10 +224,15 @@ extension Layout {
     }
 
     /// The resolved geometry of a section with `properties` under the current settings.
+    ///
+    /// A horizontal layout is placed as its vertical form: left to right across its rows whatever the direction
+    /// (`rtl` reverses its feed, on screen), with aspect sizes stored transposed.
     func geometry(for properties: SectionProperties) -> SectionGeometry {
-        SectionGeometry(
-            own: properties, defaults: defaults, width: width, scale: scale, direction: direction,
-            columnLimit: limits.maxColumns)
+        var geometry = SectionGeometry(
+            own: properties, defaults: defaults, width: width, scale: scale,
+            direction: axis == .horizontal ? .ltr : direction, columnLimit: limits.maxColumns)
+        geometry.transposesAspect = axis == .horizontal
+        return geometry
     }
 
     // MARK: Private
@@ -263,6 +268,7 @@ extension Layout {
         width = patch.width ?? width
         scale = patch.scale ?? scale
         direction = patch.direction ?? direction
+        axis = patch.axis ?? axis
         minContentHeight = patch.minContentHeight ?? minContentHeight
         defaults = patch.defaults ?? defaults
         for s in sections.indices {
@@ -271,6 +277,13 @@ extension Layout {
             touch(s, &batch)
             settleColumns(ofSection: s, before: 0, &batch)
             let old = sections[s].geometry
+            // A new axis swaps the stored aspect sizes; the section is placed whole (its geometry changed), and
+            // the diff compares with the heights it had.
+            if old.transposesAspect != updated.transposesAspect {
+                sections[s].inputs.withUnsafeMutableBufferPointer { inputs in
+                    for k in inputs.indices { inputs[k].transposeAspect() }
+                }
+            }
             sections[s].geometry = updated
             resetColumnsIfNeeded(ofSection: s, from: old, &batch)
         }
@@ -304,6 +317,7 @@ extension SectionState {
     /// Inserts `items` at `index`, making their id list only when the section has ids or they bring some.
     mutating func insertItems(_ items: [Item], at index: Int) {
         let needsIDs = !ids.isEmpty || items.contains { $0.id != nil }
+        let transposed = geometry.transposesAspect
         if index == inputs.count && !needsIDs {
             // Appended through a buffer: `append(contentsOf:)` of a lazy map went element by element through the
             // generic sequence copy, a quarter of a bulk insert's engine time.
@@ -312,12 +326,13 @@ extension SectionState {
             inputs.append(contentsOf: repeatElement(ItemInput.blank, count: items.count))
             inputs.withUnsafeMutableBufferPointer { inputs in
                 items.withUnsafeBufferPointer { items in
-                    for k in items.indices { inputs[start + k] = ItemInput(items[k]) }
+                    for k in items.indices { inputs[start + k] = ItemInput(items[k], transposed: transposed) }
                 }
             }
             return
         }
-        insertInputs(items.map(ItemInput.init), ids: needsIDs ? items.map(\.id) : [], at: index)
+        insertInputs(
+            items.map { ItemInput($0, transposed: transposed) }, ids: needsIDs ? items.map(\.id) : [], at: index)
     }
 
     /// Removes the items in `ranges` (ascending, disjoint) in one pass.

@@ -8,7 +8,8 @@ extension Layout {
     ///   them out uses `forEachItem(inSection:_:)` instead.
     public var spec: LayoutSpec {
         var spec = LayoutSpec(
-            width: width, scale: scale, direction: direction, minContentHeight: minContentHeight, defaults: defaults,
+            width: width, scale: scale, direction: direction, axis: axis, minContentHeight: minContentHeight,
+            defaults: defaults,
             sections: sections.indices.map { s in
                 SectionSpec(properties: sections[s].properties, items: items(inSection: s))
             })
@@ -33,10 +34,13 @@ extension Layout {
     public func forEachItem<E: Error>(inSection s: Int, _ body: (Item) throws(E) -> Void) throws(E) {
         let section = sections[s]
         let keeps = section.geometry.reflow == .stable
+        let transposed = section.geometry.transposesAspect
         if section.ids.isEmpty {
-            for input in section.inputs { try body(input.item(id: nil, keepsColumn: keeps)) }
+            for input in section.inputs { try body(input.item(id: nil, keepsColumn: keeps, transposed: transposed)) }
         } else {
-            for (input, id) in zip(section.inputs, section.ids) { try body(input.item(id: id, keepsColumn: keeps)) }
+            for (input, id) in zip(section.inputs, section.ids) {
+                try body(input.item(id: id, keepsColumn: keeps, transposed: transposed))
+            }
         }
     }
 

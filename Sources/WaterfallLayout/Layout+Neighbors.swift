@@ -23,14 +23,23 @@ extension Layout {
     ///
     /// - Complexity: O(columns × log n + k) in the item's section (k the items level with it), plus O(columns) per
     ///   section passed over above and below (empty sections, or ones with nothing over the item's x-range).
+    ///
+    /// The sides and frames are on screen: a horizontal layout is searched in flow coordinates (its screen left is
+    /// its flow above, or under rtl its flow below), and each candidate is judged by its screen frame, so that the
+    /// rule holds for the frames a client sees, roundings included.
     public func neighbors(of path: ItemPath) -> ItemNeighbors {
-        let me = frame(ofItem: path).frame
+        let screen = screen
+        let me = screen.rect(frame(ofItem: path).frame)
+        let flowMe = frame(ofItem: path).frame
         var result = ItemNeighbors()
         var best = Array(repeating: Candidate?.none, count: 4)
-        func offer(_ s: Int, _ item: Int, _ side: Int) {
+        // Screen side of each flow side (above, below, left, right).
+        let sides = screen.axis == .vertical ? [0, 1, 2, 3] : screen.reversed ? [3, 2, 0, 1] : [2, 3, 0, 1]
+        func offer(_ s: Int, _ item: Int, _ flowSide: Int) {
             guard s != path.section || item != path.item else { return }
             let frame = self.frame(ofItem: ItemPath(section: s, item: item))
-            let r = frame.frame
+            let r = screen.rect(frame.frame)
+            let side = sides[flowSide]
             let gap: Double
             let offset: Double
             switch side {
@@ -55,10 +64,12 @@ extension Layout {
         // Each side is searched in bands of the layout's full width, doubling from the item outwards, section by
         // section: a band's items are checked exactly by `offer`, and once one qualifies a band twice as deep holds
         // the nearest too (whatever it ends with, it ends at least as near).
-        func search(_ side: Int, in t: Int) {
+        func search(_ flowSide: Int, in t: Int) {
+            let side = flowSide
             let top = origins[t]
             let bottom = origins[t] + sections[t].height
             // From the item's own edge in its section, from the section's far edge in the others.
+            let me = flowMe
             let from = side == 0 ? (t == path.section ? me.y : bottom) : (t == path.section ? me.maxY : top)
             var depth = 64.0
             var last = false
@@ -68,22 +79,22 @@ extension Layout {
                 let band = Rect(x: -Double.greatestFiniteMagnitude, y: low, width: .infinity, height: high - low)
                 for item in sections[t].visibleItems(origin: top, in: band) { offer(t, Int(item), side) }
                 if last || (side == 0 ? low <= top : high >= bottom) { return }
-                last = best[side] != nil
+                last = best[sides[side]] != nil
                 depth *= 2
             }
         }
         var s = path.section
-        while best[0] == nil && s >= 0 {
+        while best[sides[0]] == nil && s >= 0 {
             search(0, in: s)
             s -= 1
         }
         s = path.section
-        while best[1] == nil && s < sections.count {
+        while best[sides[1]] == nil && s < sections.count {
             search(1, in: s)
             s += 1
         }
         // Left and right: sections do not overlap vertically, so only items level with it in its own section.
-        let band = Rect(x: -Double.greatestFiniteMagnitude, y: me.y, width: .infinity, height: me.height)
+        let band = Rect(x: -Double.greatestFiniteMagnitude, y: flowMe.y, width: .infinity, height: flowMe.height)
         for item in sections[path.section].visibleItems(origin: origins[path.section], in: band) {
             offer(path.section, Int(item), 2)
             offer(path.section, Int(item), 3)

@@ -9,6 +9,9 @@ public struct SectionFrames: Sendable, Hashable {
     public var pinMaxY: Double?
     public var footer: Rect?
     public var items: [ItemFrame]
+    /// How these frames map to the screen: `identity` while they are in flow coordinates, a horizontal mapping once
+    /// `ScreenMapping.frames` put them on screen (its wire names then apply: `width`, `pinMaxX`…).
+    public var screen = ScreenMapping.identity
 }
 
 extension Layout {
@@ -40,7 +43,8 @@ extension Layout {
     public func item(at path: ItemPath) -> Item {
         let section = sections[path.section]
         return section.inputs[path.item].item(
-            id: section.id(at: path.item), keepsColumn: section.geometry.reflow == .stable)
+            id: section.id(at: path.item), keepsColumn: section.geometry.reflow == .stable,
+            transposed: section.geometry.transposesAspect)
     }
 
     /// The own properties of section `s`.

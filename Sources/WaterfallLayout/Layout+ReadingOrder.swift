@@ -12,34 +12,43 @@ extension Layout {
     /// one point lower starts the next.
     public static let readingRowTolerance = 1.0
 
-    /// The elements of `rect` in `order`; see `elements(in:limit:)` for which are included.
+    /// The elements of `rect` (both in flow coordinates) in `order`; see `elements(in:limit:)` for which are
+    /// included. Reading order is the screen's: a horizontal layout's elements are ordered by their screen frames.
     ///
     /// - Complexity: that of `elements(in:)`, plus O(k log k) to sort the k elements in reading order.
     public func elements(in rect: Rect, order: ElementOrder) -> [Element] {
         let found = elements(in: rect)
-        return order == .document ? found : Self.readingOrder(found, direction: direction)
+        guard order == .reading else { return found }
+        let screen = screen
+        let order = Self.readingPermutation(found.map { screen.rect($0.frame) }, direction: direction)
+        return order.map { found[$0] }
     }
 
     /// `elements` (in document order) in reading order: sorted by top edge, cut into rows where a top edge is more
     /// than `readingRowTolerance` below the first of its row, each row by x (by right edge, descending, under
     /// `rtl`); elements that compare equal keep their document order.
     public static func readingOrder(_ elements: [Element], direction: Direction) -> [Element] {
-        let byTop = elements.indices.sorted { a, b in
-            elements[a].frame.y != elements[b].frame.y ? elements[a].frame.y < elements[b].frame.y : a < b
+        readingPermutation(elements.map(\.frame), direction: direction).map { elements[$0] }
+    }
+
+    /// The positions of `frames` in reading order (`readingOrder(_:direction:)`'s rule).
+    static func readingPermutation(_ frames: [Rect], direction: Direction) -> [Int] {
+        let byTop = frames.indices.sorted { a, b in
+            frames[a].y != frames[b].y ? frames[a].y < frames[b].y : a < b
         }
-        var result: [Element] = []
-        result.reserveCapacity(elements.count)
+        var result: [Int] = []
+        result.reserveCapacity(frames.count)
         var start = 0
         while start < byTop.count {
-            let rowTop = elements[byTop[start]].frame.y
+            let rowTop = frames[byTop[start]].y
             var end = start + 1
-            while end < byTop.count && elements[byTop[end]].frame.y <= rowTop + readingRowTolerance { end += 1 }
+            while end < byTop.count && frames[byTop[end]].y <= rowTop + readingRowTolerance { end += 1 }
             let row = byTop[start..<end].sorted { a, b in
-                let (fa, fb) = (elements[a].frame, elements[b].frame)
+                let (fa, fb) = (frames[a], frames[b])
                 if direction == .rtl { return fa.maxX != fb.maxX ? fa.maxX > fb.maxX : a < b }
                 return fa.x != fb.x ? fa.x < fb.x : a < b
             }
-            result.append(contentsOf: row.lazy.map { elements[$0] })
+            result.append(contentsOf: row)
             start = end
         }
         return result

@@ -20,7 +20,7 @@ extension Layout {
     ///
     /// - Complexity: that of `elements(in:)`: O(log sections + columns × log n + k) per section crossed.
     public func hold(_ viewport: Viewport) -> ViewportHold {
-        let elements = elements(in: viewport.rect).map { element in
+        let elements = elements(in: screen.flowViewport(viewport).rect).map { element in
             var held = ViewportHold.Held(
                 kind: element.kind, section: element.section, index: element.index ?? -1, frame: element.frame)
             if element.kind == .header, let rest = metrics[element.section].header {
@@ -54,7 +54,9 @@ extension Layout {
     ) -> (diff: LayoutDiff, viewport: Viewport) {
         var anchorDy = 0.0
         if case .moved(_, let dy) = anchor { anchorDy = dy }
-        let after = hold.viewport.moved(by: anchorDy)
+        // The viewport is on screen (a horizontal layout's runs along x, reversed under rtl); the anchor's move is in
+        // flow coordinates, like everything the engine holds.
+        let after = hold.viewport.moved(by: screen.delta(anchorDy))
         var listing = ScopedListing(full)
         for held in hold.elements {
             guard let s = Self.section(held.section, following: commands) else { continue }
@@ -99,7 +101,7 @@ extension Layout {
                 }
             }
         }
-        for element in elements(in: after.rect) {
+        for element in elements(in: screen.flowViewport(after).rect) {
             let s = element.section
             let key = ScopedListing.Key(element.kind, s, element.index ?? -1)
             guard !listing.carried.contains(key) else { continue }
@@ -245,6 +247,14 @@ private struct ScopedListing {
 }
 
 extension Layout {
+    /// Refuses a viewport along the other axis than the layout's feed: `{"y", "h"}` for a horizontal layout, or
+    /// `{"x", "w"}` for a vertical one.
+    public func check(_ viewport: Viewport) throws(LayoutError) {
+        guard viewport.axis != axis else { return }
+        let (given, wanted) = axis == .horizontal ? ("{y, h}", "{x, w}") : ("{x, w}", "{y, h}")
+        throw .invalidValue(field: "viewport", value: given, reason: "must be \(wanted) for a \(axis) layout")
+    }
+
     /// Section `s`'s origin, height and count, without its frames.
     func frames(ofSectionHead s: Int) -> (origin: Double, height: Double, count: Int) {
         (origins[s], metrics[s].height, metrics[s].count)

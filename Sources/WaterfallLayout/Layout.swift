@@ -9,6 +9,9 @@ public struct Layout: Sendable {
     public internal(set) var width: Double
     public internal(set) var scale: Double
     public internal(set) var direction: Direction
+    /// Which way the feed scrolls: the engine places a horizontal layout as the vertical one and maps it to the
+    /// screen at its edges (`screen`).
+    public internal(set) var axis: Axis
     public internal(set) var minContentHeight: Double
     public internal(set) var defaults: SectionProperties
     /// The version: 1 after creation, one more for each successful mutation.
@@ -64,8 +67,8 @@ public struct Layout: Sendable {
         try Validation.length(spec.minContentHeight, "minContentHeight")
         try Validation.properties(spec.defaults, "defaults.", limits: limits)
         var layout = Layout(
-            width: spec.width, scale: spec.scale, direction: spec.direction, minContentHeight: spec.minContentHeight,
-            defaults: spec.defaults, limits: limits)
+            width: spec.width, scale: spec.scale, direction: spec.direction, axis: spec.axis,
+            minContentHeight: spec.minContentHeight, defaults: spec.defaults, limits: limits)
         layout.allowsParallelism = allowsParallelism
         layout.others = spec.widths.dropFirst().map { width in
             var other = layout
@@ -76,12 +79,13 @@ public struct Layout: Sendable {
     }
 
     init(
-        width: Double, scale: Double, direction: Direction, minContentHeight: Double, defaults: SectionProperties,
-        limits: LayoutLimits
+        width: Double, scale: Double, direction: Direction, axis: Axis = .vertical, minContentHeight: Double,
+        defaults: SectionProperties, limits: LayoutLimits
     ) {
         self.width = width
         self.scale = scale
         self.direction = direction
+        self.axis = axis
         self.minContentHeight = minContentHeight
         self.defaults = defaults
         self.limits = limits
@@ -103,10 +107,14 @@ public struct Layout: Sendable {
     /// The weight at this value's own width.
     var ownWeight: Int { itemCount + metrics.reduce(0) { $0 + 1 + $1.columns } }
 
-    /// The content size: the layout's width, and the bottom of the last section or `minContentHeight`.
+    /// The content size on screen: the layout's width, and the bottom of the last section or `minContentHeight`
+    /// (transposed for a horizontal layout: the extent along x, then `width`).
     public var contentSize: Size {
-        Size(width: width, height: max(origins[sections.count], minContentHeight))
+        screen.size(Size(width: width, height: max(origins[sections.count], minContentHeight)))
     }
+
+    /// How the engine's flow coordinates (where it places every layout vertically) map to the screen.
+    public var screen: ScreenMapping { ScreenMapping(axis: axis, direction: direction) }
 
     /// Applies `commands` atomically and returns how the frames moved: `validate` then `apply(_:listingItems:)`.
     ///

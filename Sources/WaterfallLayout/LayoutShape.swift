@@ -7,6 +7,10 @@ struct LayoutShape {
     var widths: [Double]
     var scale: Double
     var direction: Direction
+    var axis: Axis
+    /// Whether the batch so far gave some item an aspect size too flat for a horizontal layout, which a later
+    /// switch to it must refuse.
+    private var addedFlatAspect = false
     var defaults: SectionProperties
     var counts: [Int]
     /// Each section's column count summed over the widths, for the weight.
@@ -23,6 +27,7 @@ struct LayoutShape {
         widths = layout.widths
         scale = layout.scale
         direction = layout.direction
+        axis = layout.axis
         defaults = layout.defaults
         // From the metrics (plain values), not from the sections, which a `map` would copy one by one.
         counts = layout.metrics.map(\.count)
@@ -58,7 +63,8 @@ struct LayoutShape {
         case .insertItems(let section, let at, let items):
             try checkSection(section, "section")
             try checkPosition(at, upTo: counts[section], "at", what: "an item position")
-            try Validation.items(items, "")
+            try Validation.items(items, "", horizontal: axis == .horizontal)
+            addedFlatAspect = addedFlatAspect || items.contains(where: Validation.isFlatAspect)
             try addItems(items.count, "items")
             counts[section] += items.count
         case .deleteItems(let section, let indices):
@@ -70,7 +76,10 @@ struct LayoutShape {
             try checkSection(section, "section")
             _ = try Validation.indices(
                 updates.map(\.index), count: counts[section], field: "items", what: "an item index")
-            for (k, update) in updates.enumerated() { try Validation.item(update.item, "items[\(k)].") }
+            for (k, update) in updates.enumerated() {
+                try Validation.item(update.item, "items[\(k)].", horizontal: axis == .horizontal)
+                addedFlatAspect = addedFlatAspect || Validation.isFlatAspect(update.item)
+            }
         case .moveItem(let from, let to):
             try checkSection(from.section, "from[0]")
             try checkPosition(from.item, upTo: counts[from.section] - 1, "from[1]", what: "an item index")
@@ -89,7 +98,8 @@ struct LayoutShape {
             var columns: [Int] = []
             for (k, spec) in specs.enumerated() {
                 try Validation.properties(spec.properties, "sections[\(k)].", limits: limits)
-                try Validation.items(spec.items, "sections[\(k)].")
+                try Validation.items(spec.items, "sections[\(k)].", horizontal: axis == .horizontal)
+                addedFlatAspect = addedFlatAspect || spec.items.contains(where: Validation.isFlatAspect)
                 columns.append(try checkGeometry(spec.properties, "sections[\(k)]", section: at + k))
                 added += spec.items.count
             }
@@ -147,15 +157,36 @@ struct LayoutShape {
         if let v = patch.scale { try Validation.scale(v) }
         if let v = patch.minContentHeight { try Validation.length(v, "minContentHeight") }
         if let v = patch.defaults { try Validation.properties(v, "defaults.", limits: limits) }
+        if patch.axis == .horizontal && axis == .vertical { try checkAspects() }
         widths = patch.resolvedWidths ?? widths
         scale = patch.scale ?? scale
         direction = patch.direction ?? direction
+        axis = patch.axis ?? axis
         defaults = patch.defaults ?? defaults
         let field =
             patch.width != nil
             ? "width" : patch.widths != nil ? "widths" : (patch.defaults != nil ? "defaults" : "scale")
         let all = properties
         for s in all.indices { columnCounts[s] = try checkGeometry(all[s], field, section: s) }
+    }
+
+    /// Refuses a switch to the horizontal axis while an item has an aspect size too flat for it (stored as given,
+    /// the layout being vertical); conservative within a batch, where such an item may since have gone.
+    ///
+    /// - Complexity: O(items): a switch of axis places every section again anyway.
+    private func checkAspects() throws(LayoutError) {
+        var flat = addedFlatAspect ? "an item of this batch" : nil
+        for s in sections.indices where flat == nil {
+            if let k = sections[s].inputs.firstIndex(where: {
+                $0.aspectWidth > 0 && $0.height < Validation.minAspectWidth
+            }) {
+                flat = "item \(k) of section \(s)"
+            }
+        }
+        guard let flat else { return }
+        throw .invalidValue(
+            field: "axis", value: "horizontal",
+            reason: "cannot apply while \(flat) has an aspect size with h below 1e-6 (endless along x)")
     }
 
     private func checkSection(_ section: Int, _ field: String) throws(LayoutError) {

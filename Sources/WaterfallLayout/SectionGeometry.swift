@@ -18,6 +18,8 @@ struct SectionGeometry: Sendable, Hashable {
     var layoutWidth: Double
     var scale: Double
     var direction: Direction
+    /// Whether aspect sizes are stored transposed (`ItemInput.transposeAspect`): a horizontal layout's sections.
+    var transposesAspect = false
 
     // MARK: Lifecycle
 

@@ -35,7 +35,8 @@ struct SectionState: Sendable {
     init(properties: SectionProperties, geometry: SectionGeometry, items: [Item]) {
         self.properties = properties
         self.geometry = geometry
-        inputs = ContiguousArray(items.lazy.map(ItemInput.init))
+        let transposed = geometry.transposesAspect
+        inputs = ContiguousArray(items.lazy.map { ItemInput($0, transposed: transposed) })
         ids = items.contains { $0.id != nil } ? ContiguousArray(items.lazy.map(\.id)) : []
         ys = []
         heights = []

@@ -72,7 +72,8 @@ extension Layout {
     /// check (the usual request), found without a `LayoutShape`; nil to validate them the general way, which also
     /// names what fails.
     private func quickCheck(_ commands: [LayoutCommand]) -> (section: Int, itemCount: Int)? {
-        guard commands.count == 1 else { return nil }
+        // A horizontal layout's items have one more check (aspect heights), made the general way.
+        guard commands.count == 1, axis == .vertical else { return nil }
         switch commands[0] {
         case .updateItems(let s, let updates):
             guard updates.count == 1, sections.indices.contains(s), metrics[s].count > updates[0].index,

@@ -116,11 +116,17 @@ public enum Validation {
         }
     }
 
-    static func item(_ item: Item, _ prefix: String) throws(LayoutError) {
+    static func item(_ item: Item, _ prefix: String, horizontal: Bool = false) throws(LayoutError) {
         try length(item.height, prefix + "h")
         if let w = item.aspectWidth {
             guard w.isFinite, w >= minAspectWidth, w <= maxLength else {
                 throw .invalidValue(field: prefix + "w", value: format(w), reason: "must be between 1e-6 and 1e9")
+            }
+            // Along x an aspect item is row height × w / h long: a flat picture would be endless.
+            if horizontal && item.height < minAspectWidth {
+                throw .invalidValue(
+                    field: prefix + "h", value: format(item.height),
+                    reason: "must be ≥ 1e-6 for an aspect item of a horizontal layout")
             }
         }
         if case .columns(let span) = item.span, span < 1 {
@@ -138,10 +144,16 @@ public enum Validation {
 
     /// Checks every item; the field path is built only for the one at fault, so a million valid items cost no
     /// string work.
-    static func items(_ items: [Item], _ prefix: String) throws(LayoutError) {
-        for k in items.indices where !isPlainlyValid(items[k]) {
-            try Self.item(items[k], "\(prefix)items[\(k)].")
+    static func items(_ items: [Item], _ prefix: String, horizontal: Bool = false) throws(LayoutError) {
+        for k in items.indices where !isPlainlyValid(items[k]) || (horizontal && isFlatAspect(items[k])) {
+            try Self.item(items[k], "\(prefix)items[\(k)].", horizontal: horizontal)
         }
+    }
+
+    /// Whether `item` is an aspect item too flat for a horizontal layout (`h` below 1e-6).
+    @inline(__always)
+    static func isFlatAspect(_ item: Item) -> Bool {
+        item.aspectWidth != nil && item.height < minAspectWidth
     }
 
     /// The common case of `item(_:_:)` without building anything.

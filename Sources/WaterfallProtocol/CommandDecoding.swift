@@ -45,29 +45,33 @@ public enum CommandDecoding {
         return ItemPath(section: section, item: item)
     }
 
-    /// The viewport of a change or a subscription, `"viewport": {"y": Y, "h": H}`; nil when absent or null.
+    /// The viewport of a change or a subscription, `"viewport": {"y": Y, "h": H}`, or for a horizontal layout
+    /// `{"x": X, "w": W}` (whether the form fits the layout is the engine's business); nil when absent or null.
     ///
-    /// `y` must be finite and `h` finite and > 0: `bad_params` naming the field and the value otherwise.
+    /// `y` (`x`) must be finite and `h` (`w`) finite and > 0: `bad_params` naming the field and the value otherwise.
     public static func viewport(_ p: inout Params) throws(ProtocolError) -> Viewport? {
         guard let node = p.view("viewport"), !node.isNull else { return nil }
         var v = try p.nested(node, path: p.field("viewport"))
-        let y = try viewportY(&v)
-        let height = try viewportHeight(&v)
+        // The start names the form: `x` makes it a horizontal band (then `y` and `h` are unknown fields there).
+        let axis: Axis = v.contains("x") ? .horizontal : .vertical
+        let (startKey, extentKey): (StaticString, StaticString) = axis == .horizontal ? ("x", "w") : ("y", "h")
+        let y = try viewportStart(&v, startKey)
+        let height = try viewportExtent(&v, extentKey)
         try v.finish()
-        return Viewport(y: y, height: height)
+        return Viewport(y: y, height: height, axis: axis)
     }
 
-    /// A viewport's `y`: finite.
-    static func viewportY(_ v: inout Params) throws(ProtocolError) -> Double {
-        let y = try v.double("y")
-        guard y.isFinite else { throw .badParams(v.field("y"), "\(LayoutError.text(y)) is not finite") }
+    /// A viewport's `y` (or `x`): finite.
+    static func viewportStart(_ v: inout Params, _ key: StaticString = "y") throws(ProtocolError) -> Double {
+        let y = try v.double(key)
+        guard y.isFinite else { throw .badParams(v.field(key), "\(LayoutError.text(y)) is not finite") }
         return y
     }
 
-    /// A viewport's `h`: finite and > 0.
-    static func viewportHeight(_ v: inout Params) throws(ProtocolError) -> Double {
-        let h = try v.double("h")
-        guard h.isFinite, h > 0 else { throw .badParams(v.field("h"), "\(LayoutError.text(h)) must be finite and > 0") }
+    /// A viewport's `h` (or `w`): finite and > 0.
+    static func viewportExtent(_ v: inout Params, _ key: StaticString = "h") throws(ProtocolError) -> Double {
+        let h = try v.double(key)
+        guard h.isFinite, h > 0 else { throw .badParams(v.field(key), "\(LayoutError.text(h)) must be finite and > 0") }
         return h
     }
 
@@ -109,6 +113,7 @@ public enum CommandDecoding {
         if let node = p.view("direction"), !node.isNull {
             patch.direction = try ModelDecoding.direction(node, p.field("direction"))
         }
+        if let node = p.view("axis"), !node.isNull { patch.axis = try ModelDecoding.axis(node, p.field("axis")) }
         patch.minContentHeight = try p.optionalDouble("minContentHeight")
         if let node = p.view("defaults") {
             if node.isNull {
@@ -131,6 +136,7 @@ public enum CommandDecoding {
             ? try ModelDecoding.sections(p.arrayView("sections").elements, p.field("sections"), of: p) : []
         var spec = LayoutSpec(
             width: widths[0], scale: patch.scale ?? 0, direction: patch.direction ?? .ltr,
+            axis: patch.axis ?? .vertical,
             minContentHeight: patch.minContentHeight ?? 0, defaults: patch.defaults ?? SectionProperties(),
             sections: sections)
         spec.widths = widths

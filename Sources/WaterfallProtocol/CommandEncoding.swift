@@ -42,6 +42,7 @@ public enum CommandEncoding {
             ? [("width", .double(spec.width))] : [("widths", .array(spec.widths.map { .double($0) }))]
         if spec.scale != 0 { result.append(("scale", .double(spec.scale))) }
         if spec.direction != .ltr { result.append(("direction", .string(spec.direction.rawValue))) }
+        if spec.axis != .vertical { result.append(("axis", .string(spec.axis.rawValue))) }
         if spec.minContentHeight != 0 { result.append(("minContentHeight", .double(spec.minContentHeight))) }
         if spec.defaults != SectionProperties() {
             result.append(("defaults", .object(Self.members(of: spec.defaults))))
@@ -57,6 +58,7 @@ public enum CommandEncoding {
         if let widths = patch.widths { result.append(("widths", .array(widths.map { .double($0) }))) }
         if let scale = patch.scale { result.append(("scale", .double(scale))) }
         if let direction = patch.direction { result.append(("direction", .string(direction.rawValue))) }
+        if let axis = patch.axis { result.append(("axis", .string(axis.rawValue))) }
         if let height = patch.minContentHeight { result.append(("minContentHeight", .double(height))) }
         if let defaults = patch.defaults { result.append(("defaults", .object(Self.members(of: defaults)))) }
         return result
@@ -109,9 +111,11 @@ public enum CommandEncoding {
         ["x": .double(rect.x), "y": .double(rect.y), "w": .double(rect.width), "h": .double(rect.height)]
     }
 
-    /// A viewport, `{"y", "h"}`.
+    /// A viewport, `{"y", "h"}`, or a horizontal layout's `{"x", "w"}`.
     public static func viewport(_ viewport: Viewport) -> JSONValue {
-        ["y": .double(viewport.y), "h": .double(viewport.height)]
+        viewport.axis == .horizontal
+            ? ["x": .double(viewport.y), "w": .double(viewport.height)]
+            : ["y": .double(viewport.y), "h": .double(viewport.height)]
     }
 
     // MARK: Private

@@ -288,7 +288,8 @@ public enum MethodTable {
             "an item, by its indices before the change, whose move the result reports"),
         ParamDeclaration(
             "viewport", WireSchema.nullable(viewport),
-            "scopes the diff to what a viewport {y, h} (before the change) shows, before and after"),
+            "scopes the diff to what a viewport {y, h} ({x, w} for a horizontal layout) before the change shows, "
+                + "before and after"),
     ]
 
     /// `width` on a method that returns frames: which of the layout's widths (`CommandDecoding.frameWidth`).
@@ -296,9 +297,16 @@ public enum MethodTable {
         "width", WireSchema.nullable(WireSchema.positiveLength),
         "the width whose frames the result gives, one of the layout's widths (the first when absent)")
 
-    /// A viewport: a finite `y` and a finite `h` > 0 (`CommandDecoding.viewport`).
-    private static let viewport = WireSchema.object(
-        [("y", ["type": "number"]), ("h", ["type": "number", "exclusiveMinimum": 0])], required: ["y", "h"])
+    /// A viewport: a finite `y` and a finite `h` > 0, or for a horizontal layout `x` and `w`
+    /// (`CommandDecoding.viewport`).
+    private static let viewport: JSONValue = [
+        "oneOf": [
+            WireSchema.object(
+                [("y", ["type": "number"]), ("h", ["type": "number", "exclusiveMinimum": 0])], required: ["y", "h"]),
+            WireSchema.object(
+                [("x", ["type": "number"]), ("w", ["type": "number", "exclusiveMinimum": 0])], required: ["x", "w"]),
+        ]
+    ]
 
     private static let snapshotHead: [(String, JSONValue)] = [
         ("seq", WireSchema.anyInteger), ("contentSize", WireSchema.ref("Size")),

@@ -124,6 +124,11 @@ enum ModelDecoding {
         throw .badParams(field(), "\(Request.text(node)) is not \"ltr\" or \"rtl\"")
     }
 
+    /// A layout's `axis`: `"vertical"` or `"horizontal"`.
+    static func axis(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Axis {
+        try choice(node, field())
+    }
+
     /// One of an enum's names, e.g. `"shortest"` or `"next"`; the error lists them all.
     private static func choice<T: CaseIterable & RawRepresentable<String>>(
         _ node: JSONView, _ field: @autoclosure () -> String

@@ -124,7 +124,7 @@ struct DiffWriter: Sendable {
             let entry = diff.sections[k]
             let lists = entry.isNew || !entry.items.isEmpty
             if item < 0 {
-                ReplyEncoding.entryHead(entry, &w)
+                ReplyEncoding.entryHead(entry, screen: diff.screen, &w)
                 if lists {
                     w.key("items")
                     w.beginArray()
@@ -145,7 +145,7 @@ struct DiffWriter: Sendable {
             ReplyEncoding.itemTexts(entry.items[item..<end], &w)
             stage = .entry(k, item: end)
         case .shifts:
-            if !diff.shifts.isEmpty { ReplyEncoding.shifts(diff.shifts, &w) }
+            if !diff.shifts.isEmpty { ReplyEncoding.shifts(diff.shifts, key: diff.screen.deltaKey, &w) }
             w.endObject()
             stage = .done
         case .done:

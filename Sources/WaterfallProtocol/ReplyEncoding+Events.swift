@@ -46,7 +46,8 @@ extension ReplyEncoding {
         return w.takeBytes()
     }
 
-    /// The result of a scoped `subscribe`: `{"seq":…,"contentSize":…,"viewport":{"y":…,"h":…},"diff":…}`, the
+    /// The result of a scoped `subscribe`: `{"seq":…,"contentSize":…,"viewport":{"y":…,"h":…},"diff":…}` (the
+    /// viewport `{"x":…,"w":…}` for a horizontal layout), the
     /// diff being what a client holding nothing needs to hold the viewport's elements at `seq`.
     public static func scopedSubscription(
         _ w: inout JSONWriter, id: RequestID, seq: Int, contentSize: Size, viewport: Viewport, diff: LayoutDiff
@@ -55,8 +56,9 @@ extension ReplyEncoding {
             beginSeqAndSize(&w, seq: seq, contentSize: contentSize)
             w.key("viewport")
             w.beginObject()
-            w.member("y", viewport.y)
-            w.member("h", viewport.height)
+            let keys = ScreenMapping(axis: viewport.axis, direction: .ltr).viewportKeys
+            w.member(keys.start, viewport.y)
+            w.member(keys.extent, viewport.height)
             w.endObject()
             w.key("diff")
             self.diff(diff, &w)

@@ -164,17 +164,22 @@ public enum ReplyEncoding {
     }
 
     /// A diff entry's object, open, with its members but for `items`.
-    static func entryHead(_ entry: SectionDiff, _ w: inout JSONWriter) {
+    ///
+    /// `screen` names the members along the feed: a horizontal layout's entry has `width`, `dx` and `pinMaxX` (or
+    /// `pinMinX`) where a vertical one has `height`, `dy` and `pinMaxY`.
+    static func entryHead(_ entry: SectionDiff, screen: ScreenMapping = .identity, _ w: inout JSONWriter) {
         w.beginObject()
         w.fragment(maximumLength: 2 * rectLength + pinLength + 90 + 5 * JSONFragment.numberLength) { f in
-            sectionMembers(entry.section, entry.origin, entry.height, entry.count, &f)
+            sectionMembers(entry.section, entry.origin, entry.height, entry.count, screen.extentKey, &f)
             if entry.dy != 0 {
-                f.text(#","dy":"#)
+                f.text(",\"")
+                f.text(screen.deltaKey)
+                f.text("\":")
                 f.number(entry.dy)
             }
             if entry.isNew { f.text(#","new":true"#) }
-            change(entry.header, pinMaxY: entry.pinMaxY, #","header":"#, &f)
-            change(entry.footer, pinMaxY: nil, #","footer":"#, &f)
+            change(entry.header, pinMaxY: entry.pinMaxY, pinKey: screen.pinKey, #","header":"#, &f)
+            change(entry.footer, pinMaxY: nil, pinKey: screen.pinKey, #","footer":"#, &f)
         }
     }
 
@@ -182,10 +187,10 @@ public enum ReplyEncoding {
     static func sectionHead(_ frames: SectionFrames, _ w: inout JSONWriter) {
         w.beginObject()
         w.fragment(maximumLength: 2 * rectLength + pinLength + 80 + 4 * JSONFragment.numberLength) { f in
-            sectionMembers(frames.section, frames.origin, frames.height, frames.count, &f)
+            sectionMembers(frames.section, frames.origin, frames.height, frames.count, frames.screen.extentKey, &f)
             if let header = frames.header {
                 f.text(#","header":"#)
-                rectText(header, pinMaxY: frames.pinMaxY, &f)
+                rectText(header, pinMaxY: frames.pinMaxY, pinKey: frames.screen.pinKey, &f)
             }
             if let footer = frames.footer {
                 f.text(#","footer":"#)
@@ -195,7 +200,7 @@ public enum ReplyEncoding {
     }
 
     /// `"shifts":[…]`.
-    static func shifts(_ shifts: [SectionShift], _ w: inout JSONWriter) {
+    static func shifts(_ shifts: [SectionShift], key: StaticString = "dy", _ w: inout JSONWriter) {
         w.key("shifts")
         w.beginArray()
         for shift in shifts {
@@ -204,7 +209,9 @@ public enum ReplyEncoding {
                 f.integer(shift.from)
                 f.text(#","to":"#)
                 f.integer(shift.to)
-                f.text(#","dy":"#)
+                f.text(",\"")
+                f.text(key)
+                f.text("\":")
                 f.number(shift.dy)
                 f.text("}")
             }
@@ -275,24 +282,31 @@ public enum ReplyEncoding {
 
     /// The members every section entry starts with, in diffs and in `layout.get`.
     private static func sectionMembers(
-        _ section: Int, _ origin: Double, _ height: Double, _ count: Int, _ f: inout JSONFragment
+        _ section: Int, _ origin: Double, _ height: Double, _ count: Int, _ extentKey: StaticString,
+        _ f: inout JSONFragment
     ) {
         f.text(#""section":"#)
         f.integer(section)
         f.text(#","origin":"#)
         f.number(origin)
-        f.text(#","height":"#)
+        f.text(",\"")
+        f.text(extentKey)
+        f.text("\":")
         f.number(height)
         f.text(#","count":"#)
         f.integer(count)
     }
 
-    /// `{"x":…,"y":…,"w":…,"h":…}`, with `"pinMaxY":…` last for a pinned header.
-    static func rectText(_ rect: Rect, pinMaxY: Double? = nil, _ f: inout JSONFragment) {
+    /// `{"x":…,"y":…,"w":…,"h":…}`, with `"pinMaxY":…` (or `pinKey`) last for a pinned header.
+    static func rectText(
+        _ rect: Rect, pinMaxY: Double? = nil, pinKey: StaticString = "pinMaxY", _ f: inout JSONFragment
+    ) {
         f.text("{")
         frameText(rect, &f)
         if let pinMaxY {
-            f.text(#","pinMaxY":"#)
+            f.text(",\"")
+            f.text(pinKey)
+            f.text("\":")
             f.number(pinMaxY)
         }
         f.text("}")
@@ -320,7 +334,7 @@ public enum ReplyEncoding {
     /// A header's or footer's change after `key` (`,"header":`), if it changed; a set pinned header with its
     /// `pinMaxY`.
     private static func change(
-        _ change: FrameChange, pinMaxY: Double?, _ key: StaticString, _ f: inout JSONFragment
+        _ change: FrameChange, pinMaxY: Double?, pinKey: StaticString, _ key: StaticString, _ f: inout JSONFragment
     ) {
         switch change {
         case .unchanged: return
@@ -329,7 +343,7 @@ public enum ReplyEncoding {
             f.text("null")
         case .set(let frame):
             f.text(key)
-            rectText(frame, pinMaxY: pinMaxY, &f)
+            rectText(frame, pinMaxY: pinMaxY, pinKey: pinKey, &f)
         }
     }
 }

@@ -23,10 +23,12 @@ public struct SnapshotReply: ChunkedReply {
     }
 
     /// The `query` reply listing the elements in `rect`, in `order`: document order is written as it is found, a
-    /// section at a time; reading order needs them all first, to sort them (Geometry, "Reading order").
-    public init(id: RequestID, layout: Layout, query rect: Rect, order: ElementOrder = .document) {
+    /// section at a time; reading order needs them all first, to sort them (Geometry, "Reading order"). `rect` and
+    /// the frames written are on screen (a horizontal layout's are transposed).
+    public init(id: RequestID, layout: Layout, query screenRect: Rect, order: ElementOrder = .document) {
         self.id = id
         self.layout = layout
+        let rect = layout.screen.flowRect(screenRect)
         switch order {
         case .document: self.listing = .elements(rect, layout.sections(crossing: rect))
         case .reading: self.listing = .ordered(layout.elements(in: rect, order: .reading))
@@ -80,6 +82,7 @@ public struct SnapshotReply: ChunkedReply {
 
     private let id: RequestID
     private let layout: Layout
+    private var screen: ScreenMapping { layout.screen }
     private let listing: Listing
     private var stage = Stage.start
     /// The visible items of the section being listed by a query.
@@ -110,7 +113,7 @@ public struct SnapshotReply: ChunkedReply {
                     return
                 }
                 let end = min(elements.count, position + Self.itemsPerStep)
-                for element in elements[position..<end] { ReplyEncoding.element(element, &w) }
+                for element in elements[position..<end] { ReplyEncoding.element(screen.element(element), &w) }
                 stage = .listing(position: end, item: 0)
             }
         case .end:
@@ -139,7 +142,7 @@ public struct SnapshotReply: ChunkedReply {
     private func writeSection(_ s: Int, position: Int, from item: Int, _ w: inout JSONWriter) -> Stage {
         let count = layout.itemCount(inSection: s)
         if item < 0 {
-            ReplyEncoding.sectionHead(layout.frames(ofSection: s, items: 0..<0), &w)
+            ReplyEncoding.sectionHead(screen.frames(layout.frames(ofSection: s, items: 0..<0)), &w)
             w.key("items")
             w.beginArray()
             return .listing(position: position, item: 0)
@@ -150,7 +153,7 @@ public struct SnapshotReply: ChunkedReply {
             return .listing(position: position + 1, item: -1)
         }
         let end = min(count, item + Self.itemsPerStep)
-        ReplyEncoding.itemTexts(layout.frames(ofSection: s, items: item..<end).items[...], &w)
+        ReplyEncoding.itemTexts(screen.frames(layout.frames(ofSection: s, items: item..<end)).items[...], &w)
         return .listing(position: position, item: end)
     }
 
@@ -160,13 +163,16 @@ public struct SnapshotReply: ChunkedReply {
     ) -> Stage {
         if item < 0 {
             // A pinned header is placed within its range first, as `Layout.elements(in:)` places it.
-            if let header = layout.headerElement(ofSection: s, in: rect) { ReplyEncoding.element(header, &w) }
+            if let header = layout.headerElement(ofSection: s, in: rect) {
+                ReplyEncoding.element(screen.element(header), &w)
+            }
             visible = layout.visibleItems(inSection: s, in: rect)
             return .listing(position: position, item: 0)
         }
         guard item < visible.count else {
             if let footer = layout.frames(ofSection: s, items: 0..<0).footer, footer.isVisible(in: rect) {
-                ReplyEncoding.element(Element(kind: .footer, section: s, index: nil, frame: footer, id: nil), &w)
+                ReplyEncoding.element(
+                    Element(kind: .footer, section: s, index: nil, frame: screen.rect(footer), id: nil), &w)
             }
             visible = []
             return .listing(position: position + 1, item: -1)
@@ -174,7 +180,7 @@ public struct SnapshotReply: ChunkedReply {
         let end = min(visible.count, item + Self.itemsPerStep)
         for frame in layout.itemFrames(inSection: s, at: visible[item..<end]) {
             ReplyEncoding.element(
-                Element(kind: .item, section: s, index: frame.index, frame: frame.frame, id: frame.id), &w)
+                Element(kind: .item, section: s, index: frame.index, frame: screen.rect(frame.frame), id: frame.id), &w)
         }
         return .listing(position: position, item: end)
     }

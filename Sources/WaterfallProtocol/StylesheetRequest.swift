@@ -74,6 +74,14 @@ public struct StylesheetRequest: Sendable, Hashable {
             throw ProtocolError(
                 .notFound, "params.sections[\(k)]: \(s) is not a section (there are \(spec.sections.count))")
         }
+        // The stylesheet places items down a block's flow; a horizontal feed would need one written along x, which
+        // is not made (Decisions): refused rather than answered with a vertical sheet.
+        guard spec.axis == .vertical else {
+            throw .badParams(
+                "params.layout",
+                "'\(layout)' has axis \"horizontal\": layout.css writes vertical layouts only (a horizontal feed's "
+                    + "frames come from layout.get or query)")
+        }
         guard spec.scale == 0 else {
             throw .badParams(
                 "params.layout",

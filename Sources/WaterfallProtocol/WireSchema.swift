@@ -108,7 +108,7 @@ public enum WireSchema {
         ]
         return [
             ("width", width), ("widths", nullable(widths)), ("scale", nullable(scale)),
-            ("direction", nullable(oneOf(["ltr", "rtl"]))),
+            ("direction", nullable(oneOf(["ltr", "rtl"]))), ("axis", nullable(oneOf(["vertical", "horizontal"]))),
             ("minContentHeight", nullable(length)), ("defaults", nullable(ref("SectionProperties"))),
         ]
     }
@@ -117,10 +117,21 @@ public enum WireSchema {
     public static var components: [(key: String, value: JSONValue)] {
         let frame: [(String, JSONValue)] = [("x", number), ("y", number), ("w", number), ("h", number)]
         let itemFrame = object([("i", index)] + frame + [("id", string)], required: ["i", "x", "y", "w", "h"])
-        let headerFrame = object(frame + [("pinMaxY", number)], required: ["x", "y", "w", "h"])
+        // A horizontal layout names what runs along its feed for x (Geometry, "Horizontal feeds"): a section's
+        // `width` for `height`, `dx` for `dy`, a pinned header's `pinMaxX` (`pinMinX` under rtl) for `pinMaxY`.
+        let headerFrame = object(
+            frame + [("pinMaxY", number), ("pinMaxX", number), ("pinMinX", number)], required: ["x", "y", "w", "h"])
         let sectionHead: [(String, JSONValue)] = [
-            ("section", index), ("origin", number), ("height", number), ("count", anyInteger),
+            ("section", index), ("origin", number), ("height", number), ("width", number), ("count", anyInteger),
         ]
+        func moved(_ members: [(String, JSONValue)], _ required: [String]) -> JSONValue {
+            [
+                "oneOf": [
+                    object(members + [("dy", number)], required: required + ["dy"]),
+                    object(members + [("dx", number)], required: required + ["dx"]),
+                ]
+            ]
+        }
         let resultHead: [(String, JSONValue)] = [("seq", anyInteger), ("contentSize", ref("Size"))]
         return [
             ("LayoutName", layoutName),
@@ -133,7 +144,7 @@ public enum WireSchema {
             ("Anchor", object([("section", index), ("i", index)], required: ["section", "i"])),
             (
                 "AnchorOutcome",
-                nullable(object([("section", index), ("i", index), ("dy", number)], required: ["section", "i", "dy"]))
+                nullable(moved([("section", index), ("i", index)], ["section", "i"]))
             ),
             ("Size", object([("w", number), ("h", number)], required: ["w", "h"])),
             ("Frame", object(frame, required: ["x", "y", "w", "h"])),
@@ -144,17 +155,18 @@ public enum WireSchema {
                 object(
                     sectionHead + [
                         ("header", ref("HeaderFrame")), ("footer", ref("Frame")), ("items", array(ref("ItemFrame"))),
-                    ], required: ["section", "origin", "height", "count", "items"])
+                    ], required: ["section", "origin", "count", "items"])
             ),
             (
                 "DiffSection",
                 object(
                     sectionHead + [
-                        ("dy", number), ("new", ["const": true]), ("header", nullable(ref("HeaderFrame"))),
-                        ("footer", nullable(ref("Frame"))), ("items", array(ref("ItemFrame"))),
-                    ], required: ["section", "origin", "height", "count"])
+                        ("dy", number), ("dx", number), ("new", ["const": true]),
+                        ("header", nullable(ref("HeaderFrame"))), ("footer", nullable(ref("Frame"))),
+                        ("items", array(ref("ItemFrame"))),
+                    ], required: ["section", "origin", "count"])
             ),
-            ("Shift", object([("from", index), ("to", index), ("dy", number)], required: ["from", "to", "dy"])),
+            ("Shift", moved([("from", index), ("to", index)], ["from", "to"])),
             (
                 "Diff",
                 object(

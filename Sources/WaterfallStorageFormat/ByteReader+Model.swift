@@ -75,7 +75,7 @@ extension ByteReader {
 
     public mutating func layoutPatch() throws(FormatError) -> LayoutPatch {
         let mask = try u8("layout patch mask")
-        guard mask >> 6 == 0 else { throw malformed("layout patch mask \(mask)") }
+        guard mask >> 7 == 0 else { throw malformed("layout patch mask \(mask)") }
         var p = LayoutPatch()
         if mask & 1 != 0 { p.width = try double("width") }
         if mask & 2 != 0 { p.scale = try double("scale") }
@@ -83,6 +83,7 @@ extension ByteReader {
         if mask & 8 != 0 { p.minContentHeight = try double("minContentHeight") }
         if mask & 16 != 0 { p.defaults = try properties() }
         if mask & 32 != 0 { p.widths = try widths(count: try count("width count", limit: Validation.maxWidths)) }
+        if mask & 64 != 0 { p.axis = try axis() }
         return p
     }
 
@@ -98,9 +99,13 @@ extension ByteReader {
         if first < 0, first >= -Double(Validation.maxWidths), first == first.rounded() {
             widths = try self.widths(count: Int(-first))
         }
+        let scale = try double("scale")
+        let flow = try u8("direction")
+        guard flow >> 2 == 0 else { throw malformed("direction \(flow)") }
         var spec = LayoutSpec(
-            width: first, scale: try double("scale"), direction: try direction(),
-            minContentHeight: try double("minContentHeight"), defaults: try properties())
+            width: first, scale: scale, direction: flow & 1 == 0 ? .ltr : .rtl,
+            axis: flow >> 1 == 0 ? .vertical : .horizontal, minContentHeight: try double("minContentHeight"),
+            defaults: try properties())
         spec.widths = widths
         return spec
     }
@@ -221,6 +226,14 @@ extension ByteReader {
         case 0: return .shortest
         case 1: return .next
         case let v: throw malformed("placement \(v)")
+        }
+    }
+
+    private mutating func axis() throws(FormatError) -> Axis {
+        switch try u8("axis") {
+        case 0: return .vertical
+        case 1: return .horizontal
+        case let v: throw malformed("axis \(v)")
         }
     }
 

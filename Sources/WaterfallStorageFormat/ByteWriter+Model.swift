@@ -71,6 +71,7 @@ extension ByteWriter {
         if p.minContentHeight != nil { mask |= 8 }
         if p.defaults != nil { mask |= 16 }
         if p.widths != nil { mask |= 32 }
+        if p.axis != nil { mask |= 64 }
         u8(mask)
         if let v = p.width { double(v) }
         if let v = p.scale { double(v) }
@@ -78,6 +79,7 @@ extension ByteWriter {
         if let v = p.minContentHeight { double(v) }
         if let v = p.defaults { properties(v) }
         if let v = p.widths { doubles(v) }
+        if let v = p.axis { u8(v.code) }
     }
 
     /// A count, then each value.
@@ -95,9 +97,11 @@ extension ByteWriter {
     ///
     /// A layout at several widths writes minus their count in the width's place, then the widths: a layout at one
     /// width is written byte for byte as before, and a reader from before refuses the others (a width < 0) rather
-    /// than reading them as one width.
+    /// than reading them as one width. The axis shares the direction's byte (bit 1: horizontal), so that files
+    /// written before axes existed (0 or 1 there) read as vertical.
     public mutating func settings(
-        widths: [Double], scale: Double, direction: Direction, minContentHeight: Double, defaults: SectionProperties
+        widths: [Double], scale: Double, direction: Direction, axis: Axis, minContentHeight: Double,
+        defaults: SectionProperties
     ) {
         if widths.count == 1 {
             double(widths[0])
@@ -106,15 +110,15 @@ extension ByteWriter {
             for v in widths { double(v) }
         }
         double(scale)
-        u8(direction.code)
+        u8(direction.code | axis.code << 1)
         double(minContentHeight)
         properties(defaults)
     }
 
     public mutating func spec(_ spec: LayoutSpec) {
         settings(
-            widths: spec.widths, scale: spec.scale, direction: spec.direction, minContentHeight: spec.minContentHeight,
-            defaults: spec.defaults)
+            widths: spec.widths, scale: spec.scale, direction: spec.direction, axis: spec.axis,
+            minContentHeight: spec.minContentHeight, defaults: spec.defaults)
         varint(UInt64(spec.sections.count))
         for s in spec.sections { section(s) }
     }
@@ -245,4 +249,8 @@ extension Placement {
 
 extension Direction {
     var code: UInt8 { self == .ltr ? 0 : 1 }
+}
+
+extension Axis {
+    var code: UInt8 { self == .vertical ? 0 : 1 }
 }

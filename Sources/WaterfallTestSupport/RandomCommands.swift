@@ -15,6 +15,9 @@ public struct RandomCommands {
     /// How often a generated set of properties sets `reflow` (to `stable` mostly); at 0 (the default) no draw is made
     /// for `reflow` or for items' `column`, so that the sequences of callers from before them stay as they were.
     public var reflowChance = 0.0
+    /// How often a generated layout is horizontal (and a layout patch sets `axis`); at 0 (the default) no draw is
+    /// made for it, and aspect items' `h` may be 0, as before (a horizontal layout refuses that: its runs use 1…6).
+    public var axisChance = 0.0
 
     public init(seed: UInt64, maxItems: Int = 60, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil) {
         rng = SplitMix64(seed: seed)
@@ -40,7 +43,7 @@ public struct RandomCommands {
         var item = Item(height: heights.map { $0[int(0...$0.count - 1)] } ?? length(200))
         if chance(0.15) {
             item.aspectWidth = Double(int(1...4)) * (chance(0.5) ? 1 : 1.5)
-            item.height = Double(int(0...6))
+            item.height = Double(int(axisChance > 0 ? 1...6 : 0...6))
         }
         if chance(0.15) { item.span = chance(0.3) ? .full : .columns(int(1...4)) }
         if chance(0.2) { item.id = "id\(int(0...999))" }
@@ -82,11 +85,13 @@ public struct RandomCommands {
     }
 
     public mutating func layout() -> LayoutSpec {
-        LayoutSpec(
+        var spec = LayoutSpec(
             width: Double(int(200...800) * widthFactor), scale: [0, 0, 1, 2, 3][int(0...4)],
             direction: chance(0.3) ? .rtl : .ltr,
             minContentHeight: chance(0.3) ? length(3000) : 0, defaults: chance(0.5) ? properties() : .init(),
             sections: (0..<int(0...4)).map { _ in section() })
+        if axisChance > 0 && chance(axisChance) { spec.axis = .horizontal }
+        return spec
     }
 
     /// A random command against a layout with these item counts; sometimes an invalid one.
@@ -140,6 +145,7 @@ public struct RandomCommands {
             if chance(0.2) { patch.direction = chance(0.5) ? .rtl : .ltr }
             if chance(0.2) { patch.minContentHeight = length(4000) }
             if chance(0.2) { patch.defaults = properties() }
+            if axisChance > 0 && chance(0.15) { patch.axis = chance(axisChance) ? .horizontal : .vertical }
             return .configureLayout(patch)
         }
     }

@@ -11,14 +11,19 @@ extension ReferenceLayout {
         guard anchor.section >= 0, anchor.section < sections.count, anchor.item >= 0,
             anchor.item < sections[anchor.section].items.count
         else { return nil }
-        let oldY = layout().sections[anchor.section].items[anchor.item].y
+        // The move is the change of the anchor's distance into the feed (Geometry, "Horizontal feeds"), on the axis
+        // (and in the direction) of the layout after the change.
+        let old = layout().sections[anchor.section].leads[anchor.item]
         var marks = sections.map { [Bool](repeating: false, count: $0.items.count) }
         marks[anchor.section][anchor.item] = true
         guard apply(commands) else { return nil }
         for command in commands { Self.carry(&marks, through: command) }
         for (s, section) in marks.enumerated() {
             guard let i = section.firstIndex(of: true) else { continue }
-            return .moved(ItemPath(section: s, item: i), dy: layout().sections[s].items[i].y - oldY)
+            let delta = layout().sections[s].leads[i] - old
+            let path = ItemPath(section: s, item: i)
+            guard spec.axis == .horizontal else { return .moved(path, dy: delta) }
+            return .movedAlongX(path, dx: spec.direction == .rtl && delta != 0 ? -delta : delta)
         }
         return .removed
     }

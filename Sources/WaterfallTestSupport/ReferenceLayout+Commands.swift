@@ -13,6 +13,12 @@ extension ReferenceLayout {
             copy.resetColumns(keys, after: command)
             copy.settleColumns()
             for section in copy.spec.sections where copy.columnWidth(section.properties) < 0 { return false }
+            // Geometry, "Horizontal feeds": along x an aspect item is row height × w / h long, so h must be > 0.
+            if copy.spec.axis == .horizontal {
+                for section in copy.spec.sections {
+                    if section.items.contains(where: { $0.aspectWidth != nil && $0.height < 1e-6 }) { return false }
+                }
+            }
         }
         self = copy
         return true
@@ -63,6 +69,7 @@ extension ReferenceLayout {
             spec.width = patch.width ?? spec.width
             spec.scale = patch.scale ?? spec.scale
             spec.direction = patch.direction ?? spec.direction
+            spec.axis = patch.axis ?? spec.axis
             spec.minContentHeight = patch.minContentHeight ?? spec.minContentHeight
             spec.defaults = patch.defaults ?? spec.defaults
         }

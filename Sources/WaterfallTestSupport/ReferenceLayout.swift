@@ -6,6 +6,11 @@ import WaterfallLayout
 /// The one rule taken from the project's docs rather than LAYOUT.md's text: positions are computed relative to the
 /// section's origin and then added to it (README, "Arithmetic"), which is how the engine can move a section without
 /// placing it again.
+///
+/// A horizontal layout (Geometry, "Horizontal feeds") is computed here along its own axes, every frame on screen:
+/// each section's rows run across y and its items along x, an aspect item `{w, h}` being its row's height × w / h
+/// long; under rtl the feed runs from x = 0 toward −x. A section's `origin`, `height` and `pinMaxY` are then its
+/// left edge, its width and its header's `pinMaxX` (`pinMinX` under rtl).
 public struct ReferenceLayout: Sendable {
     public var spec: LayoutSpec
     public var columnLimit: Int
@@ -28,6 +33,9 @@ public struct ReferenceLayout: Sendable {
         public var ids: [String?]
         /// Each item's start column.
         public var columns: [Int]
+        /// How far each item's leading edge is from the start of the feed: its y, or in a horizontal layout its
+        /// left edge's x, or under rtl minus its right edge's x (what an anchor's move is measured by).
+        public var leads: [Double]
     }
 
     /// Lays everything out from scratch.
@@ -78,12 +86,19 @@ public struct ReferenceLayout: Sendable {
     private func place(_ section: SectionSpec, origin: Double) -> Section {
         let r = Resolved(section.properties, spec.defaults, spec, columnLimit)
         let width = spec.width
+        let horizontal = spec.axis == .horizontal
+        let towardMinusX = horizontal && spec.direction == .rtl
+        // Below, `x`/`w` run across the feed and `y`/`h` along it; `screen` puts such a local frame where it shows.
         func mirror(_ frame: Rect) -> Rect {
-            spec.direction == .rtl
+            spec.direction == .rtl && !horizontal
                 ? Rect(x: width - frame.x - frame.width, y: frame.y, width: frame.width, height: frame.height) : frame
         }
-        func absolute(_ frame: Rect) -> Rect {
-            Rect(x: frame.x, y: origin + frame.y, width: frame.width, height: frame.height)
+        func screen(_ local: Rect) -> Rect {
+            let frame = mirror(local)
+            let along = origin + frame.y
+            guard horizontal else { return Rect(x: frame.x, y: along, width: frame.width, height: frame.height) }
+            let x = towardMinusX ? -(along + frame.height) : along
+            return Rect(x: x == 0 ? 0 : x, y: frame.x, width: frame.height, height: frame.width)
         }
         var header: Rect?
         var headerBlock = 0.0
@@ -135,7 +150,8 @@ public struct ReferenceLayout: Sendable {
             let x = r.insets.left + Double(j) * (r.columnWidth + r.columnSpacing)
             let w = Double(s) * r.columnWidth + Double(s - 1) * r.columnSpacing
             var h = item.height
-            if let aw = item.aspectWidth { h = (item.height * w) / aw }
+            // Along y the picture's height at width w; along x its width at height w.
+            if let aw = item.aspectWidth { h = horizontal ? (aw * w) / item.height : (item.height * w) / aw }
             if spec.scale > 0 { h = (h * spec.scale).rounded(.toNearestOrAwayFromZero) / spec.scale }
             for k in j..<(j + s) { colY[k] = y + h + r.rowSpacing }
             frames.append(Rect(x: x, y: y, width: w, height: h))
@@ -155,11 +171,22 @@ public struct ReferenceLayout: Sendable {
         var pinMaxY: Double?
         if r.pinHeader, let header {
             pinMaxY = origin + max(header.y, itemsBottom + r.insets.bottom - r.headerHeight)
+            // Under rtl the header's left edge is bounded from below: it stops where its right edge, moving left,
+            // is as far as a vertical header's top could go.
+            if towardMinusX, let bound = pinMaxY {
+                let x = -(bound + r.headerHeight)
+                pinMaxY = x == 0 ? 0 : x
+            }
+        }
+        var start = origin
+        if towardMinusX {
+            start = -(origin + bottom)
+            if start == 0 { start = 0 }
         }
         return Section(
-            origin: origin, height: bottom, header: header.map { absolute(mirror($0)) }, pinMaxY: pinMaxY,
-            footer: footer.map { absolute(mirror($0)) }, items: frames.map { absolute(mirror($0)) },
-            ids: section.items.map(\.id), columns: columns)
+            origin: start, height: bottom, header: header.map(screen), pinMaxY: pinMaxY, footer: footer.map(screen),
+            items: frames.map(screen), ids: section.items.map(\.id), columns: columns,
+            leads: frames.map { origin + $0.y })
     }
 }
 

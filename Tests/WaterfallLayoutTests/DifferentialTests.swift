@@ -42,12 +42,20 @@ import WaterfallTestSupport
         try await run(seed: UInt64(seed), maxItems: 60, reflowChance: 0.9, steps: Self.steps)
     }
 
+    /// Mostly horizontal layouts (Geometry, "Horizontal feeds"), ltr and rtl, some switching axis on the way: every
+    /// frame, query, anchor and neighbour on screen, against the reference's own horizontal placement.
+    @Test(arguments: 5000..<5030)
+    func horizontalFeeds(seed: Int) async throws {
+        try await run(seed: UInt64(seed), maxItems: 40, axisChance: 0.8, steps: max(20, Self.steps / 2))
+    }
+
     private func run(
         seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil,
-        reflowChance: Double = 0.3, steps: Int
+        reflowChance: Double = 0.3, axisChance: Double = 0, steps: Int
     ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
         random.reflowChance = reflowChance
+        random.axisChance = axisChance
         let spec = random.layout()
         var layout = try await Layout.make(spec).layout
         layout.parallelGrain = 1
@@ -77,7 +85,9 @@ import WaterfallTestSupport
                 if let anchor {
                     let applied = try await layout.apply(commands, anchor: anchor)
                     diff = applied.diff
-                    #expect(applied.anchor == expectedAnchor, "anchor \(anchor): \(context): \(commands)")
+                    #expect(
+                        layout.screen.anchor(applied.anchor) == expectedAnchor,
+                        "anchor \(anchor): \(context): \(commands)")
                 } else {
                     diff = try await layout.apply(commands)
                 }
@@ -96,24 +106,63 @@ import WaterfallTestSupport
         }
     }
 
-    /// A random rect's elements against a scan of the reference's frames (catches a stale query index).
+    private func expectEqual(_ layout: Layout, _ reference: ReferenceLayout, _ context: String) throws {
+        let expected = reference.layout()
+        try #require(layout.sectionCount == expected.sections.count, "section count: \(context)")
+        let along = layout.axis == .horizontal ? layout.contentSize.width : layout.contentSize.height
+        #expect(along == expected.contentHeight, "content extent: \(context)")
+        for (s, want) in expected.sections.enumerated() {
+            let got = layout.screen.frames(layout.frames(ofSection: s))
+            let same =
+                got.origin == want.origin && got.height == want.height && got.header == want.header
+                && got.pinMaxY == want.pinMaxY && got.footer == want.footer && got.items.map(\.frame) == want.items
+                && got.items.map(\.id) == want.ids
+            if !same {
+                let bad = zip(got.items, want.items).first { $0.frame != $1 }
+                Issue.record(
+                    """
+                    section \(s) differs from the reference (\(context), \(layout.axis) \(layout.direction)): origin \
+                    \(got.origin) vs \(want.origin), height \(got.height) vs \(want.height), pinMaxY \
+                    \(String(describing: got.pinMaxY)) vs \(String(describing: want.pinMaxY)), header \
+                    \(String(describing: got.header)) vs \(String(describing: want.header)), first item \
+                    \(String(describing: bad))
+                    """)
+                return
+            }
+        }
+    }
+
+    /// A random screen rect's elements, in both orders, and a random item's neighbours, against scans of the
+    /// reference's screen frames.
     private func expectSameQuery(
         _ layout: Layout, _ reference: ReferenceLayout, _ random: inout RandomCommands, _ context: String
     ) {
-        let height = max(1, layout.contentSize.height)
-        let rect = Rect(
-            x: Double(random.int(0...300)), y: Double(random.int(0...Int(height))), width: Double(random.int(0...500)),
-            height: Double(random.int(0...800)))
+        let horizontal = layout.axis == .horizontal
+        let rtl = layout.direction == .rtl
+        let extent = Int(max(1, horizontal ? layout.contentSize.width : layout.contentSize.height))
+        let along = Double(random.int(0...extent))
+        let across = Double(random.int(0...300))
+        let (alongSize, acrossSize) = (Double(random.int(0...800)), Double(random.int(0...500)))
+        let rect =
+            horizontal
+            ? Rect(x: rtl ? -along - alongSize : along, y: across, width: alongSize, height: acrossSize)
+            : Rect(x: across, y: along, width: acrossSize, height: alongSize)
         var expected: [Rect] = []
         var pinned: [Bool] = []
         for section in reference.layout().sections {
             if var header = section.header {
-                // LAYOUT.md: a pinned header at min(max(r.minY, header.y), pinMaxY), pinned when off its rest.
-                let resting = header.y
-                if let pinMaxY = section.pinMaxY { header.y = min(max(rect.y, resting), pinMaxY) }
+                let resting = header
+                if let bound = section.pinMaxY {
+                    // LAYOUT.md's rule along the feed: at the rect's leading edge, between rest and the bound.
+                    switch (horizontal, rtl) {
+                    case (false, _): header.y = min(max(rect.y, resting.y), bound)
+                    case (true, false): header.x = min(max(rect.x, resting.x), bound)
+                    case (true, true): header.x = max(min(rect.maxX - header.width, resting.x), bound)
+                    }
+                }
                 if header.isVisible(in: rect) {
                     expected.append(header)
-                    pinned.append(header.y != resting)
+                    pinned.append(header != resting)
                 }
             }
             let items = section.items.filter { $0.isVisible(in: rect) }
@@ -124,18 +173,13 @@ import WaterfallTestSupport
                 pinned.append(false)
             }
         }
-        let elements = layout.elements(in: rect)
+        let screen = layout.screen
+        let elements = layout.elements(in: screen.flowRect(rect)).map(screen.element)
         #expect(elements.map(\.frame) == expected, "query \(rect): \(context)")
         #expect(elements.map(\.pinned) == pinned, "query \(rect), pinned: \(context)")
-        let reading = ReferenceLayout.readingOrder(expected, rtl: layout.direction == .rtl).map { expected[$0] }
-        #expect(layout.elements(in: rect, order: .reading).map(\.frame) == reading, "reading order: \(context)")
-        expectSameNeighbors(layout, reference, &random, context)
-    }
-
-    /// The neighbours of a random item against the reference's scan of every frame.
-    private func expectSameNeighbors(
-        _ layout: Layout, _ reference: ReferenceLayout, _ random: inout RandomCommands, _ context: String
-    ) {
+        let reading = ReferenceLayout.readingOrder(expected, rtl: rtl).map { expected[$0] }
+        let ordered = layout.elements(in: screen.flowRect(rect), order: .reading).map { screen.element($0).frame }
+        #expect(ordered == reading, "reading order: \(context)")
         let filled = (0..<layout.sectionCount).filter { layout.itemCount(inSection: $0) > 0 }
         guard !filled.isEmpty else { return }
         let s = filled[random.int(0...filled.count - 1)]
@@ -145,28 +189,5 @@ import WaterfallTestSupport
             element.map { ItemPath(section: $0.section, item: $0.index ?? -1) }
         }
         #expect(got == reference.neighbors(of: path), "neighbors of \(path): \(context)")
-    }
-
-    private func expectEqual(_ layout: Layout, _ reference: ReferenceLayout, _ context: String) throws {
-        let expected = reference.layout()
-        try #require(layout.sectionCount == expected.sections.count, "section count: \(context)")
-        #expect(layout.contentSize.height == expected.contentHeight, "content height: \(context)")
-        for (s, want) in expected.sections.enumerated() {
-            let got = layout.frames(ofSection: s)
-            let same =
-                got.origin == want.origin && got.height == want.height && got.header == want.header
-                && got.pinMaxY == want.pinMaxY && got.footer == want.footer && got.items.map(\.frame) == want.items
-                && got.items.map(\.id) == want.ids
-            if !same {
-                let bad = zip(got.items, want.items).first { $0.frame != $1 }
-                Issue.record(
-                    """
-                    section \(s) differs from the reference (\(context)): origin \(got.origin) vs \(want.origin), \
-                    height \(got.height) vs \(want.height), pinMaxY \(String(describing: got.pinMaxY)) vs \
-                    \(String(describing: want.pinMaxY)), first item \(String(describing: bad))
-                    """)
-                return
-            }
-        }
     }
 }

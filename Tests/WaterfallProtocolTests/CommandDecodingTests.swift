@@ -123,6 +123,12 @@ import WaterfallTestSupport
             method: .layoutConfigure, params: #"{"width":320,"scale":2,"direction":"rtl","minContentHeight":900}"#,
             command: .configureLayout(LayoutPatch(width: 320, scale: 2, direction: .rtl, minContentHeight: 900))),
         Case(
+            method: .layoutConfigure, params: #"{"axis":"horizontal"}"#,
+            command: .configureLayout(LayoutPatch(axis: .horizontal))),
+        Case(
+            method: .layoutConfigure, params: #"{"axis":"vertical","direction":null}"#,
+            command: .configureLayout(LayoutPatch(axis: .vertical))),
+        Case(
             method: .layoutConfigure, params: #"{"defaults":{"columns":2,"rowSpacing":4}}"#,
             command: .configureLayout(LayoutPatch(defaults: SectionProperties(columns: 2, rowSpacing: 4)))),
         // `defaults: null` replaces the defaults with none.
@@ -176,6 +182,8 @@ import WaterfallTestSupport
         ),
         (.sectionsInsert, #"{"at":0,"sections":[{"items":[{"h":1},{}]}]}"#, "params.sections[0].items[1].h: missing"),
         (.layoutConfigure, #"{"direction":"up"}"#, #"params.direction: "up" is not "ltr" or "rtl""#),
+        (.layoutConfigure, #"{"axis":"diagonal"}"#, #"params.axis: "diagonal" is not "vertical" or "horizontal""#),
+        (.layoutConfigure, #"{"axis":1}"#, #"params.axis: 1 is not "vertical" or "horizontal""#),
         (.layoutConfigure, #"{"defaults":{"colums":2}}"#, "params.defaults.colums: unknown field"),
         (.itemsDelete, #"{"section":0,"items":[1,-1]}"#, "params.items[1]: -1 is out of range (0 to 2147483647)"),
         (

@@ -108,12 +108,14 @@ import WaterfallTestSupport
             Issue.record("the daemon accepted what the reference refused: \(context)")
         case .removed:
             #expect(json == .null, "\(context)")
-        case .moved(let path, let dy)?:
+        case .moved(let path, let delta)?, .movedAlongX(let path, let delta)?:
+            // A horizontal layout's anchor carries dx (Geometry, "Horizontal feeds").
+            let key = if case .movedAlongX? = expected { "dx" } else { "dy" }
             let anchor = try #require(json, "\(context)")
-            #expect(anchor.keys == ["section", "i", "dy"], "\(context)")
+            #expect(anchor.keys == ["section", "i", key], "\(context)")
             #expect(
                 anchor["section"] == .int(Int64(path.section)) && anchor["i"] == .int(Int64(path.item)), "\(context)")
-            #expect(try anchor.number("dy") == dy, "\(context): \(anchor)")
+            #expect(try anchor.number(key) == delta, "\(context): \(anchor)")
         }
     }
 }

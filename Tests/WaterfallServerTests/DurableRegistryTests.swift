@@ -107,6 +107,35 @@ import WaterfallProtocol
         #expect(kept.items(inSection: 0).map(\.column) == [1, 1, 2, 1, 2])
     }
 
+    /// A horizontal layout comes back horizontal, from its snapshot-free journal and after a switch of axis in it,
+    /// with its aspect items as given and its frames as they were (Geometry, "Horizontal feeds").
+    @Test func horizontalLayoutsComeBackHorizontal() async throws {
+        let path = try makeTemporaryDirectory()
+        defer { removeDirectory(path) }
+        let (store, _) = try await open(path, FaultyFiles())
+        let registry = LayoutRegistry(log: DurableLog(store: store))
+        let items = [Item(height: 5, aspectWidth: 4), Item(height: 60), Item(height: 3, aspectWidth: 8)]
+        for (name, axis) in [("across", Axis.horizontal), ("turned", .vertical)] {
+            _ = try await registry.create(
+                LayoutCreation(
+                    layout: name, replace: false, wantsDiff: false,
+                    spec: LayoutSpec(width: 200, direction: .rtl, axis: axis, sections: [SectionSpec(items: items)])),
+                limits: limits)
+        }
+        let turn = change("turned", .configureLayout(LayoutPatch(axis: .horizontal)))
+        for step in await registry.apply([turn], to: "turned", limits: limits) { _ = try step.outcome.get() }
+        let kept = [try await registry.snapshot("across"), try await registry.snapshot("turned")]
+        store.close()
+        let (reopened, layouts) = try await open(path, FaultyFiles())
+        defer { reopened.close() }
+        for (name, before) in zip(["across", "turned"], kept) {
+            let restored = try #require(layouts.first { $0.name == name }?.layout)
+            #expect(restored.axis == .horizontal && restored.direction == .rtl, "\(name)")
+            #expect(restored.items(inSection: 0) == items, "\(name)")
+            #expect(restored.frames(ofSection: 0) == before.frames(ofSection: 0), "\(name)")
+        }
+    }
+
     func update(_ name: String, _ updates: [ItemUpdate], section: Int = 0) -> LayoutChange {
         change(name, .updateItems(section: section, updates: updates))
     }

@@ -164,6 +164,30 @@ import WaterfallTestSupport
         }
     }
 
+    /// The axis shares the direction's byte (bit 1 horizontal): settings written before axes existed (0 or 1 there)
+    /// read as vertical, each axis and direction reads back, and a byte past both is refused by name.
+    @Test(arguments: [
+        (UInt8(0), Axis.vertical, Direction.ltr), (1, .vertical, .rtl), (2, .horizontal, .ltr), (3, .horizontal, .rtl),
+    ])
+    func axisSharesTheDirectionByte(byte: UInt8, axis: Axis, direction: Direction) throws {
+        var w = ByteWriter()
+        w.settings(
+            width: 300, scale: 0, direction: direction, axis: axis, minContentHeight: 0, defaults: SectionProperties())
+        #expect(w.bytes[16] == byte)
+        let spec = try w.bytes.withUnsafeBytes { bytes in
+            var r = ByteReader(bytes)
+            return try r.settings()
+        }
+        #expect(spec.axis == axis && spec.direction == direction && spec.width == 300)
+        w.bytes[16] = 4
+        #expect(throws: FormatError.malformed(offset: 17, what: "direction 4")) {
+            try w.bytes.withUnsafeBytes { bytes in
+                var r = ByteReader(bytes)
+                return try r.settings()
+            }
+        }
+    }
+
     @Test func malformedFieldsAreNamed() {
         #expect(throws: FormatError.malformed(offset: 0, what: "command tag 42")) {
             try [42].withUnsafeBytes { bytes in
@@ -220,7 +244,8 @@ import WaterfallTestSupport
     static func fullLayoutPatch(_ seed: Int) -> LayoutPatch {
         seed % 2 == 0
             ? LayoutPatch(
-                width: 375, scale: 2, direction: .rtl, minContentHeight: 0.25, defaults: SectionProperties(columns: 2))
+                width: 375, scale: 2, direction: .rtl, axis: [.horizontal, .vertical][seed / 2 % 2],
+                minContentHeight: 0.25, defaults: SectionProperties(columns: 2))
             : LayoutPatch(defaults: SectionProperties())
     }
 }

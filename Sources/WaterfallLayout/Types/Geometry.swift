@@ -76,6 +76,15 @@ public enum Reflow: String, Sendable, Hashable, CaseIterable {
     case stable
 }
 
+/// Which way a layout's feed scrolls (Geometry, "Horizontal feeds").
+public enum Axis: String, Sendable, Hashable, CaseIterable {
+    /// Columns across x, the feed down y: LAYOUT.md's layout.
+    case vertical
+    /// The vertical layout transposed: rows across y, the feed along x; `width` is the rows' extent (the height of
+    /// the viewport) and an item's `h` its extent along x.
+    case horizontal
+}
+
 /// Whether frames are mirrored for right-to-left layouts.
 public enum Direction: String, Sendable, Hashable {
     case ltr

@@ -65,11 +65,28 @@ struct ItemInput: Sendable, Hashable {
         span == 0 ? columnCount : min(Int(span), columnCount)
     }
 
-    /// The public form, for reading items back; `keepsColumn` (a stable section) includes the kept column.
-    func item(id: String?, keepsColumn: Bool = false) -> Item {
-        Item(
-            height: height,
-            aspectWidth: aspectWidth > 0 ? aspectWidth : nil,
+    /// The input of `item` in a section whose aspect sizes are stored transposed (a horizontal layout's): an aspect
+    /// item `{w, h}` is stored as `{h, w}`, so that the vertical kernels size its extent along x as `h`-row × w / h.
+    @inline(__always)
+    init(_ item: Item, transposed: Bool) {
+        self.init(item)
+        if transposed { transposeAspect() }
+    }
+
+    /// Swaps an aspect item's width and height (a horizontal layout's stored form); other items are unchanged.
+    @inline(__always)
+    mutating func transposeAspect() {
+        guard aspectWidth > 0 else { return }
+        (height, aspectWidth) = (aspectWidth, height)
+    }
+
+    /// The public form, for reading items back; `keepsColumn` (a stable section) includes the kept column, and
+    /// `transposed` undoes a horizontal layout's stored form.
+    func item(id: String?, keepsColumn: Bool = false, transposed: Bool = false) -> Item {
+        let stored = transposed && aspectWidth > 0
+        return Item(
+            height: stored ? aspectWidth : height,
+            aspectWidth: aspectWidth > 0 ? (stored ? height : aspectWidth) : nil,
             span: span == 0 ? .full : .columns(Int(span)),
             id: id,
             column: keepsColumn && !needsColumn ? Int(column) : nil

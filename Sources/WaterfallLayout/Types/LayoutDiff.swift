@@ -8,10 +8,14 @@ public struct LayoutDiff: Sendable, Hashable {
     public var sections: [SectionDiff]
     /// The runs of sections that only moved, ascending and disjoint from `sections`.
     public var shifts: [SectionShift]
+    /// How the diff maps to the screen: `identity` while it is in flow coordinates (as the engine makes it), a
+    /// horizontal mapping once `ScreenMapping.diff` put it on screen (its wire names then apply: `dx`, `width`…).
+    public var screen: ScreenMapping
 
-    public init(sections: [SectionDiff] = [], shifts: [SectionShift] = []) {
+    public init(sections: [SectionDiff] = [], shifts: [SectionShift] = [], screen: ScreenMapping = .identity) {
         self.sections = sections
         self.shifts = shifts
+        self.screen = screen
     }
 }
 

@@ -100,6 +100,7 @@ public struct LayoutPatch: Sendable, Hashable {
     public var widths: [Double]?
     public var scale: Double?
     public var direction: Direction?
+    public var axis: Axis?
     public var minContentHeight: Double?
     /// Replaces the defaults as a whole.
     public var defaults: SectionProperties?
@@ -109,6 +110,7 @@ public struct LayoutPatch: Sendable, Hashable {
         widths: [Double]? = nil,
         scale: Double? = nil,
         direction: Direction? = nil,
+        axis: Axis? = nil,
         minContentHeight: Double? = nil,
         defaults: SectionProperties? = nil
     ) {
@@ -116,6 +118,7 @@ public struct LayoutPatch: Sendable, Hashable {
         self.widths = widths
         self.scale = scale
         self.direction = direction
+        self.axis = axis
         self.minContentHeight = minContentHeight
         self.defaults = defaults
     }
@@ -131,6 +134,7 @@ public struct LayoutSpec: Sendable, Hashable {
     public var widths: [Double]
     public var scale: Double
     public var direction: Direction
+    public var axis: Axis
     public var minContentHeight: Double
     public var defaults: SectionProperties
     public var sections: [SectionSpec]
@@ -139,6 +143,7 @@ public struct LayoutSpec: Sendable, Hashable {
         width: Double,
         scale: Double = 0,
         direction: Direction = .ltr,
+        axis: Axis = .vertical,
         minContentHeight: Double = 0,
         defaults: SectionProperties = SectionProperties(),
         sections: [SectionSpec] = []
@@ -146,6 +151,7 @@ public struct LayoutSpec: Sendable, Hashable {
         widths = [width]
         self.scale = scale
         self.direction = direction
+        self.axis = axis
         self.minContentHeight = minContentHeight
         self.defaults = defaults
         self.sections = sections

@@ -131,6 +131,9 @@ struct ChangeVisit {
                     if inverse == nil { copy = layout }
                 }
             }
+            if let viewport = change.viewport {
+                do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
+            }
             try LayoutRegistry.reserve(growth, limits, in: budget)
         } catch {
             return .failure(error)
@@ -154,16 +157,25 @@ struct ChangeVisit {
             budget.adjust(-growth)
             return .failure(ProtocolError(error))
         }
+        // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
+        // for a vertical layout).
+        let screen = layout.screen
+        let diff = screen.diff(flowDiff)
+        let anchor = flowAnchor.map(screen.anchor)
         if let inverse { undo.append(inverse) }
         settleWeight(of: layout, reserved: growth)
         if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: validated)) }
+        // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
+        // for a vertical layout).
         let mine = request.outcome(in: outcomes)
         let target = layout.at(width: request.to) ?? layout
         let own = requestHold.map {
-            target.scoped(mine.diff, hold: $0, commands: validated.commands, anchor: mine.anchor).diff
+            target.screen.diff(
+                target.scoped(mine.diff, hold: $0, commands: validated.commands, anchor: mine.anchor).diff)
         }
-        var reply = ChangeOutcome(seq: layout.seq, size: target.contentSize, anchor: mine.anchor)
-        if change.wantsDiff { reply.diff = own ?? mine.diff }
+        var reply = ChangeOutcome(
+            seq: layout.seq, size: target.contentSize, anchor: mine.anchor.map(target.screen.anchor))
+        if change.wantsDiff { reply.diff = own ?? target.screen.diff(mine.diff) }
         guard !audience.isEmpty else { return .success(reply) }
         var event = ChangeEvent()
         var encoded: [WidthRoute: [UInt8]] = [:]
@@ -171,18 +183,19 @@ struct ChangeVisit {
         for (key, route) in routes {
             let outcome = route.outcome(in: outcomes)
             let there = layout.at(width: route.to) ?? layout
+            let screen = there.screen
             let bytes: [UInt8]
             if let hold = holds[key] {
                 // A subscription's viewport moves only by `subscribe`: the requester's anchor is not the subscriber's.
                 bytes = ReplyEncoding.encodedDiff(
-                    there.scoped(outcome.diff, hold: hold, commands: validated.commands, anchor: nil).diff)
+                    screen.diff(there.scoped(outcome.diff, hold: hold, commands: validated.commands, anchor: nil).diff))
             } else if let cached = encoded[route] {
                 bytes = cached
             } else {
-                bytes = ReplyEncoding.encodedDiff(outcome.diff)
+                bytes = ReplyEncoding.encodedDiff(screen.diff(outcome.diff))
                 encoded[route] = bytes
             }
-            let line = changedEvent(change, there, diff: bytes, anchor: outcome.anchor)
+            let line = changedEvent(change, there, diff: bytes, anchor: outcome.anchor.map(screen.anchor))
             if route.isMove { movedLines[key] = line } else { event.lines[key] = line }
         }
         if !movedLines.isEmpty {

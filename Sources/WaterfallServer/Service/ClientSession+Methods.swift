@@ -18,7 +18,8 @@ extension ClientSession {
             let (layout, diff) = try await registry.create(creation, limits: service.limits)
             await stream(
                 MutationReply(
-                    id: id, seq: layout.seq, contentSize: layout.contentSize, diff: creation.wantsDiff ? diff : nil),
+                    id: id, seq: layout.seq, contentSize: layout.contentSize,
+                    diff: creation.wantsDiff ? layout.screen.diff(diff) : nil),
                 &out)
         case .layoutExport(let name):
             let layout = try await registry.snapshot(name)
@@ -52,7 +53,7 @@ extension ClientSession {
             if let layout, let viewport {
                 ReplyEncoding.scopedSubscription(
                     &out, id: id, seq: layout.seq, contentSize: layout.contentSize, viewport: viewport,
-                    diff: layout.scopedSnapshot(viewport))
+                    diff: layout.screen.diff(layout.scopedSnapshot(viewport)))
             } else {
                 ReplyEncoding.emptyResult(&out, id: id)
             }

@@ -140,6 +140,13 @@ final class LayoutRegistry: Sendable {
             guard let there, let key = Optional(AudienceKey(width: width, viewport: viewport)) else {
                 return .failure(WidthRoute.notAWidth(width ?? 0, of: name, layout.widths))
             }
+            if let viewport {
+                do throws(LayoutError) {
+                    try layout.check(viewport)
+                } catch {
+                    return .failure(ProtocolError(error))
+                }
+            }
             subscribers.add(id, sink, key)
             return .success(viewport == nil ? nil : there)
         }
