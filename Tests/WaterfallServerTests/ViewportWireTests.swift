@@ -103,4 +103,22 @@ import WaterfallJSON
         #expect(full["diff"]?["sections"]?.jsonText.contains(#""i":2,"#) == true)
         await fixture.stop()
     }
+
+    /// `subscribe` again without a viewport makes a scoped subscription unscoped: its next event lists item 2,
+    /// which moved below the old viewport [0, 10).
+    @Test func subscribingAgainWithoutAViewportUnscopes() async throws {
+        let fixture = try await ServiceServer.start()
+        let client = try fixture.connect()
+        let watcher = try fixture.connect()
+        try await client.result("layout.create", MethodTests.feed)
+        let scoped = try await watcher.result("subscribe", ["layout": "feed", "viewport": ["y": 0, "h": 10]])
+        #expect(scoped.keys == ["seq", "contentSize", "viewport", "diff"])
+        #expect(try await watcher.result("subscribe", ["layout": "feed"]) == [:])
+        let full = try await client.result(
+            "items.update", ["layout": "feed", "section": 0, "items": [["i": 1, "h": 60]]])
+        let event = try JSONValue(parsing: try await watcher.readLine())
+        #expect(event["params"]?["diff"] == full["diff"])
+        #expect(full["diff"]?.jsonText.contains(#""i":2,"#) == true)
+        await fixture.stop()
+    }
 }
