@@ -157,11 +157,6 @@ struct ChangeVisit {
             budget.adjust(-growth)
             return .failure(ProtocolError(error))
         }
-        // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
-        // for a vertical layout).
-        let screen = layout.screen
-        let diff = screen.diff(flowDiff)
-        let anchor = flowAnchor.map(screen.anchor)
         if let inverse { undo.append(inverse) }
         settleWeight(of: layout, reserved: growth)
         if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: validated)) }
