@@ -6,6 +6,7 @@ extension Layout {
     /// shift.
     ///
     /// - Complexity: O(appended items + columns × log n + sections below).
+    @inline(__always)
     mutating func appendItems(_ items: [Item], toSection s: Int, listingItems: Bool) async -> LayoutDiff {
         let before = metrics[s]
         let start = sections[s].count
@@ -32,6 +33,7 @@ extension Layout {
     /// the cost of a one-item update.
     ///
     /// - Complexity: that of placing the section after the change, plus O(sections below).
+    @inline(__always)
     mutating func changeItems(
         _ command: LayoutCommand, in s: Int, itemCount newItemCount: Int, listingItems: Bool
     ) async -> LayoutDiff {

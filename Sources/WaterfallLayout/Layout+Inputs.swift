@@ -7,12 +7,14 @@ extension Layout {
     /// - Complexity: O(items); a million plain items build a 48 MB array of `Item`s, so a caller that only writes
     ///   them out uses `forEachItem(inSection:_:)` instead.
     public var spec: LayoutSpec {
-        LayoutSpec(
+        var spec = LayoutSpec(
             width: width, scale: scale, direction: direction, axis: axis, minContentHeight: minContentHeight,
             defaults: defaults,
             sections: sections.indices.map { s in
                 SectionSpec(properties: sections[s].properties, items: items(inSection: s))
             })
+        spec.widths = widths
+        return spec
     }
 
     /// The items of section `s` as they were given.
@@ -55,7 +57,7 @@ extension Layout {
     ) async throws(LayoutError) -> Layout {
         var layout = try empty(spec, limits: limits, allowsParallelism: allowsParallelism)
         _ = try await layout.apply([.insertSections(at: 0, sections: spec.sections)], listingItems: false)
-        layout.seq = seq
+        layout.setSeq(seq)
         return layout
     }
 }

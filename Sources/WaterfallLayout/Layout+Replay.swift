@@ -10,6 +10,6 @@ extension Layout {
     /// - Throws: `LayoutError` for the first command that does not apply; the layout is then unchanged.
     public mutating func replay(_ commands: [LayoutCommand], seq: Int) async throws(LayoutError) {
         _ = try await apply(commands, listingItems: false, namingOps: false)
-        self.seq = seq
+        setSeq(seq)
     }
 }

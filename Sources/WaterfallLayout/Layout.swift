@@ -19,11 +19,18 @@ public struct Layout: Sendable {
     public internal(set) var itemCount: Int
     /// How many items the last change placed (not counting the ones it only shifted): what incremental saves.
     public internal(set) var lastPlacedCount = 0
-    public var limits: LayoutLimits
+    // The settings below hold at every width: each is passed on to the other widths when set.
+    public var limits: LayoutLimits {
+        didSet { for k in others.indices { others[k].limits = limits } }
+    }
     /// Whether changes that touch many sections may place them in a task group (tests turn it off to compare).
-    public var allowsParallelism = true
+    public var allowsParallelism = true {
+        didSet { for k in others.indices { others[k].allowsParallelism = allowsParallelism } }
+    }
     /// The fewest items worth a child task (FIELD-NOTES: a child costs ~1.3 µs, placing an item ~10 ns).
-    public var parallelGrain = 50_000
+    public var parallelGrain = 50_000 {
+        didSet { for k in others.indices { others[k].parallelGrain = parallelGrain } }
+    }
 
     var sections: [SectionState]
     /// `origins[k]` is the top of section k; one extra entry holds the bottom of the last section.
@@ -32,6 +39,9 @@ public struct Layout: Sendable {
     var metrics: [SectionMetrics]
     /// Placement's buffers, kept for the next change (nil while a change has them).
     var scratch: PlacementScratch?
+    /// The same layout at its other widths (`widths` after the first), each with no others of its own: every change
+    /// applies to all of them at once (`Layout+Widths`).
+    var others: [Layout] = []
 
     // MARK: Lifecycle
 
@@ -43,8 +53,8 @@ public struct Layout: Sendable {
     ) async throws(LayoutError) -> (layout: Layout, diff: LayoutDiff) {
         var layout = try empty(spec, limits: limits, allowsParallelism: allowsParallelism)
         let change = try layout.validate([.insertSections(at: 0, sections: spec.sections)], namingOps: false)
-        let diff = await layout.perform(change, countsAsChange: false, listingItems: true)
-        layout.seq = 1
+        let diff = await layout.performEverywhere(change, countsAsChange: false) { _ in true }[0].diff
+        layout.setSeq(1)
         return (layout, diff)
     }
 
@@ -52,7 +62,7 @@ public struct Layout: Sendable {
     static func empty(
         _ spec: LayoutSpec, limits: LayoutLimits, allowsParallelism: Bool
     ) throws(LayoutError) -> Layout {
-        try Validation.width(spec.width, "width")
+        try Validation.widths(spec.widths, spec.widths.count == 1 ? "width" : "widths")
         try Validation.scale(spec.scale)
         try Validation.length(spec.minContentHeight, "minContentHeight")
         try Validation.properties(spec.defaults, "defaults.", limits: limits)
@@ -60,6 +70,11 @@ public struct Layout: Sendable {
             width: spec.width, scale: spec.scale, direction: spec.direction, axis: spec.axis,
             minContentHeight: spec.minContentHeight, defaults: spec.defaults, limits: limits)
         layout.allowsParallelism = allowsParallelism
+        layout.others = spec.widths.dropFirst().map { width in
+            var other = layout
+            other.width = width
+            return other
+        }
         return layout
     }
 
@@ -85,8 +100,12 @@ public struct Layout: Sendable {
 
     public var sectionCount: Int { sections.count }
 
-    /// Items plus sections plus columns, a measure of the memory the layout holds (the daemon budgets it).
-    public var weight: Int { itemCount + metrics.reduce(0) { $0 + 1 + $1.columns } }
+    /// Items plus sections plus columns at every width, a measure of the memory the layout holds (the daemon
+    /// budgets it): a layout at k widths holds k frames per item.
+    public var weight: Int { others.reduce(ownWeight) { $0 + $1.ownWeight } }
+
+    /// The weight at this value's own width.
+    var ownWeight: Int { itemCount + metrics.reduce(0) { $0 + 1 + $1.columns } }
 
     /// The content size on screen: the layout's width, and the bottom of the last section or `minContentHeight`
     /// (transposed for a horizontal layout: the extent along x, then `width`).
@@ -128,14 +147,19 @@ public struct Layout: Sendable {
     public mutating func apply(
         _ change: ValidatedChange, listingItems: Bool = true
     ) async throws(LayoutError) -> (diff: LayoutDiff, anchor: AnchorOutcome?) {
-        guard change.stamp == stamp else {
-            throw .inconsistent("a change validated at seq \(change.stamp.seq) was applied at seq \(seq)")
-        }
+        let outcomes = try await apply(change) { _ in listingItems }
+        return (outcomes[0].diff, outcomes[0].anchor)
+    }
+
+    /// Applies `change` at this width alone (the caller checked its stamp), and follows its anchor.
+    mutating func applyHere(
+        _ change: ValidatedChange, countsAsChange: Bool, listingItems: Bool
+    ) async -> (diff: LayoutDiff, anchor: AnchorOutcome?) {
         guard let anchor = change.anchor else {
-            return (await perform(change, countsAsChange: true, listingItems: listingItems), nil)
+            return (await perform(change, countsAsChange: countsAsChange, listingItems: listingItems), nil)
         }
         let oldY = frame(ofItem: anchor).frame.y
-        let diff = await perform(change, countsAsChange: true, listingItems: listingItems)
+        let diff = await perform(change, countsAsChange: countsAsChange, listingItems: listingItems)
         guard let path = anchor.following(change.commands) else { return (diff, .removed) }
         let dy = frame(ofItem: path).frame.y - oldY
         // Plus zero, never minus zero, for an item that did not move: the wire says 0.

@@ -3,7 +3,8 @@
 /// A batch is dry-run on a shape first, command by command, so that a failing command is found before anything
 /// real changes: that is what makes every request all or nothing without an undo log.
 struct LayoutShape {
-    var width: Double
+    /// The widths the layout is laid out at: geometry is checked at each, and limits count each one's frames.
+    var widths: [Double]
     var scale: Double
     var direction: Direction
     var axis: Axis
@@ -12,7 +13,7 @@ struct LayoutShape {
     private var addedFlatAspect = false
     var defaults: SectionProperties
     var counts: [Int]
-    /// Each section's column count, for the weight.
+    /// Each section's column count summed over the widths, for the weight.
     var columnCounts: [Int]
     var itemCount: Int
     /// The sections' own properties, copied only once a command needs to change them (item commands never do).
@@ -23,7 +24,7 @@ struct LayoutShape {
     // MARK: Lifecycle
 
     init(_ layout: Layout) {
-        width = layout.width
+        widths = layout.widths
         scale = layout.scale
         direction = layout.direction
         axis = layout.axis
@@ -31,6 +32,9 @@ struct LayoutShape {
         // From the metrics (plain values), not from the sections, which a `map` would copy one by one.
         counts = layout.metrics.map(\.count)
         columnCounts = layout.metrics.map(\.columns)
+        for other in layout.others {
+            for s in columnCounts.indices { columnCounts[s] += other.metrics[s].columns }
+        }
         sections = layout.sections
         itemCount = layout.itemCount
         limits = layout.limits
@@ -140,17 +144,28 @@ struct LayoutShape {
     }
 
     private mutating func configure(_ patch: LayoutPatch) throws(LayoutError) {
-        if let v = patch.width { try Validation.width(v, "width") }
+        if patch.width != nil, patch.widths != nil {
+            throw .invalidValue(field: "width", value: "", reason: "and widths cannot both be given")
+        }
+        if let v = patch.resolvedWidths {
+            try Validation.widths(v, patch.width != nil ? "width" : "widths")
+            // Each width holds a frame per item: more widths must leave the frames within the layout's limit.
+            if v.count > widths.count {
+                try checkFrames(itemCount, widths: v.count, "widths", value: "\(v.count) widths")
+            }
+        }
         if let v = patch.scale { try Validation.scale(v) }
         if let v = patch.minContentHeight { try Validation.length(v, "minContentHeight") }
         if let v = patch.defaults { try Validation.properties(v, "defaults.", limits: limits) }
         if patch.axis == .horizontal && axis == .vertical { try checkAspects() }
-        width = patch.width ?? width
+        widths = patch.resolvedWidths ?? widths
         scale = patch.scale ?? scale
         direction = patch.direction ?? direction
         axis = patch.axis ?? axis
         defaults = patch.defaults ?? defaults
-        let field = patch.width != nil ? "width" : (patch.defaults != nil ? "defaults" : "scale")
+        let field =
+            patch.width != nil
+            ? "width" : patch.widths != nil ? "widths" : (patch.defaults != nil ? "defaults" : "scale")
         let all = properties
         for s in all.indices { columnCounts[s] = try checkGeometry(all[s], field, section: s) }
     }
@@ -188,16 +203,33 @@ struct LayoutShape {
     }
 
     private mutating func addItems(_ added: Int, _ field: String) throws(LayoutError) {
-        guard itemCount + added <= limits.maxItems else {
-            throw .limit(
-                field: field, value: "\(added) items",
-                reason: "would bring the layout to \(itemCount + added) items, over the limit of \(limits.maxItems)")
-        }
+        try checkFrames(itemCount + added, widths: widths.count, field, value: "\(added) items")
         itemCount += added
     }
 
-    /// Checks a section's resolved geometry and returns its column count.
+    /// Checks that `items` items at `widths` widths, a frame each per width, are within the layout's item limit.
+    private func checkFrames(_ items: Int, widths: Int, _ field: String, value: String) throws(LayoutError) {
+        // Both counts are bounded (items by the request's size, widths by 16): the product cannot overflow.
+        guard items * widths <= limits.maxItems else {
+            let frames =
+                widths == 1 ? "\(items) items" : "\(items) items at \(widths) widths (\(items * widths) frames)"
+            throw .limit(
+                field: field, value: value,
+                reason: "would bring the layout to \(frames), over the limit of \(limits.maxItems)")
+        }
+    }
+
+    /// Checks a section's resolved geometry at every width and returns its column count summed over the widths.
     private func checkGeometry(_ own: SectionProperties, _ field: String, section: Int) throws(LayoutError) -> Int {
+        var total = 0
+        for width in widths { total += try checkGeometry(own, field, section: section, width: width) }
+        return total
+    }
+
+    /// Checks a section's resolved geometry at `width` and returns its column count there.
+    private func checkGeometry(
+        _ own: SectionProperties, _ field: String, section: Int, width: Double
+    ) throws(LayoutError) -> Int {
         let geometry = SectionGeometry(
             own: own, defaults: defaults, width: width, scale: scale, direction: direction,
             columnLimit: limits.maxColumns)

@@ -27,6 +27,27 @@ public enum Validation {
         guard value > 0 else { throw .invalidValue(field: field, value: format(value), reason: "must be > 0") }
     }
 
+    /// The most widths a layout is laid out at.
+    public static let maxWidths = 16
+
+    /// Checks a layout's widths: 1–16 of them, distinct, each a valid width. `field` names the list (`widths`), or
+    /// the one width when the caller said `width`.
+    public static func widths(_ values: [Double], _ field: String) throws(LayoutError) {
+        guard !values.isEmpty, values.count <= maxWidths else {
+            throw .invalidValue(
+                field: field, value: "\(values.count) widths", reason: "must list 1 to \(maxWidths) widths")
+        }
+        let single = field == "width" && values.count == 1
+        for (k, value) in values.enumerated() {
+            let name = single ? field : "\(field)[\(k)]"
+            try width(value, name)
+            if let first = values[..<k].firstIndex(of: value) {
+                throw .invalidValue(
+                    field: name, value: format(value), reason: "is listed twice (as \(field)[\(first)])")
+            }
+        }
+    }
+
     static func scale(_ value: Double) throws(LayoutError) {
         guard value.isFinite, value >= 0, value <= maxScale else {
             throw .invalidValue(field: "scale", value: format(value), reason: "must be between 0 and 10000")

@@ -75,9 +75,39 @@ public enum CommandDecoding {
         return h
     }
 
+    /// The width a method that returns frames returns them at, `"width": W`; nil (the first width) when absent or
+    /// null. Whether the layout has it is checked against the layout (`bad_params` naming it).
+    public static func frameWidth(_ p: inout Params) throws(ProtocolError) -> Double? {
+        try p.optionalDouble("width")
+    }
+
+    /// The widths of `layout.create` or `layout.configure`, `"widths": [W1, …]` (1–16, distinct, each a valid
+    /// width); nil when absent or null. Refused beside `width`, which means a list of one.
+    static func widths(_ p: inout Params) throws(ProtocolError) -> [Double]? {
+        guard let node = p.view("widths"), !node.isNull else { return nil }
+        guard node.kind == .array else {
+            throw .badParams(p.field("widths"), "must be an array of widths, not \(node.kind) \(Request.text(node))")
+        }
+        if p.contains("width") { throw .badParams(p.field("widths"), "cannot be given with width (a list of one)") }
+        var widths: [Double] = []
+        for (k, element) in node.elements.enumerated() {
+            guard widths.count < Validation.maxWidths else {
+                throw .badParams(p.field("widths"), "more than \(Validation.maxWidths) widths")
+            }
+            widths.append(try Params.double(element, "\(p.field("widths"))[\(k)]"))
+        }
+        do {
+            try Validation.widths(widths, "widths")
+        } catch {
+            throw ProtocolError(error, prefix: p.path)
+        }
+        return widths
+    }
+
     /// The settings of `layout.configure`.
     static func layoutPatch(_ p: inout Params) throws(ProtocolError) -> LayoutPatch {
         var patch = LayoutPatch()
+        patch.widths = try widths(&p)
         patch.width = try p.optionalDouble("width")
         patch.scale = try p.optionalDouble("scale")
         if let node = p.view("direction"), !node.isNull {
@@ -99,15 +129,18 @@ public enum CommandDecoding {
 
     /// The spec of `layout.create` (after its `layout` and `replace` are read).
     public static func layoutSpec(_ p: inout Params) throws(ProtocolError) -> LayoutSpec {
-        let width = try p.double("width")
         let patch = try layoutPatch(&p)
+        guard let widths = patch.resolvedWidths else { throw p.missing("width") }
         let sections =
             p.contains("sections")
             ? try ModelDecoding.sections(p.arrayView("sections").elements, p.field("sections"), of: p) : []
-        return LayoutSpec(
-            width: width, scale: patch.scale ?? 0, direction: patch.direction ?? .ltr, axis: patch.axis ?? .vertical,
+        var spec = LayoutSpec(
+            width: widths[0], scale: patch.scale ?? 0, direction: patch.direction ?? .ltr,
+            axis: patch.axis ?? .vertical,
             minContentHeight: patch.minContentHeight ?? 0, defaults: patch.defaults ?? SectionProperties(),
             sections: sections)
+        spec.widths = widths
+        return spec
     }
 
     /// The ops of a `batch`, each `{"method", "params"}` with a batchable method.

@@ -36,7 +36,10 @@ public enum CommandEncoding {
     /// The members of `layout.create`'s params for `spec` (without `layout` and `replace`); settings equal to
     /// their defaults are left out.
     public static func members(of spec: LayoutSpec) -> [(key: String, value: JSONValue)] {
-        var result: [(key: String, value: JSONValue)] = [("width", .double(spec.width))]
+        // One width as `width`, as before there were several; several as `widths`.
+        var result: [(key: String, value: JSONValue)] =
+            spec.widths.count == 1
+            ? [("width", .double(spec.width))] : [("widths", .array(spec.widths.map { .double($0) }))]
         if spec.scale != 0 { result.append(("scale", .double(spec.scale))) }
         if spec.direction != .ltr { result.append(("direction", .string(spec.direction.rawValue))) }
         if spec.axis != .vertical { result.append(("axis", .string(spec.axis.rawValue))) }
@@ -52,6 +55,7 @@ public enum CommandEncoding {
     public static func members(of patch: LayoutPatch) -> [(key: String, value: JSONValue)] {
         var result: [(key: String, value: JSONValue)] = []
         if let width = patch.width { result.append(("width", .double(width))) }
+        if let widths = patch.widths { result.append(("widths", .array(widths.map { .double($0) }))) }
         if let scale = patch.scale { result.append(("scale", .double(scale))) }
         if let direction = patch.direction { result.append(("direction", .string(direction.rawValue))) }
         if let axis = patch.axis { result.append(("axis", .string(axis.rawValue))) }

@@ -126,7 +126,7 @@ public enum DecodedRequest: Sendable {
             let wanted =
                 p.contains("sections")
                 ? try CommandDecoding.distinctIndices(p.array("sections"), "params.sections") : nil
-            call = .layoutGet(LayoutListing(layout: name, sections: wanted))
+            call = .layoutGet(LayoutListing(layout: name, sections: wanted, width: try CommandDecoding.frameWidth(&p)))
         case .query:
             let name = try layoutName(&p)
             guard let rectNode = p.node("rect") else { throw .badParams("params.rect", "missing") }
@@ -135,16 +135,20 @@ public enum DecodedRequest: Sendable {
                 x: try r.double("x"), y: try r.double("y"), width: try r.double("w"), height: try r.double("h"))
             try r.finish()
             let order = try ReadingDecoding.order(&p)
+            let width = try CommandDecoding.frameWidth(&p)
             try p.finish()
             guard rect.width >= 0, rect.height >= 0 else {
                 throw .badParams("params.rect", "w and h must be ≥ 0, not \(rect.width) × \(rect.height)")
             }
-            call = .query(LayoutQuery(layout: name, rect: rect, order: order))
+            call = .query(LayoutQuery(layout: name, rect: rect, order: order, width: width))
         case .itemsNeighbors:
-            call = .neighbors(layout: try layoutName(&p), item: try ReadingDecoding.item(&p))
+            call = .neighbors(
+                layout: try layoutName(&p), item: try ReadingDecoding.item(&p),
+                width: try CommandDecoding.frameWidth(&p))
         case .subscribe:
             let name = try layoutName(&p)
-            call = .subscribe(layout: name, viewport: try CommandDecoding.viewport(&p))
+            call = .subscribe(
+                layout: name, viewport: try CommandDecoding.viewport(&p), width: try CommandDecoding.frameWidth(&p))
         case .unsubscribe:
             call = .unsubscribe(layout: try layoutName(&p))
         }
@@ -160,6 +164,8 @@ public enum DecodedRequest: Sendable {
         let wantsDiff = try p.optionalBool("diff") ?? true
         let anchor = try CommandDecoding.anchor(&p)
         let viewport = try CommandDecoding.viewport(&p)
+        // `layout.configure`'s own `width` sets the layout's width: its result is at the first width after it.
+        let width = method == .layoutConfigure ? nil : try CommandDecoding.frameWidth(&p)
         let commands: [LayoutCommand]
         let ops: AppliedOps
         if let method {
@@ -178,6 +184,6 @@ public enum DecodedRequest: Sendable {
         try p.finish()
         return LayoutChange(
             id: request.id, isNotification: request.isNotification, layout: name, commands: commands, ops: ops,
-            wantsDiff: wantsDiff, anchor: anchor, viewport: viewport)
+            wantsDiff: wantsDiff, anchor: anchor, viewport: viewport, width: width)
     }
 }

@@ -21,11 +21,11 @@ public enum MethodCall: Sendable {
     /// `layout.css`: a stylesheet exact at every container width of a range.
     indirect case layoutCSS(StylesheetRequest)
     case query(LayoutQuery)
-    /// `items.neighbors`: the items next to one on screen.
-    case neighbors(layout: String, item: ItemPath)
+    /// `items.neighbors`: the items next to one on screen (at `width`; nil: the first width).
+    case neighbors(layout: String, item: ItemPath, width: Double?)
     /// With a viewport, a scoped subscription (its events list what that viewport needs), answered with the
-    /// viewport's elements.
-    case subscribe(layout: String, viewport: Viewport?)
+    /// viewport's elements; its events carry the diffs at `width` (nil: the first width).
+    case subscribe(layout: String, viewport: Viewport?, width: Double?)
     case unsubscribe(layout: String)
     case stats
     /// `metrics`: `stats` in Prometheus' text format.
@@ -76,10 +76,13 @@ public struct LayoutCreation: Sendable {
 public struct LayoutListing: Sendable {
     public var layout: String
     public var sections: [Int]?
+    /// The width whose frames are listed; nil for the first.
+    public var width: Double?
 
-    public init(layout: String, sections: [Int]?) {
+    public init(layout: String, sections: [Int]?, width: Double? = nil) {
         self.layout = layout
         self.sections = sections
+        self.width = width
     }
 }
 
@@ -88,11 +91,14 @@ public struct LayoutQuery: Sendable {
     public var layout: String
     public var rect: Rect
     public var order: ElementOrder
+    /// The width whose frames are queried; nil for the first.
+    public var width: Double?
 
-    public init(layout: String, rect: Rect, order: ElementOrder = .document) {
+    public init(layout: String, rect: Rect, order: ElementOrder = .document, width: Double? = nil) {
         self.layout = layout
         self.rect = rect
         self.order = order
+        self.width = width
     }
 }
 
@@ -109,11 +115,15 @@ public struct LayoutChange: Sendable {
     public var anchor: ItemPath?
     /// The viewport the request's diff is scoped to (before the change); nil for the full diff.
     public var viewport: Viewport?
+    /// The width whose diff, content size and anchor the result gives (a width of the layout after the change); nil
+    /// for the first.
+    public var width: Double?
 
     public init(
         id: RequestID, isNotification: Bool, layout: String, commands: [LayoutCommand], ops: AppliedOps,
-        wantsDiff: Bool, anchor: ItemPath? = nil, viewport: Viewport? = nil
+        wantsDiff: Bool, anchor: ItemPath? = nil, viewport: Viewport? = nil, width: Double? = nil
     ) {
+        self.width = width
         self.id = id
         self.isNotification = isNotification
         self.layout = layout

@@ -49,13 +49,15 @@ public enum MethodTable {
         }
         switch method {
         case .change(let change):
+            // layout.configure's own `width` sets the layout's width (its result is at the first width after it).
+            let options = change == .layoutConfigure ? changeOptions : changeOptions + [frameWidth]
             return make(
-                change.summary, [layout] + changeOptions + change.params, mutation,
+                change.summary, [layout] + options + change.params, mutation,
                 [("layout", "feed"), ("diff", false)] + change.example, mutationExample)
         case .batch:
             return make(
                 "Applies several changes to one layout atomically: one seq, one result, one event.",
-                [layout] + changeOptions + [
+                [layout] + changeOptions + [frameWidth] + [
                     ParamDeclaration(
                         "ops", WireSchema.array(batchOp), required: true,
                         "the changes, in order, each a changing method and its params without layout, diff, anchor")
@@ -104,11 +106,12 @@ public enum MethodTable {
                 [
                     ("layout", WireSchema.ref("LayoutName")), ("sections", WireSchema.anyInteger),
                     ("items", WireSchema.anyInteger), ("seq", WireSchema.anyInteger),
-                ], required: ["layout", "sections", "items", "seq"])
+                    ("widths", WireSchema.array(WireSchema.positiveLength)),
+                ], required: ["layout", "sections", "items", "seq", "widths"])
             return make(
-                "The layouts, with their section and item counts and seq.", [],
+                "The layouts, with their section and item counts, seq and widths.", [],
                 WireSchema.object([("layouts", WireSchema.array(row))], required: ["layouts"]), [],
-                ["layouts": [["layout": "feed", "sections": 1, "items": 1, "seq": 1]]])
+                ["layouts": [["layout": "feed", "sections": 1, "items": 1, "seq": 1, "widths": [375]]]])
         case .layoutGet:
             let sections = ParamDeclaration(
                 "sections", WireSchema.array(WireSchema.index, unique: true), "the sections to list (all when absent)")
@@ -116,7 +119,7 @@ public enum MethodTable {
                 snapshotHead + [("sections", WireSchema.array(WireSchema.ref("SectionFrames")))],
                 required: ["seq", "contentSize", "sections"])
             return make(
-                "A layout's frames, section by section.", [layout, sections], result, [("layout", "feed")],
+                "A layout's frames, section by section.", [layout, sections, frameWidth], result, [("layout", "feed")],
                 [
                     "seq": 1, "contentSize": ["w": 375, "h": 120],
                     "sections": [
@@ -147,7 +150,8 @@ public enum MethodTable {
                 "document (by section, header, items, footer) or reading (rows by top edge, each left to right)")
             return make(
                 "The headers, items and footers that meet a rect.",
-                [layout, ParamDeclaration("rect", rect, required: true, "the rect, w and h ≥ 0"), order], result,
+                [layout, ParamDeclaration("rect", rect, required: true, "the rect, w and h ≥ 0"), order, frameWidth],
+                result,
                 [("layout", "feed"), ("rect", ["x": 0, "y": 0, "w": 375, "h": 800])],
                 [
                     "seq": 1, "contentSize": ["w": 375, "h": 120],
@@ -167,6 +171,7 @@ public enum MethodTable {
                     layout,
                     ParamDeclaration("section", WireSchema.integer(WireRange.index), required: true, "its section"),
                     ParamDeclaration("i", WireSchema.integer(WireRange.index), required: true, "its index"),
+                    frameWidth,
                 ], result, [("layout", "feed"), ("section", 0), ("i", 0)],
                 ["seq": 1, "above": .null, "below": .null, "left": .null, "right": .null])
         case .subscribe:
@@ -179,6 +184,10 @@ public enum MethodTable {
                 [
                     layout,
                     ParamDeclaration("viewport", WireSchema.nullable(viewport), "scopes the events to a viewport"),
+                    ParamDeclaration(
+                        "width", WireSchema.nullable(WireSchema.positiveLength),
+                        "the width whose diffs the events carry (the first when absent); again at another width moves "
+                            + "the subscription there"),
                 ],
                 ["oneOf": [empty, scoped]], [("layout", "feed")], [:])
         case .unsubscribe:
@@ -283,6 +292,11 @@ public enum MethodTable {
                 + "before and after"),
     ]
 
+    /// `width` on a method that returns frames: which of the layout's widths (`CommandDecoding.frameWidth`).
+    private static let frameWidth = ParamDeclaration(
+        "width", WireSchema.nullable(WireSchema.positiveLength),
+        "the width whose frames the result gives, one of the layout's widths (the first when absent)")
+
     /// A viewport: a finite `y` and a finite `h` > 0, or for a horizontal layout `x` and `w` (`CommandDecoding.viewport`).
     private static let viewport: JSONValue = [
         "oneOf": [
@@ -319,7 +333,8 @@ public enum MethodTable {
     /// The layout-wide settings, as params.
     static func settings(widthRequired: Bool) -> [ParamDeclaration] {
         WireSchema.layoutSettings(widthRequired: widthRequired).map { name, schema in
-            ParamDeclaration(name, schema, required: widthRequired && name == "width", "the layout's \(name)")
+            // `width` or `widths` is required of layout.create: the decoder says which is missing.
+            ParamDeclaration(name, schema, "the layout's \(name)")
         }
     }
 }

@@ -54,12 +54,15 @@ public struct LayoutSummary: Sendable, Hashable {
     public var sections: Int
     public var items: Int
     public var seq: Int
+    /// The widths the layout is laid out at, the first first.
+    public var widths: [Double]
 
-    public init(layout: String, sections: Int, items: Int, seq: Int) {
+    public init(layout: String, sections: Int, items: Int, seq: Int, widths: [Double] = []) {
         self.layout = layout
         self.sections = sections
         self.items = items
         self.seq = seq
+        self.widths = widths
     }
 }
 
@@ -209,6 +212,10 @@ extension ReplyEncoding {
                 w.member("sections", row.sections)
                 w.member("items", row.items)
                 w.member("seq", row.seq)
+                w.key("widths")
+                w.beginArray()
+                for width in row.widths { w.value(width) }
+                w.endArray()
                 w.endObject()
             }
             w.endArray()

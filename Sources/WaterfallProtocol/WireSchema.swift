@@ -102,8 +102,13 @@ public enum WireSchema {
     static func layoutSettings(widthRequired: Bool) -> [(String, JSONValue)] {
         let width = widthRequired ? positiveLength : nullable(positiveLength)
         let scale: JSONValue = ["type": "number", "minimum": 0, "maximum": .double(Validation.maxScale)]
+        let widths: JSONValue = [
+            "type": "array", "items": positiveLength, "uniqueItems": true, "minItems": 1,
+            "maxItems": .int(Int64(Validation.maxWidths)),
+        ]
         return [
-            ("width", width), ("scale", nullable(scale)), ("direction", nullable(oneOf(["ltr", "rtl"]))),
+            ("width", width), ("widths", nullable(widths)), ("scale", nullable(scale)),
+            ("direction", nullable(oneOf(["ltr", "rtl"]))),
             ("axis", nullable(oneOf(["vertical", "horizontal"]))),
             ("minContentHeight", nullable(length)), ("defaults", nullable(ref("SectionProperties"))),
         ]

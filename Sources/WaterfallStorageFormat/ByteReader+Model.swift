@@ -75,14 +75,15 @@ extension ByteReader {
 
     public mutating func layoutPatch() throws(FormatError) -> LayoutPatch {
         let mask = try u8("layout patch mask")
-        guard mask >> 6 == 0 else { throw malformed("layout patch mask \(mask)") }
+        guard mask >> 7 == 0 else { throw malformed("layout patch mask \(mask)") }
         var p = LayoutPatch()
         if mask & 1 != 0 { p.width = try double("width") }
         if mask & 2 != 0 { p.scale = try double("scale") }
         if mask & 4 != 0 { p.direction = try direction() }
         if mask & 8 != 0 { p.minContentHeight = try double("minContentHeight") }
         if mask & 16 != 0 { p.defaults = try properties() }
-        if mask & 32 != 0 { p.axis = try axis() }
+        if mask & 32 != 0 { p.widths = try widths(count: try count("width count", limit: Validation.maxWidths)) }
+        if mask & 64 != 0 { p.axis = try axis() }
         return p
     }
 
@@ -92,14 +93,29 @@ extension ByteReader {
 
     /// A layout's settings, as `ByteWriter.settings` writes them, in a spec without sections.
     public mutating func settings() throws(FormatError) -> LayoutSpec {
-        let width = try double("width")
+        // Minus the count of several widths, then the widths (see `ByteWriter.settings`).
+        let first = try double("width")
+        var widths = [first]
+        if first < 0, first >= -Double(Validation.maxWidths), first == first.rounded() {
+            widths = try self.widths(count: Int(-first))
+        }
         let scale = try double("scale")
+        // The axis shares the direction's byte (see `ByteWriter.settings`).
         let flow = try u8("direction")
         guard flow >> 2 == 0 else { throw malformed("direction \(flow)") }
-        return LayoutSpec(
-            width: width, scale: scale, direction: flow & 1 == 0 ? .ltr : .rtl,
+        var spec = LayoutSpec(
+            width: first, scale: scale, direction: flow & 1 == 0 ? .ltr : .rtl,
             axis: flow >> 1 == 0 ? .vertical : .horizontal, minContentHeight: try double("minContentHeight"),
             defaults: try properties())
+        spec.widths = widths
+        return spec
+    }
+
+    /// `count` widths.
+    private mutating func widths(count: Int) throws(FormatError) -> [Double] {
+        var widths: [Double] = []
+        for _ in 0..<count { widths.append(try double("width")) }
+        return widths
     }
 
     public mutating func spec() throws(FormatError) -> LayoutSpec {

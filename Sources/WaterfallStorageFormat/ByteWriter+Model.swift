@@ -70,14 +70,22 @@ extension ByteWriter {
         if p.direction != nil { mask |= 4 }
         if p.minContentHeight != nil { mask |= 8 }
         if p.defaults != nil { mask |= 16 }
-        if p.axis != nil { mask |= 32 }
+        if p.widths != nil { mask |= 32 }
+        if p.axis != nil { mask |= 64 }
         u8(mask)
         if let v = p.width { double(v) }
         if let v = p.scale { double(v) }
         if let v = p.direction { u8(v.code) }
         if let v = p.minContentHeight { double(v) }
         if let v = p.defaults { properties(v) }
+        if let v = p.widths { doubles(v) }
         if let v = p.axis { u8(v.code) }
+    }
+
+    /// A count, then each value.
+    mutating func doubles(_ values: [Double]) {
+        varint(UInt64(values.count))
+        for v in values { double(v) }
     }
 
     public mutating func section(_ section: SectionSpec) {
@@ -85,13 +93,22 @@ extension ByteWriter {
         items(section.items)
     }
 
-    /// The settings of a layout, without its sections. The axis shares the direction's byte (bit 1: horizontal),
-    /// so that files written before axes existed (0 or 1 there) read as vertical.
+    /// The settings of a layout, without its sections.
+    ///
+    /// A layout at several widths writes minus their count in the width's place, then the widths: a layout at one
+    /// width is written byte for byte as before, and a reader from before refuses the others (a width < 0) rather
+    /// than reading them as one width. The axis shares the direction's byte (bit 1: horizontal), so that files
+    /// written before axes existed (0 or 1 there) read as vertical.
     public mutating func settings(
-        width: Double, scale: Double, direction: Direction, axis: Axis, minContentHeight: Double,
+        widths: [Double], scale: Double, direction: Direction, axis: Axis, minContentHeight: Double,
         defaults: SectionProperties
     ) {
-        double(width)
+        if widths.count == 1 {
+            double(widths[0])
+        } else {
+            double(-Double(widths.count))
+            for v in widths { double(v) }
+        }
         double(scale)
         u8(direction.code | axis.code << 1)
         double(minContentHeight)
@@ -100,7 +117,7 @@ extension ByteWriter {
 
     public mutating func spec(_ spec: LayoutSpec) {
         settings(
-            width: spec.width, scale: spec.scale, direction: spec.direction, axis: spec.axis,
+            widths: spec.widths, scale: spec.scale, direction: spec.direction, axis: spec.axis,
             minContentHeight: spec.minContentHeight, defaults: spec.defaults)
         varint(UInt64(spec.sections.count))
         for s in spec.sections { section(s) }

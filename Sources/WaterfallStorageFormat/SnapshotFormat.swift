@@ -22,7 +22,7 @@ public enum SnapshotFormat {
             w.int(layout.seq)
             w.varint(generation)
             w.settings(
-                width: layout.width, scale: layout.scale, direction: layout.direction, axis: layout.axis,
+                widths: layout.widths, scale: layout.scale, direction: layout.direction, axis: layout.axis,
                 minContentHeight: layout.minContentHeight, defaults: layout.defaults)
             w.varint(UInt64(layout.sectionCount))
         }

@@ -126,7 +126,7 @@ enum ViewportBenchmark {
         table.add(
             "\(sizes.subscribers) \(scoped ? "scoped (a viewport each)" : "unscoped") subscribers, \(changes) "
                 + "height changes at item \(middle) of \(sizes.streamItems)",
-            "\(Format.rate(events / seconds)) events/s delivered",
+            "events delivered at \(Format.rate(events / seconds))",
             "daemon CPU \(Format.seconds(cpu / Double(changes))) per change")
     }
 }

@@ -94,6 +94,11 @@ enum WaterfallBench {
                 changes: quick ? 20 : 50, subscribers: 64)
             await ViewportBenchmark.run(sizes, table: &table)
         }
+        if wants("widths") {
+            let sizes = WidthsBenchmark.Sizes(
+                items: million, perInsert: quick ? 2_000 : 10_000, updates: quick ? 5 : 11)
+            WidthsBenchmark.run(sizes, table: &table)
+        }
         if wants("client") {
             let sizes = ClientBenchmark.Sizes(
                 requests: quick ? 20_000 : 100_000, pings: quick ? 2_000 : 10_000, items: million, runs: quick ? 2 : 3)

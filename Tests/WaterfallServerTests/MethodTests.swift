@@ -71,7 +71,7 @@ import WaterfallJSON
         #expect(replaced.jsonText == #"{"seq":1,"contentSize":{"w":200,"h":0}}"#)
         #expect(
             try await client.result("layout.list").jsonText
-                == #"{"layouts":[{"layout":"feed","sections":0,"items":0,"seq":1}]}"#)
+                == #"{"layouts":[{"layout":"feed","sections":0,"items":0,"seq":1,"widths":[200]}]}"#)
         // replace of a name not in use simply creates it.
         try await client.result("layout.create", ["layout": "new", "width": 1, "replace": true])
         await fixture.stop()
@@ -116,8 +116,8 @@ import WaterfallJSON
         try await client.result("items.delete", ["layout": "feed", "section": 0, "items": [2]])
         #expect(
             try await client.result("layout.list").jsonText
-                == #"{"layouts":[{"layout":"b","sections":2,"items":1,"seq":1},"#
-                + #"{"layout":"feed","sections":1,"items":2,"seq":2}]}"#)
+                == #"{"layouts":[{"layout":"b","sections":2,"items":1,"seq":1,"widths":[10]},"#
+                + #"{"layout":"feed","sections":1,"items":2,"seq":2,"widths":[310]}]}"#)
         await fixture.stop()
     }
 

@@ -34,8 +34,8 @@ import WaterfallJSON
         try await client.raw.write(lines.joined(separator: "\n") + "\n")
         #expect(
             try await client.readLine()
-                == #"{"jsonrpc":"2.0","id":1,"result":{"layouts":[{"layout":"feed","sections":1,"items":4,"seq":2},"#
-                + #"{"layout":"n","sections":0,"items":0,"seq":1}]}}"#)
+                == #"{"jsonrpc":"2.0","id":1,"result":{"layouts":[{"layout":"feed","sections":1,"items":4,"seq":2,"widths":[310]},"#
+                + #"{"layout":"n","sections":0,"items":0,"seq":1,"widths":[1]}]}}"#)
         // Nothing else was written: the next line is the next reply.
         #expect(
             try await client.send(#"{"id":2,"method":"ping"}"#) == #"{"jsonrpc":"2.0","id":2,"result":{"pong":true}}"#)

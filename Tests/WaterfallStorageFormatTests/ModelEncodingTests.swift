@@ -172,7 +172,8 @@ import WaterfallTestSupport
     func axisSharesTheDirectionByte(byte: UInt8, axis: Axis, direction: Direction) throws {
         var w = ByteWriter()
         w.settings(
-            width: 300, scale: 0, direction: direction, axis: axis, minContentHeight: 0, defaults: SectionProperties())
+            widths: [300], scale: 0, direction: direction, axis: axis, minContentHeight: 0,
+            defaults: SectionProperties())
         #expect(w.bytes[16] == byte)
         let spec = try w.bytes.withUnsafeBytes { bytes in
             var r = ByteReader(bytes)

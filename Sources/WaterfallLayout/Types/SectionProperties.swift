@@ -94,7 +94,10 @@ public struct SectionSpec: Sendable, Hashable {
 
 /// The layout-wide settings a `layout.configure` names; nil fields are kept.
 public struct LayoutPatch: Sendable, Hashable {
+    /// One width: the same as `widths` of one (a patch sets at most one of the two).
     public var width: Double?
+    /// The widths the layout is laid out at, the first the default of every method that returns frames.
+    public var widths: [Double]?
     public var scale: Double?
     public var direction: Direction?
     public var axis: Axis?
@@ -104,6 +107,7 @@ public struct LayoutPatch: Sendable, Hashable {
 
     public init(
         width: Double? = nil,
+        widths: [Double]? = nil,
         scale: Double? = nil,
         direction: Direction? = nil,
         axis: Axis? = nil,
@@ -111,17 +115,23 @@ public struct LayoutPatch: Sendable, Hashable {
         defaults: SectionProperties? = nil
     ) {
         self.width = width
+        self.widths = widths
         self.scale = scale
         self.direction = direction
         self.axis = axis
         self.minContentHeight = minContentHeight
         self.defaults = defaults
     }
+
+    /// The widths the patch sets, `width` as a list of one; nil when it sets none.
+    public var resolvedWidths: [Double]? { widths ?? width.map { [$0] } }
 }
 
 /// Everything `layout.create` takes.
 public struct LayoutSpec: Sendable, Hashable {
-    public var width: Double
+    /// The widths the layout is laid out at (1–16, distinct), the first the default of every method that returns
+    /// frames.
+    public var widths: [Double]
     public var scale: Double
     public var direction: Direction
     public var axis: Axis
@@ -138,12 +148,18 @@ public struct LayoutSpec: Sendable, Hashable {
         defaults: SectionProperties = SectionProperties(),
         sections: [SectionSpec] = []
     ) {
-        self.width = width
+        widths = [width]
         self.scale = scale
         self.direction = direction
         self.axis = axis
         self.minContentHeight = minContentHeight
         self.defaults = defaults
         self.sections = sections
+    }
+
+    /// The first width; setting it leaves that one width.
+    public var width: Double {
+        get { widths.first ?? 0 }
+        set { widths = [newValue] }
     }
 }

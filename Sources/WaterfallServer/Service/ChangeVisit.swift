@@ -100,12 +100,14 @@ struct ChangeVisit {
     private mutating func attempt(
         _ change: LayoutChange, _ layout: inout Layout
     ) async -> Result<ChangeOutcome, ProtocolError> {
-        // Asked once, here: a subscription starts (or moves its viewport) through the layout's actor, so never during
-        // this visit (one that ends meanwhile only makes the event go to nobody).
+        // Asked once, here: a subscription starts (or moves its viewport or width) through the layout's actor, so
+        // never during this visit (one that ends meanwhile only makes the event go to nobody).
         let audience = entry.subscribers.audience
         let validated: ValidatedChange
         var inverse: [LayoutCommand]?
         let growth: Int
+        let before = layout.widths
+        let after: [Double]
         do throws(ProtocolError) {
             do {
                 // A batch names the failing op in errors even when it holds one.
@@ -113,7 +115,15 @@ struct ChangeVisit {
             } catch {
                 throw ProtocolError(error)
             }
-            growth = validated.commands.reduce(0) { $0 + $1.addedWeight }
+            after = layout.widths(after: validated)
+            if let width = change.width, !after.contains(width) {
+                throw WidthRoute.notAWidth(width, of: entry.name, after)
+            }
+            if let viewport = change.viewport {
+                do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
+            }
+            // Every width holds the change's items; the exact weight is settled after.
+            growth = validated.commands.reduce(0) { $0 + $1.addedWeight } * max(before.count, after.count)
             if durable {
                 // The journal's room before anything changes: a full disk refuses the change and changes nothing.
                 let bound = log.recordBound(validated)
@@ -124,66 +134,74 @@ struct ChangeVisit {
                     if inverse == nil { copy = layout }
                 }
             }
-            if let viewport = change.viewport {
-                do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
-            }
             try LayoutRegistry.reserve(growth, limits, in: budget)
         } catch {
             return .failure(error)
         }
-        // What each scoped reader holds, taken before the change: its viewport's elements.
-        let requestHold = change.viewport.map { layout.hold($0) }
-        let holds = audience.viewports.map { layout.hold($0) }
-        let fullWanted = (change.wantsDiff && change.viewport == nil) || audience.unscoped
-        let flowDiff: LayoutDiff
-        let flowAnchor: AnchorOutcome?
+        let request = WidthRoute(change.width, before: before, after: after)
+        var routes: [AudienceKey: WidthRoute] = [:]
+        for key in audience { routes[key] = WidthRoute(key.width, before: before, after: after) }
+        // What each scoped reader holds, taken before the change at the width it had: its viewport's elements.
+        let requestHold = change.viewport.map { layout.at(width: request.from)?.hold($0) } ?? nil
+        var holds: [AudienceKey: ViewportHold] = [:]
+        for (key, route) in routes {
+            if let viewport = key.viewport { holds[key] = layout.at(width: route.from)?.hold(viewport) }
+        }
+        var full: Set<Double> = change.wantsDiff && change.viewport == nil ? [request.to] : []
+        for (key, route) in routes where key.viewport == nil && !route.isMove { full.insert(route.to) }
+        let removed = Set(routes.values.filter(\.isMove).map(\.from))
+        let outcomes: [WidthOutcome]
         do {
-            (flowDiff, flowAnchor) = try await layout.apply(validated, listingItems: fullWanted)
+            outcomes = try await layout.apply(validated, listingItems: { full.contains($0) }, from: Array(removed))
         } catch {
             budget.adjust(-growth)
             return .failure(ProtocolError(error))
         }
-        // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
-        // for a vertical layout).
-        let screen = layout.screen
-        let diff = screen.diff(flowDiff)
-        let anchor = flowAnchor.map(screen.anchor)
         if let inverse { undo.append(inverse) }
         settleWeight(of: layout, reserved: growth)
         if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: validated)) }
+        let mine = request.outcome(in: outcomes)
+        let target = layout.at(width: request.to) ?? layout
+        // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
+        // for a vertical layout: Geometry, "Horizontal feeds").
+        let screen = layout.screen
         let own = requestHold.map {
-            screen.diff(layout.scoped(flowDiff, hold: $0, commands: validated.commands, anchor: flowAnchor).diff)
+            screen.diff(target.scoped(mine.diff, hold: $0, commands: validated.commands, anchor: mine.anchor).diff)
         }
-        guard audience.unscoped || !holds.isEmpty else {
-            return .success(
-                ChangeOutcome(
-                    seq: layout.seq, size: layout.contentSize, diff: change.wantsDiff ? own ?? diff : nil,
-                    anchor: anchor))
-        }
+        var reply = ChangeOutcome(seq: layout.seq, size: target.contentSize, anchor: mine.anchor.map(screen.anchor))
+        if change.wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
+        guard !audience.isEmpty else { return .success(reply) }
         var event = ChangeEvent()
-        var encoded: [UInt8]?
-        if audience.unscoped {
-            encoded = ReplyEncoding.encodedDiff(diff)
-            event.shared = changedEvent(change, layout, diff: encoded ?? [], anchor: anchor)
+        var encoded: [WidthRoute: [UInt8]] = [:]
+        var movedLines: [AudienceKey: [UInt8]] = [:]
+        for (key, route) in routes {
+            let outcome = route.outcome(in: outcomes)
+            let there = layout.at(width: route.to) ?? layout
+            let bytes: [UInt8]
+            if let hold = holds[key] {
+                // A subscription's viewport moves only by `subscribe`: the requester's anchor is not the subscriber's.
+                bytes = ReplyEncoding.encodedDiff(
+                    screen.diff(there.scoped(outcome.diff, hold: hold, commands: validated.commands, anchor: nil).diff))
+            } else if let cached = encoded[route] {
+                bytes = cached
+            } else {
+                bytes = ReplyEncoding.encodedDiff(screen.diff(outcome.diff))
+                encoded[route] = bytes
+            }
+            let line = changedEvent(change, there, diff: bytes, anchor: outcome.anchor.map(screen.anchor))
+            if route.isMove { movedLines[key] = line } else { event.lines[key] = line }
         }
-        for hold in holds {
-            // A subscription's viewport moves only by `subscribe`: the requester's anchor is not the subscriber's.
-            let scoped = screen.diff(
-                layout.scoped(flowDiff, hold: hold, commands: validated.commands, anchor: nil).diff)
-            event.scoped[hold.viewport] = changedEvent(
-                change, layout, diff: ReplyEncoding.encodedDiff(scoped), anchor: anchor)
+        if !movedLines.isEmpty {
+            for (session, key) in entry.subscribers.moveToFirstWidth(from: removed) {
+                event.moved[session] = movedLines[key]
+            }
         }
         events.append(event)
-        guard change.wantsDiff else {
-            return .success(ChangeOutcome(seq: layout.seq, size: layout.contentSize, anchor: anchor))
+        if change.wantsDiff, own == nil, let bytes = encoded[request] {
+            reply.encoded = bytes
+            reply.diff = nil
         }
-        if let own {
-            return .success(ChangeOutcome(seq: layout.seq, size: layout.contentSize, diff: own, anchor: anchor))
-        }
-        return .success(
-            ChangeOutcome(
-                seq: layout.seq, size: layout.contentSize, encoded: encoded, diff: encoded == nil ? diff : nil,
-                anchor: anchor))
+        return .success(reply)
     }
 
     /// The `layout.changed` line of `change`, which left `layout`, with its encoded `diff`.

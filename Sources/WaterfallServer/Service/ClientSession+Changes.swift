@@ -7,10 +7,17 @@ extension ClientSession {
     /// each gets its own reply, in order.
     func answer(changesTo name: String, _ changes: [LayoutChange], _ out: inout JSONWriter) async {
         let steps = await service.registry.apply(changes, to: name, limits: service.limits)
+        // The replies of one visit are written within microseconds of each other: the clock is read once for their
+        // latency (per request, it was 1.2 % of a pipelined one-item update's daemon CPU), and again only after a
+        // chunk went out, which may have waited for the client.
+        var answered = MonotonicClock.now
         for step in steps {
             let change = step.change
-            defer { count(change.ops.method, error: step.outcome.failureCode) }
-            if out.byteCount >= Self.replyChunkBytes, !(await sendChunk(&out)) { return }
+            defer { count(change.ops.method, error: step.outcome.failureCode, at: answered) }
+            if out.byteCount >= Self.replyChunkBytes {
+                guard await sendChunk(&out) else { return }
+                answered = MonotonicClock.now
+            }
             switch step.outcome {
             case .success(let outcome):
                 // A notification runs and gets no reply (JSON-RPC).
@@ -24,7 +31,9 @@ extension ClientSession {
                     let reply = MutationReply(
                         id: change.id, seq: outcome.seq, contentSize: outcome.size, diff: outcome.diff,
                         anchor: outcome.anchor)
+                    let sent = chunksSent
                     guard await stream(reply, &out) else { return }
+                    if chunksSent != sent { answered = MonotonicClock.now }
                 }
             case .failure(let error):
                 fail(error, id: change.isNotification ? nil : change.id, &out)

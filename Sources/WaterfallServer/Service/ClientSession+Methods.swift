@@ -34,20 +34,21 @@ extension ClientSession {
         case .layoutList:
             ReplyEncoding.layoutList(&out, id: id, await registry.summaries())
         case .layoutGet(let listing):
-            let layout = try await registry.snapshot(listing.layout)
+            let layout = try await registry.snapshot(listing.layout, width: listing.width)
             let reply = try SnapshotReply(id: id, layout: layout, sections: listing.sections)
             if replying { await stream(reply, &out) }
         case .query(let query):
-            let layout = try await registry.snapshot(query.layout)
+            let layout = try await registry.snapshot(query.layout, width: query.width)
             if replying {
                 await stream(SnapshotReply(id: id, layout: layout, query: query.rect, order: query.order), &out)
             }
-        case .neighbors(let name, let item):
-            let layout = try await registry.snapshot(name)
+        case .neighbors(let name, let item, let width):
+            let layout = try await registry.snapshot(name, width: width)
             try SnapshotReply.check(item, in: layout)
             ReplyEncoding.neighbors(&out, id: id, seq: layout.seq, layout.neighbors(of: item))
-        case .subscribe(let name, let viewport):
-            let layout = try await registry.subscribe(name, ObjectIdentifier(self), output, viewport: viewport)
+        case .subscribe(let name, let viewport, let width):
+            let layout = try await registry.subscribe(
+                name, ObjectIdentifier(self), output, viewport: viewport, width: width)
             subscriptions.insert(name)
             if let layout, let viewport {
                 ReplyEncoding.scopedSubscription(

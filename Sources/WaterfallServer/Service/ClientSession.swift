@@ -18,6 +18,8 @@ actor ClientSession: Session {
     var tally = RequestTally()
     /// When the current read's lines arrived, on the monotonic clock: latency runs from there to each reply.
     var readAt = 0.0
+    /// Chunks of replies sent on before the end of a read's work (`sendChunk`), for a reply's latency to see one.
+    var chunksSent = 0
     /// The last method counted and its tally row.
     private var lastCounted: (method: Method?, row: Int) = (nil, RequestTally.row(of: nil))
     /// The parser of `prepare`, which keeps its buffers from one line to the next (locked once per read, by one
@@ -61,15 +63,17 @@ actor ClientSession: Session {
     /// closed: the work stops, and nothing after is produced.
     func sendChunk(_ out: inout JSONWriter, endingInsideAReply: Bool = false) async -> Bool {
         let chunk = out.takeChunk(capacity: Self.replyBufferBytes)
+        chunksSent &+= 1
         guard output.sendReplies(chunk, endingInsideAReply: endingInsideAReply) else { return false }
         return output.hasRoom ? true : await output.waitForRoom()
     }
 
-    /// Counts one request of `method` answered now (for the metrics), with its error if it failed.
-    func count(_ method: Method?, error: ErrorCode? = nil) {
+    /// Counts one request of `method` answered at `now` (for the metrics; by default, now), with its error if it
+    /// failed.
+    func count(_ method: Method?, error: ErrorCode? = nil, at now: Double = MonotonicClock.now) {
         // A pipelining client sends runs of one method: its row is looked up (a hash) once per run.
         if method != lastCounted.method { lastCounted = (method, RequestTally.row(of: method)) }
-        tally.record(lastCounted.row, error: error, seconds: MonotonicClock.now - readAt)
+        tally.record(lastCounted.row, error: error, seconds: now - readAt)
     }
 
     /// Counts a failed request and writes its error reply, unless it is a notification (`id` nil).

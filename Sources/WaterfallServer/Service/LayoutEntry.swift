@@ -19,37 +19,56 @@ final class LayoutEntry: Sendable {
     }
 }
 
-/// The connections subscribed to one layout, each with the viewport its events are scoped to (nil: full diffs).
+/// What a subscriber follows: a width (nil: the first, whichever it is) and a viewport (nil: full diffs).
+/// Subscribers that follow the same share one event line per change.
+struct AudienceKey: Hashable, Sendable {
+    var width: Double?
+    var viewport: Viewport?
+}
+
+/// The connections subscribed to one layout, each with the width and viewport its events are for.
 ///
 /// A lock rather than an actor: events are published from inside the layout's actor, synchronously, so that they
 /// leave in the order of the changes.
 final class SubscriberList: Sendable {
     private struct Subscriber: Sendable {
         var sink: any OutputSink
-        var viewport: Viewport?
+        var key: AudienceKey
     }
 
     private let sinks = Mutex<[ObjectIdentifier: Subscriber]>([:])
 
     var count: Int { sinks.withLock { $0.count } }
 
-    /// What the subscribers need of a change: whether any wants full diffs, and the distinct viewports of the
-    /// others (subscribers with the same viewport share one event).
-    var audience: (unscoped: Bool, viewports: [Viewport]) {
+    /// What the subscribers need of a change: the distinct widths and viewports they follow (subscribers with the
+    /// same width and viewport share one event).
+    var audience: [AudienceKey] {
         sinks.withLock { sinks in
-            var unscoped = false
-            var viewports: Set<Viewport> = []
-            for subscriber in sinks.values {
-                if let viewport = subscriber.viewport { viewports.insert(viewport) } else { unscoped = true }
-            }
-            return (unscoped, Array(viewports))
+            // Asked for every change: a layout nobody watches (the usual case) builds no set.
+            if sinks.isEmpty { return [] }
+            return Array(Set(sinks.values.map(\.key)))
         }
     }
 
-    /// Adds a subscriber, or replaces the viewport of one; false when it already was one.
+    /// Adds a subscriber, or replaces the width and viewport of one (one subscription per connection and layout);
+    /// false when it already was one.
     @discardableResult
-    func add(_ session: ObjectIdentifier, _ sink: any OutputSink, viewport: Viewport? = nil) -> Bool {
-        sinks.withLock { $0.updateValue(Subscriber(sink: sink, viewport: viewport), forKey: session) == nil }
+    func add(_ session: ObjectIdentifier, _ sink: any OutputSink, _ key: AudienceKey = AudienceKey()) -> Bool {
+        sinks.withLock { $0.updateValue(Subscriber(sink: sink, key: key), forKey: session) == nil }
+    }
+
+    /// Moves the subscribers that follow one of `removed` (widths a configure took away) to the first width, and
+    /// returns each one moved with what it followed before.
+    func moveToFirstWidth(from removed: Set<Double>) -> [(ObjectIdentifier, AudienceKey)] {
+        sinks.withLock { sinks in
+            var moved: [(ObjectIdentifier, AudienceKey)] = []
+            for (session, subscriber) in sinks {
+                guard let width = subscriber.key.width, removed.contains(width) else { continue }
+                moved.append((session, subscriber.key))
+                sinks[session]?.key.width = nil
+            }
+            return moved
+        }
     }
 
     func remove(_ session: ObjectIdentifier) {
@@ -64,7 +83,7 @@ final class SubscriberList: Sendable {
         }
     }
 
-    /// Sends `event` to every subscriber (its line for the subscriber's viewport); one that has more than `limit`
+    /// Sends `event` to every subscriber (its line for what the subscriber follows); one that has more than `limit`
     /// bytes unsent gets `overflow` instead and is unsubscribed, so a slow reader cannot make the daemon hold events
     /// without bound.
     func publish(_ event: ChangeEvent, overflow: [UInt8], limit: Int, counting counters: EventCounters) {
@@ -72,7 +91,7 @@ final class SubscriberList: Sendable {
         var sent = 0
         var dropped = 0
         for (session, subscriber) in current {
-            guard let line = event.line(for: subscriber.viewport) else { continue }
+            guard let line = event.moved[session] ?? event.lines[subscriber.key] else { continue }
             let sink = subscriber.sink
             if sink.pendingBytes + line.count > limit {
                 remove(session)
@@ -95,13 +114,9 @@ final class EventCounters: Sendable {
     let dropped = Atomic(0)
 }
 
-/// One change's `layout.changed` lines: one shared by every unscoped subscriber, one per distinct viewport.
+/// One change's `layout.changed` lines: one per distinct width and viewport followed, and one for each subscriber
+/// that the change moved off a width it removed (its diff leads from that width to the first).
 struct ChangeEvent: Sendable {
-    var shared: [UInt8]?
-    var scoped: [Viewport: [UInt8]] = [:]
-
-    func line(for viewport: Viewport?) -> [UInt8]? {
-        guard let viewport else { return shared }
-        return scoped[viewport]
-    }
+    var lines: [AudienceKey: [UInt8]] = [:]
+    var moved: [ObjectIdentifier: [UInt8]] = [:]
 }

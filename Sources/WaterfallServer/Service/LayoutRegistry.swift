@@ -45,7 +45,9 @@ final class LayoutRegistry: Sendable {
         let name = creation.layout
         if !creation.replace, entry(name) != nil { throw Self.exists(name) }
         // Reserved for its items and sections, settled with its columns once it is built.
-        let estimate = LayoutCommand.insertSections(at: 0, sections: creation.spec.sections).addedWeight
+        let estimate =
+            LayoutCommand.insertSections(at: 0, sections: creation.spec.sections).addedWeight
+            * creation.spec.widths.count
         try Self.reserve(estimate, limits, in: budget)
         let made: (layout: Layout, diff: LayoutDiff)
         do {
@@ -111,23 +113,33 @@ final class LayoutRegistry: Sendable {
         entries.withLock { $0[name] = entry }
     }
 
-    /// An immutable copy of the layout named `name`, taken between two changes (free until the next change).
-    func snapshot(_ name: String) async throws(ProtocolError) -> Layout {
-        try await existing(name).layout.read { $0 }
+    /// An immutable copy of the layout named `name`, taken between two changes (free until the next change); at
+    /// `width` when given (its frames are that width's), else at its first width.
+    func snapshot(_ name: String, width: Double? = nil) async throws(ProtocolError) -> Layout {
+        let layout = try await existing(name).layout.read { $0 }
+        guard let width else { return layout }
+        guard let there = layout.at(width: width) else { throw WidthRoute.notAWidth(width, of: name, layout.widths) }
+        return there
     }
 
-    /// Subscribes `sink` (the connection of session `id`) to the layout named `name`, scoped to `viewport` when
-    /// there is one (replacing the viewport of a subscription it already has); with a viewport, returns the layout
-    /// at that moment, from which the answer's snapshot of the viewport is taken.
+    /// Subscribes `sink` (the connection of session `id`) to the layout named `name` at `width` (nil: the first),
+    /// scoped to `viewport` when there is one (replacing the width and viewport of a subscription it already has);
+    /// with a viewport, returns the layout at that width at that moment, from which the answer's snapshot of the
+    /// viewport is taken.
     func subscribe(
-        _ name: String, _ id: ObjectIdentifier, _ sink: any OutputSink, viewport: Viewport? = nil
+        _ name: String, _ id: ObjectIdentifier, _ sink: any OutputSink, viewport: Viewport? = nil,
+        width: Double? = nil
     ) async throws(ProtocolError) -> Layout? {
         let entry = try existing(name)
         // Through the layout's actor, so that a subscription starts (or its viewport moves) between two changes,
         // never inside one: each change decides there what its events need, and the layout returned is the one
         // the next event follows.
         let subscribers = entry.subscribers
-        let outcome: Result<Layout?, ProtocolError> = await entry.layout.read { layout in
+        let outcome = await entry.layout.read { layout -> Result<Layout?, ProtocolError> in
+            let there = width.map { layout.at(width: $0) } ?? layout
+            guard let there, let key = Optional(AudienceKey(width: width, viewport: viewport)) else {
+                return .failure(WidthRoute.notAWidth(width ?? 0, of: name, layout.widths))
+            }
             if let viewport {
                 do throws(LayoutError) {
                     try layout.check(viewport)
@@ -135,8 +147,8 @@ final class LayoutRegistry: Sendable {
                     return .failure(ProtocolError(error))
                 }
             }
-            subscribers.add(id, sink, viewport: viewport)
-            return .success(viewport == nil ? nil : layout)
+            subscribers.add(id, sink, key)
+            return .success(viewport == nil ? nil : there)
         }
         return try outcome.get()
     }
@@ -150,8 +162,9 @@ final class LayoutRegistry: Sendable {
     func summaries() async -> [LayoutSummary] {
         var rows: [LayoutSummary] = []
         for entry in all() {
-            let row = await entry.layout.read { ($0.sectionCount, $0.itemCount, $0.seq) }
-            rows.append(LayoutSummary(layout: entry.name, sections: row.0, items: row.1, seq: row.2))
+            let row = await entry.layout.read { ($0.sectionCount, $0.itemCount, $0.seq, $0.widths) }
+            rows.append(
+                LayoutSummary(layout: entry.name, sections: row.0, items: row.1, seq: row.2, widths: row.3))
         }
         return rows
     }

@@ -80,6 +80,12 @@ public struct FuzzCase: Sendable {
     static let opBefore = FuzzJSON(#"{"method":"items.update","params":{"section":2,"items":[{"i":0,"h":7}]}}"#)
     static let opAfter = FuzzJSON(#"{"method":"sections.configure","params":{"section":2,"rowSpacing":3}}"#)
 
+    /// The params of change `method` that a `batch` takes for all its ops, and an op may not carry.
+    public static func batchKeys(of method: String) -> [String] {
+        method == "layout.configure"
+            ? ["layout", "anchor", "diff", "viewport"] : ["layout", "anchor", "diff", "viewport", "width"]
+    }
+
     /// `method` with `params` (which name the slot first) sent as `form`.
     public static func request(_ method: String, _ params: FuzzJSON?, form: Form) -> FuzzJSON {
         let id = FuzzJSON.raw(idPlaceholder)
@@ -87,10 +93,11 @@ public struct FuzzCase: Sendable {
         case .plain: return envelope(method: method, params: params, id: id)
         case .notification: return envelope(method: method, params: params, id: nil)
         case .batch, .batchOfThree:
-            // An op's params are the request's without `layout`; `anchor`, `diff` and `viewport` belong to the batch.
+            // An op's params are the request's without `layout`; `anchor`, `diff`, `viewport` and the width the
+            // frames are at belong to the batch (a configure's `width` is the layout's new width, and stays).
             var opParams = params ?? .object([])
             var batch = FuzzJSON.object([("layout", .string(slotName))])
-            for key in ["layout", "anchor", "diff", "viewport"] {
+            for key in batchKeys(of: method) {
                 if key != "layout", let value = opParams[[.key(key)]] { batch = batch.adding(key, value) }
                 opParams = opParams.removing(key)
             }

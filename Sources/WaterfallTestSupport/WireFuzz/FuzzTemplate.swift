@@ -40,11 +40,16 @@ public struct FuzzTemplate: Sendable {
                 + #""replace":true,"diff":false}"#),
         FuzzTemplate("layout.create", #"{"width":300,"defaults":{\#(adaptive)},"replace":true}"#),
         FuzzTemplate(
+            "layout.create",
+            #"{"widths":[300,200,480],"defaults":{\#(adaptive)},"sections":[{"items":[\#(item)]}],"replace":true}"#),
+        FuzzTemplate(
             "layout.configure", #"{"width":320,"scale":1,"minContentHeight":5,"defaults":{\#(fixed)}\#(anchor)}"#,
             isChange: true),
         FuzzTemplate("layout.configure", #"{"defaults":{\#(adaptive)}}"#, isChange: true),
+        FuzzTemplate("layout.configure", #"{"widths":[300,200,480],"diff":true}"#, isChange: true),
         FuzzTemplate("layout.drop", "{}"),
         FuzzTemplate("layout.get", #"{"sections":[0,2]}"#),
+        FuzzTemplate("layout.get", #"{"width":200}"#),
         FuzzTemplate("layout.export", "{}"),
         FuzzTemplate(
             "layout.css", #"{"minWidth":320,"maxWidth":640,"sections":[0,2],"items":3,"selector":".feed"}"#),
@@ -63,13 +68,16 @@ public struct FuzzTemplate: Sendable {
             isChange: true),
         FuzzTemplate("items.move", #"{"from":[0,1],"to":[2,0]\#(anchor)}"#, isChange: true),
         FuzzTemplate(
+            "items.update", #"{"section":0,"items":[{"i":0,"h":25}],"width":200,"viewport":{"y":0,"h":100}}"#,
+            isChange: true),
+        FuzzTemplate(
             "items.update", #"{"section":0,"items":[{"i":1,"h":15,"column":1}],"viewport":{"y":0,"h":100}}"#,
             isChange: true),
         FuzzTemplate("query", #"{"rect":{"x":0,"y":0,"w":300,"h":500}}"#),
-        FuzzTemplate("query", #"{"rect":{"x":0,"y":0,"w":300,"h":500},"order":"reading"}"#),
-        FuzzTemplate("items.neighbors", #"{"section":0,"i":1}"#),
+        FuzzTemplate("query", #"{"rect":{"x":0,"y":0,"w":300,"h":500},"order":"reading","width":480}"#),
+        FuzzTemplate("items.neighbors", #"{"section":0,"i":1,"width":200}"#),
         FuzzTemplate("subscribe", "{}"),
-        FuzzTemplate("subscribe", #"{"viewport":{"y":10,"h":200}}"#),
+        FuzzTemplate("subscribe", #"{"viewport":{"y":10,"h":200},"width":480}"#),
         FuzzTemplate("unsubscribe", "{}"),
     ]
 

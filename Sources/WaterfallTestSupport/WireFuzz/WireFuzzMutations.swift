@@ -125,7 +125,10 @@ public enum WireFuzzMutations {
             let change = FuzzTemplate.all.filter(\.isChange).randomElement(using: &rng)!
             let op = FuzzJSON.object([
                 ("method", .string(change.method)),
-                ("params", (change.params ?? .object([])).removing("anchor").removing("diff").removing("viewport")),
+                (
+                    "params",
+                    FuzzCase.batchKeys(of: change.method).reduce(change.params ?? .object([])) { $0.removing($1) }
+                ),
             ])
             let mixed = Bool.random(using: &rng) ? [op] + ops : ops + [op]
             return (request.replacing(target, with: .array(mixed)), "ops + \(change.method)", false)

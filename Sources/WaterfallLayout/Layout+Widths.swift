@@ -1,0 +1,214 @@
+import Synchronization
+
+/// What one change did at one width: the diff from the frames at `from` to those at `width` after it, and where
+/// the change's anchor went there.
+public struct WidthOutcome: Sendable {
+    /// The width whose frames the diff leads to (a width of the layout after the change).
+    public var width: Double
+    /// The width whose frames, before the change, the diff starts from: `width` itself when the layout had it, else
+    /// the first width before the change (a width a configure added), or a width the configure removed (see
+    /// `apply(_:listingItems:from:)`).
+    public var from: Double
+    public var diff: LayoutDiff
+    public var anchor: AnchorOutcome?
+}
+
+/// A layout at several widths (`layout.create`'s `widths`): the same inputs laid out at each, as one value.
+///
+/// The value's own frames are those at the first width; `others` holds one layout per further width, each with no
+/// others of its own. Every change is validated once (on a shape that checks geometry at every width) and applied
+/// to every width with one seq, the widths in a task group: a change validated against a layout applies at every
+/// width, so either all widths change or none does.
+extension Layout {
+    // MARK: Public
+
+    /// Every width the layout is laid out at, the first (this value's own) first.
+    public var widths: [Double] { [width] + others.map(\.width) }
+
+    /// How many widths the layout is laid out at.
+    public var widthCount: Int { 1 + others.count }
+
+    /// The widths the layout will have once `change` is applied.
+    public func widths(after change: ValidatedChange) -> [Double] {
+        Self.widths(after: change.commands) ?? widths
+    }
+
+    /// The layout at `width` (its frames, listings and queries are that width's), or nil when the layout is not laid
+    /// out at that width.
+    public func at(width w: Double) -> Layout? {
+        if w == width { return self }
+        return others.first { $0.width == w }
+    }
+
+    /// Applies `change` at every width, as one change, and returns each width's outcome in the order of the widths
+    /// after it; `listingItems` says at which widths the diff lists item frames. Each width in `removed` that the
+    /// change takes away (a configure of `widths`) gets an outcome of its own too, after the others: the diff from
+    /// its frames to the new first width's, what a reader that followed it needs to follow the first width.
+    ///
+    /// - Throws: `LayoutError.inconsistent` when `change` was validated against another state (the caller's bug);
+    ///   the layout is then unchanged.
+    /// - Complexity: that of a change at one width, per width; the widths are placed in parallel.
+    public mutating func apply(
+        _ change: ValidatedChange, listingItems: (Double) -> Bool, from removed: [Double] = []
+    ) async throws(LayoutError) -> [WidthOutcome] {
+        guard change.stamp == stamp else {
+            throw .inconsistent("a change validated at seq \(change.stamp.seq) was applied at seq \(seq)")
+        }
+        return await performEverywhere(change, countsAsChange: true, listingItems: listingItems, from: removed)
+    }
+
+    // MARK: Internal
+
+    /// Sets the version at every width.
+    mutating func setSeq(_ value: Int) {
+        seq = value
+        for k in others.indices { others[k].seq = value }
+    }
+
+    /// Applies `change`, known to apply, at every width (the widths it sets, when it sets some).
+    mutating func performEverywhere(
+        _ change: ValidatedChange, countsAsChange: Bool, listingItems: (Double) -> Bool, from removed: [Double] = []
+    ) async -> [WidthOutcome] {
+        var jobs = takeWidths(for: change, removed: removed)
+        // A removed width's diff is for readers that followed it, which hold no viewport's worth of it only.
+        let flags = jobs.map { $0.isExtra || listingItems($0.to) }
+        if jobs.count == 1 {
+            let outcome = await jobs[0].layout.applyHere(
+                jobs[0].change, countsAsChange: countsAsChange, listingItems: flags[0])
+            self = jobs[0].layout
+            return [WidthOutcome(width: width, from: jobs[0].from, diff: outcome.diff, anchor: outcome.anchor)]
+        }
+        // Each width travels to its child in a slot it is taken out of, so that the child holds the only reference
+        // to its sections and places them in place; the first width is placed by this task meanwhile.
+        let slots = jobs.indices.dropFirst().map { k in
+            let slot = WidthSlot(jobs[k].layout)
+            jobs[k].layout = .empty
+            return slot
+        }
+        var first = jobs[0].layout
+        jobs[0].layout = .empty
+        let firstChange = jobs[0].change
+        let results = await withTaskGroup(of: (Int, Layout, LayoutDiff, AnchorOutcome?).self) { group in
+            for (k, slot) in zip(jobs.indices.dropFirst(), slots) {
+                let job = jobs[k].change
+                let listing = flags[k]
+                group.addTask {
+                    var layout = slot.take()
+                    let outcome = await layout.applyHere(job, countsAsChange: countsAsChange, listingItems: listing)
+                    return (k, layout, outcome.diff, outcome.anchor)
+                }
+            }
+            let outcome = await first.applyHere(firstChange, countsAsChange: countsAsChange, listingItems: flags[0])
+            var all = [(0, first, outcome.diff, outcome.anchor)]
+            for await part in group { all.append(part) }
+            first = .empty
+            return all.sorted { $0.0 < $1.0 }
+        }
+        let kept = jobs.filter { !$0.isExtra }.count
+        var layouts = results.prefix(kept).map(\.1)
+        var primary = layouts.removeFirst()
+        primary.others = layouts
+        self = primary
+        return results.map { k, layout, diff, anchor in
+            WidthOutcome(width: layout.width, from: jobs[k].from, diff: diff, anchor: anchor)
+        }
+    }
+
+    // MARK: Private
+
+    /// One width's part of a change: the layout it applies to (taken out of this value), the change as that width
+    /// applies it, and the width the diff starts from.
+    private struct WidthJob {
+        var layout: Layout
+        var change: ValidatedChange
+        /// The width the layout has after the change.
+        var to: Double
+        var from: Double
+        /// A removed width's outcome, whose layout is dropped after.
+        var isExtra = false
+    }
+
+    /// Takes the layouts out of this value, one per width after `change`, each with the change as it applies there,
+    /// followed by the removed widths of `removed` that the change takes away.
+    private mutating func takeWidths(for change: ValidatedChange, removed: [Double]) -> [WidthJob] {
+        // Moved out, never copied: a layout referenced from two places would copy each section it changes, whole.
+        var first = self
+        self = .empty
+        var old = [Layout]()
+        old.reserveCapacity(1 + first.others.count)
+        var rest = first.others
+        first.others = []
+        old.append(first)
+        first = .empty
+        old.append(contentsOf: rest)
+        rest = []
+        defer { old.removeAll() }
+        guard let target = Self.widths(after: change.commands) else {
+            return old.indices.map { k in
+                let layout = old[k]
+                old[k] = .empty
+                return WidthJob(layout: layout, change: change, to: layout.width, from: layout.width)
+            }
+        }
+        let widths = old.map(\.width)
+        var jobs: [WidthJob] = []
+        for w in target {
+            // A new width starts from the first width's layout, which several may share (and copy as they change).
+            let k = widths.firstIndex(of: w) ?? 0
+            jobs.append(WidthJob(layout: old[k], change: change.setting(width: w), to: w, from: widths[k]))
+            // A kept width is taken by one job only (the widths are distinct); the first stays for new ones.
+            if k > 0 { old[k] = .empty }
+        }
+        for w in removed where !target.contains(w) {
+            guard let k = widths.firstIndex(of: w) else { continue }
+            jobs.append(
+                WidthJob(
+                    layout: old[k], change: change.setting(width: target[0]), to: target[0], from: w, isExtra: true))
+        }
+        return jobs
+    }
+
+    /// The widths `commands` leave when a configure among them sets widths; nil when they keep the layout's.
+    static func widths(after commands: [LayoutCommand]) -> [Double]? {
+        var result: [Double]?
+        for case .configureLayout(let patch) in commands {
+            if let widths = patch.resolvedWidths { result = widths }
+        }
+        return result
+    }
+}
+
+extension ValidatedChange {
+    /// The change as the layout that ends at `width` applies it: each configure that sets widths sets that width
+    /// when it lists it, else its first. So a layout at one width applies its change exactly as given (a stable
+    /// section's kept columns depend on the widths it passes through), and `width`, the last configure's, is where
+    /// every layout ends.
+    func setting(width: Double) -> ValidatedChange {
+        let commands = commands.map { command -> LayoutCommand in
+            guard case .configureLayout(var patch) = command, let widths = patch.resolvedWidths else { return command }
+            patch.widths = nil
+            patch.width = widths.contains(width) ? width : widths[0]
+            return .configureLayout(patch)
+        }
+        return ValidatedChange(
+            commands: commands, anchor: anchor, stamp: stamp, itemCount: itemCount, plainSection: plainSection)
+    }
+}
+
+/// Hands one width's layout to a child task so that, once taken, the child's copy is the only one.
+private final class WidthSlot: Sendable {
+    private let layout: Mutex<Layout>
+
+    init(_ layout: Layout) {
+        self.layout = Mutex(layout)
+    }
+
+    /// The layout, leaving a placeholder behind.
+    func take() -> Layout {
+        layout.withLock { layout in
+            let taken = layout
+            layout = .empty
+            return taken
+        }
+    }
+}
