@@ -100,6 +100,7 @@ extension ByteReader {
             widths = try self.widths(count: Int(-first))
         }
         let scale = try double("scale")
+        // The axis shares the direction's byte (see `ByteWriter.settings`).
         let flow = try u8("direction")
         guard flow >> 2 == 0 else { throw malformed("direction \(flow)") }
         var spec = LayoutSpec(

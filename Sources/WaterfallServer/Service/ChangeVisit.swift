@@ -119,6 +119,9 @@ struct ChangeVisit {
             if let width = change.width, !after.contains(width) {
                 throw WidthRoute.notAWidth(width, of: entry.name, after)
             }
+            if let viewport = change.viewport {
+                do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
+            }
             // Every width holds the change's items; the exact weight is settled after.
             growth = validated.commands.reduce(0) { $0 + $1.addedWeight } * max(before.count, after.count)
             if durable {
@@ -130,9 +133,6 @@ struct ChangeVisit {
                     inverse = layout.undoing(validated)
                     if inverse == nil { copy = layout }
                 }
-            }
-            if let viewport = change.viewport {
-                do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
             }
             try LayoutRegistry.reserve(growth, limits, in: budget)
         } catch {
@@ -160,17 +160,16 @@ struct ChangeVisit {
         if let inverse { undo.append(inverse) }
         settleWeight(of: layout, reserved: growth)
         if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: validated)) }
-        // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
-        // for a vertical layout).
         let mine = request.outcome(in: outcomes)
         let target = layout.at(width: request.to) ?? layout
+        // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
+        // for a vertical layout: Geometry, "Horizontal feeds").
+        let screen = layout.screen
         let own = requestHold.map {
-            target.screen.diff(
-                target.scoped(mine.diff, hold: $0, commands: validated.commands, anchor: mine.anchor).diff)
+            screen.diff(target.scoped(mine.diff, hold: $0, commands: validated.commands, anchor: mine.anchor).diff)
         }
-        var reply = ChangeOutcome(
-            seq: layout.seq, size: target.contentSize, anchor: mine.anchor.map(target.screen.anchor))
-        if change.wantsDiff { reply.diff = own ?? target.screen.diff(mine.diff) }
+        var reply = ChangeOutcome(seq: layout.seq, size: target.contentSize, anchor: mine.anchor.map(screen.anchor))
+        if change.wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
         guard !audience.isEmpty else { return .success(reply) }
         var event = ChangeEvent()
         var encoded: [WidthRoute: [UInt8]] = [:]
