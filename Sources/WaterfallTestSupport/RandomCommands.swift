@@ -15,6 +15,9 @@ public struct RandomCommands {
     /// How often a generated set of properties sets `reflow` (to `stable` mostly); at 0 (the default) no draw is made
     /// for `reflow` or for items' `column`, so that the sequences of callers from before them stay as they were.
     public var reflowChance = 0.0
+    /// How often a generated item has an aspect size (its height then depends on the width); the draw is made
+    /// whatever the chance, so that sequences stay as they were.
+    public var aspectChance = 0.15
 
     public init(seed: UInt64, maxItems: Int = 60, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil) {
         rng = SplitMix64(seed: seed)
@@ -38,7 +41,7 @@ public struct RandomCommands {
 
     public mutating func item() -> Item {
         var item = Item(height: heights.map { $0[int(0...$0.count - 1)] } ?? length(200))
-        if chance(0.15) {
+        if chance(aspectChance) {
             item.aspectWidth = Double(int(1...4)) * (chance(0.5) ? 1 : 1.5)
             item.height = Double(int(0...6))
         }
