@@ -32,6 +32,8 @@ extension Layout {
     /// What `heightsIgnoreWidth` is after a change of `commands`: known to stay true when it was and the commands
     /// add no aspect item, false when they add one, unknown (found again when next needed) otherwise.
     mutating func noteHeights(after commands: [LayoutCommand]) {
+        // Unknown stays unknown (found when next needed): a layout at one width never pays for the look.
+        guard heightsIgnoreWidth != nil else { return }
         var adds = false
         var removes = false
         for command in commands {

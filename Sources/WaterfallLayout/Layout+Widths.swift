@@ -83,10 +83,10 @@ extension Layout {
         // The widths that will share the first's placement are not placed: their state is let go before the first
         // changes (shared storage would make its first write copy each section whole), and derived after.
         var shared: [Int] = []
-        if !jobs.contains(where: \.isExtra), Self.widths(after: change.commands) == nil,
-            jobs[0].layout.allowsSharedPlacement(of: change.commands)
-        {
+        if !jobs.contains(where: \.isExtra), Self.widths(after: change.commands) == nil {
+            // The column counts first: O(sections), where the heights may need a look at every item.
             shared = jobs.indices.dropFirst().filter { jobs[$0].layout.hasColumnCounts(of: jobs[0].layout) }
+            if !shared.isEmpty, !jobs[0].layout.allowsSharedPlacement(of: change.commands) { shared = [] }
             for k in shared {
                 jobs[k].layout = .empty
                 flags[0] = flags[0] || wanted[k]

@@ -87,10 +87,12 @@ public struct FuzzCase: Sendable {
         case .plain: return envelope(method: method, params: params, id: id)
         case .notification: return envelope(method: method, params: params, id: nil)
         case .batch, .batchOfThree:
-            // An op's params are the request's without `layout`; `anchor`, `diff` and `viewport` belong to the batch.
+            // An op's params are the request's without `layout`; `anchor`, `diff`, `viewport` and the `width` whose
+            // frames the result gives belong to the batch (layout.configure's own `width` sets the layout's).
             var opParams = params ?? .object([])
             var batch = FuzzJSON.object([("layout", .string(slotName))])
-            for key in ["layout", "anchor", "diff", "viewport"] {
+            let batchKeys = ["layout", "anchor", "diff", "viewport"] + (method == "layout.configure" ? [] : ["width"])
+            for key in batchKeys {
                 if key != "layout", let value = opParams[[.key(key)]] { batch = batch.adding(key, value) }
                 opParams = opParams.removing(key)
             }

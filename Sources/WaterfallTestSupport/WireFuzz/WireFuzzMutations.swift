@@ -123,10 +123,9 @@ public enum WireFuzzMutations {
             let opsPaths = request.paths { _, last in last == .key("ops") }
             guard let target = opsPaths.first, case .array(let ops) = request[target] else { break }
             let change = FuzzTemplate.all.filter(\.isChange).randomElement(using: &rng)!
-            let op = FuzzJSON.object([
-                ("method", .string(change.method)),
-                ("params", (change.params ?? .object([])).removing("anchor").removing("diff").removing("viewport")),
-            ])
+            var opParams = (change.params ?? .object([])).removing("anchor").removing("diff").removing("viewport")
+            if change.method != "layout.configure" { opParams = opParams.removing("width") }
+            let op = FuzzJSON.object([("method", .string(change.method)), ("params", opParams)])
             let mixed = Bool.random(using: &rng) ? [op] + ops : ops + [op]
             return (request.replacing(target, with: .array(mixed)), "ops + \(change.method)", false)
         case 12:
