@@ -71,16 +71,31 @@ extension Layout {
     ) async -> [WidthOutcome] {
         var jobs = takeWidths(for: change, removed: removed)
         // A removed width's diff is for readers that followed it, which hold no viewport's worth of it only.
-        let flags = jobs.map { $0.isExtra || listingItems($0.to) }
+        var flags = jobs.map { $0.isExtra || listingItems($0.to) }
+        let wanted = flags
         if jobs.count == 1 {
             let outcome = await jobs[0].layout.applyHere(
                 jobs[0].change, countsAsChange: countsAsChange, listingItems: flags[0])
+            jobs[0].layout.noteHeights(after: change.commands)
             self = jobs[0].layout
             return [WidthOutcome(width: width, from: jobs[0].from, diff: outcome.diff, anchor: outcome.anchor)]
         }
+        // The widths that will share the first's placement are not placed: their state is let go before the first
+        // changes (shared storage would make its first write copy each section whole), and derived after.
+        var shared: [Int] = []
+        if !jobs.contains(where: \.isExtra), Self.widths(after: change.commands) == nil {
+            // The column counts first: O(sections), where the heights may need a look at every item.
+            shared = jobs.indices.dropFirst().filter { jobs[$0].layout.hasColumnCounts(of: jobs[0].layout) }
+            if !shared.isEmpty, !jobs[0].layout.allowsSharedPlacement(of: change.commands) { shared = [] }
+            for k in shared {
+                jobs[k].layout = .empty
+                flags[0] = flags[0] || wanted[k]
+            }
+        }
+        let placed = jobs.indices.filter { !shared.contains($0) }
         // Each width travels to its child in a slot it is taken out of, so that the child holds the only reference
         // to its sections and places them in place; the first width is placed by this task meanwhile.
-        let slots = jobs.indices.dropFirst().map { k in
+        let slots = placed.dropFirst().map { k in
             let slot = WidthSlot(jobs[k].layout)
             jobs[k].layout = .empty
             return slot
@@ -89,7 +104,7 @@ extension Layout {
         jobs[0].layout = .empty
         let firstChange = jobs[0].change
         let results = await withTaskGroup(of: (Int, Layout, LayoutDiff, AnchorOutcome?).self) { group in
-            for (k, slot) in zip(jobs.indices.dropFirst(), slots) {
+            for (k, slot) in zip(placed.dropFirst(), slots) {
                 let job = jobs[k].change
                 let listing = flags[k]
                 group.addTask {
@@ -99,7 +114,14 @@ extension Layout {
                 }
             }
             let outcome = await first.applyHere(firstChange, countsAsChange: countsAsChange, listingItems: flags[0])
+            first.noteHeights(after: change.commands)
             var all = [(0, first, outcome.diff, outcome.anchor)]
+            for k in shared {
+                var layout = Self.sharing(first, atWidth: jobs[k].to)
+                layout.heightsIgnoreWidth = nil
+                // Item frames only where they are wanted: the first may list them for another width.
+                all.append((k, layout, layout.remapped(outcome.diff, listingItems: wanted[k]), outcome.anchor))
+            }
             for await part in group { all.append(part) }
             first = .empty
             return all.sorted { $0.0 < $1.0 }
@@ -151,6 +173,8 @@ extension Layout {
             }
         }
         let widths = old.map(\.width)
+        // Which width is first may change: what the first knew of the heights is found again when needed.
+        for k in old.indices { old[k].heightsIgnoreWidth = nil }
         var jobs: [WidthJob] = []
         for w in target {
             // A new width starts from the first width's layout, which several may share (and copy as they change).

@@ -42,6 +42,9 @@ public struct Layout: Sendable {
     /// The same layout at its other widths (`widths` after the first), each with no others of its own: every change
     /// applies to all of them at once (`Layout+Widths`).
     var others: [Layout] = []
+    /// Whether no item's height depends on the width (no aspect items), when known: what lets widths share the
+    /// first width's placement (`Layout+SharedWidths`). Kept by the first width only; nil when unknown.
+    var heightsIgnoreWidth: Bool?
 
     // MARK: Lifecycle
 

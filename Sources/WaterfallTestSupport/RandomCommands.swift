@@ -18,6 +18,9 @@ public struct RandomCommands {
     /// How often a generated layout is horizontal (and a layout patch sets `axis`); at 0 (the default) no draw is
     /// made for it, and aspect items' `h` may be 0, as before (a horizontal layout refuses that: its runs use 1…6).
     public var axisChance = 0.0
+    /// How often a generated item has an aspect size (its height then depends on the width); the draw is made
+    /// whatever the chance, so that sequences stay as they were.
+    public var aspectChance = 0.15
 
     public init(seed: UInt64, maxItems: Int = 60, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil) {
         rng = SplitMix64(seed: seed)
@@ -41,7 +44,7 @@ public struct RandomCommands {
 
     public mutating func item() -> Item {
         var item = Item(height: heights.map { $0[int(0...$0.count - 1)] } ?? length(200))
-        if chance(0.15) {
+        if chance(aspectChance) {
             item.aspectWidth = Double(int(1...4)) * (chance(0.5) ? 1 : 1.5)
             item.height = Double(int(axisChance > 0 ? 1...6 : 0...6))
         }

@@ -20,6 +20,13 @@ import WaterfallTestSupport
         try await run(seed: UInt64(seed), maxItems: 800, steps: 30)
     }
 
+    /// No aspect items and widths a few points apart (mostly the same column counts): the widths share the first's
+    /// placement (`Layout+SharedWidths`) through item changes, and are placed again through the rest.
+    @Test(arguments: 200..<216)
+    func sharedPlacement(seed: Int) async throws {
+        try await run(seed: UInt64(seed), maxItems: 60, aspectChance: 0, spread: 24)
+    }
+
     @Test func theFirstWidthIsTheDefaultAndEveryWidthIsLaidOut() async throws {
         let properties = SectionProperties(minColumnWidth: 100, columnSpacing: 0, rowSpacing: 0)
         var spec = spec(width: 0, properties, heights: [10, 20, 30])
@@ -87,10 +94,13 @@ import WaterfallTestSupport
 
     // MARK: Private
 
-    private func run(seed: UInt64, maxItems: Int, steps: Int = Self.steps) async throws {
+    private func run(
+        seed: UInt64, maxItems: Int, steps: Int = Self.steps, aspectChance: Double = 0.15, spread: Int? = nil
+    ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems)
+        random.aspectChance = aspectChance
         var spec = random.layout()
-        spec.widths = randomWidths(&random, including: spec.width)
+        spec.widths = randomWidths(&random, including: spec.width, spread: spread)
         var layout = try await Layout.make(spec).layout
         layout.parallelGrain = 1
         try await expectFresh(layout, "seed \(seed), after create")
@@ -100,8 +110,11 @@ import WaterfallTestSupport
             var commands = (0..<(random.chance(0.2) ? random.int(2...3) : 1)).map { _ in
                 random.command(counts: counts)
             }
-            if random.chance(0.08) {
-                commands.append(.configureLayout(LayoutPatch(widths: randomWidths(&random, including: nil))))
+            if random.chance(spread == nil ? 0.08 : 0.3) {
+                // With a spread, a few points apart again (a configure of `width` among the commands leaves one).
+                let first = spread.map { _ in Double(random.int(150...900)) }
+                commands.append(
+                    .configureLayout(LayoutPatch(widths: randomWidths(&random, including: first, spread: spread))))
             }
             let before = layout.widths.map { ClientFrames(layout.at(width: $0)!) }
             let widthsBefore = layout.widths
@@ -126,11 +139,15 @@ import WaterfallTestSupport
         }
     }
 
-    /// 1–4 distinct widths, `first` first when given.
-    private func randomWidths(_ random: inout RandomCommands, including first: Double?) -> [Double] {
+    /// 1–4 distinct widths, `first` first when given; within `spread` points above it when given.
+    private func randomWidths(_ random: inout RandomCommands, including first: Double?, spread: Int? = nil) -> [Double]
+    {
         var widths = first.map { [$0] } ?? []
         for _ in 0..<random.int(first == nil ? 1...4 : 0...3) {
-            let width = Double(random.int(150...900))
+            let width =
+                if let spread, let first { first + Double(random.int(0...spread)) } else {
+                    Double(random.int(150...900))
+                }
             if !widths.contains(width) { widths.append(width) }
         }
         return widths
