@@ -157,7 +157,12 @@ enum ReplyDecoding {
         var screen = ScreenMapping.identity
         for (k, entry) in try array(node, "sections", path).enumerated() {
             let at = "\(path).sections[\(k)]"
-            if k == 0 { screen = Self.screen(of: entry) }
+            // The first entry tells the axis; any entry's pinned header tells rtl (`pinMinX`).
+            if k == 0 {
+                screen = Self.screen(of: entry)
+            } else if screen.axis == .horizontal, !screen.reversed, Self.screen(of: entry).reversed {
+                screen = ScreenMapping(axis: .horizontal, direction: .rtl)
+            }
             var diff = SectionDiff(
                 section: try int(entry, "section", at), origin: try number(entry, "origin", at),
                 height: try along(entry, "height", "width", at), count: try int(entry, "count", at))

@@ -11,19 +11,29 @@ import WaterfallLayout
 public struct WindowedModel: Sendable, Hashable {
     /// What is held of one section.
     public struct Section: Sendable, Hashable {
-        /// The header's resting frame and, when pinned, its `pinMaxY` (absolute).
+        /// The header's resting frame and, when pinned, its `pinMaxY` (absolute; a horizontal layout's `pinMaxX`, or
+        /// under rtl its `pinMinX`).
         public var header: Rect?
         public var pinMaxY: Double?
+        /// Whether `pinMaxY` is a horizontal rtl layout's `pinMinX`: the header then pins to the band's right edge.
+        public var pinReversed = false
         public var footer: Rect?
         public var items: [Int: FrameModel.Item] = [:]
 
         var isEmpty: Bool { header == nil && footer == nil && items.isEmpty }
 
-        mutating func shift(by dy: Double) {
-            header?.y += dy
-            pinMaxY? += dy
-            footer?.y += dy
-            for key in items.keys { items[key]?.frame.y += dy }
+        /// Adds `delta` to every frame along the feed: y, or x for a horizontal layout.
+        mutating func shift(by delta: Double, alongX: Bool) {
+            pinMaxY? += delta
+            guard alongX else {
+                header?.y += delta
+                footer?.y += delta
+                for key in items.keys { items[key]?.frame.y += delta }
+                return
+            }
+            header?.x += delta
+            footer?.x += delta
+            for key in items.keys { items[key]?.frame.x += delta }
         }
     }
 
@@ -56,9 +66,10 @@ public struct WindowedModel: Sendable, Hashable {
     public var elements: [Element] {
         var result: [Element] = []
         let rect = viewport.rect
+        let alongX = viewport.axis == .horizontal
         for s in sections.keys.sorted() {
             guard let section = sections[s] else { continue }
-            if let element = Self.header(section, s, in: rect) { result.append(element) }
+            if let element = Self.header(section, s, in: rect, alongX: alongX) { result.append(element) }
             for index in section.items.keys.sorted() {
                 guard let item = section.items[index] else { continue }
                 result.append(Element(kind: .item, section: s, index: index, frame: item.frame, id: item.id))
@@ -127,13 +138,23 @@ public struct WindowedModel: Sendable, Hashable {
 
     // MARK: Private
 
-    /// The header as `query` gives it for `rect`: a pinned header sits at `min(max(rect.y, y), pinMaxY)`.
-    private static func header(_ section: Section, _ s: Int, in rect: Rect) -> Element? {
+    /// The header as `query` gives it for `rect`: a pinned header sits at `min(max(rect.y, y), pinMaxY)`; in a
+    /// horizontal layout at `min(max(rect.x, x), pinMaxX)`, or under rtl, where it pins to the band's right edge, at
+    /// `max(min(rect.maxX - w, x), pinMinX)` (Geometry, "Horizontal feeds").
+    private static func header(_ section: Section, _ s: Int, in rect: Rect, alongX: Bool) -> Element? {
         guard var frame = section.header else { return nil }
-        let resting = frame.y
-        if let pinMaxY = section.pinMaxY { frame.y = min(max(rect.y, resting), pinMaxY) }
+        let resting = frame
+        if let bound = section.pinMaxY {
+            if !alongX {
+                frame.y = min(max(rect.y, frame.y), bound)
+            } else if section.pinReversed {
+                frame.x = max(min(rect.x + rect.width - frame.width, frame.x), bound)
+            } else {
+                frame.x = min(max(rect.x, frame.x), bound)
+            }
+        }
         guard frame.isVisible(in: rect) else { return nil }
-        return Element(kind: .header, section: s, index: nil, frame: frame, id: nil, pinned: frame.y != resting)
+        return Element(kind: .header, section: s, index: nil, frame: frame, id: nil, pinned: frame != resting)
     }
 
     /// Moves what is held to the indices after `command`; an item moved to another section is dropped (the diff
@@ -152,6 +173,7 @@ public struct WindowedModel: Sendable, Hashable {
                 }
                 sections[s, default: Section()].header = section.header
                 sections[s, default: Section()].pinMaxY = section.pinMaxY
+                sections[s, default: Section()].pinReversed = section.pinReversed
                 sections[s, default: Section()].footer = section.footer
             }
         case .updateItems(let s, let updates):
@@ -170,13 +192,16 @@ public struct WindowedModel: Sendable, Hashable {
         }
     }
 
-    /// Shifts what is held by each section's `dy`, then sets what the diff lists.
+    /// Shifts what is held by each section's `dy` (a horizontal layout's `dx`), then sets what the diff lists.
     private mutating func apply(_ diff: LayoutDiff) throws(FrameModelError) {
+        let alongX = viewport.axis == .horizontal
         for entry in diff.sections {
             var section = entry.isNew ? Section() : sections[entry.section] ?? Section()
-            if entry.dy != 0 { section.shift(by: entry.dy) }
+            if entry.dy != 0 { section.shift(by: entry.dy, alongX: alongX) }
             (section.header, section.pinMaxY, section.footer) = entry.headerAndFooter(
                 after: section.header, pinMaxY: section.pinMaxY, footer: section.footer)
+            // A header listed anew brings its bound under the diff's key: `pinMinX` is rtl's.
+            if case .set = entry.header { section.pinReversed = diff.screen.reversed }
             for item in entry.items {
                 guard item.index >= 0, item.index < entry.count else {
                     throw .mismatch("diff lists item \(item.index) of section \(entry.section) (\(entry.count) items)")
@@ -186,17 +211,20 @@ public struct WindowedModel: Sendable, Hashable {
             sections[entry.section] = section
         }
         for shift in diff.shifts {
-            for s in sections.keys where s >= shift.from && s <= shift.to { sections[s]?.shift(by: shift.dy) }
+            for s in sections.keys where s >= shift.from && s <= shift.to {
+                sections[s]?.shift(by: shift.dy, alongX: alongX)
+            }
         }
     }
 
     /// Drops what is not in the viewport.
     private mutating func prune() {
         let rect = viewport.rect
+        let alongX = viewport.axis == .horizontal
         for s in Array(sections.keys) {
             guard var section = sections[s] else { continue }
             section.items = section.items.filter { $0.value.frame.isVisible(in: rect) }
-            if Self.header(section, s, in: rect) == nil {
+            if Self.header(section, s, in: rect, alongX: alongX) == nil {
                 section.header = nil
                 section.pinMaxY = nil
             }

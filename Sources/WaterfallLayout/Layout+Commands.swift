@@ -6,6 +6,9 @@ struct Batch {
     var changes: SectionChanges
     /// The origins before the batch, by old index (and the bottom after the last).
     let oldOrigins: [Double]
+    /// Whether a configure changed how flow coordinates map to the screen (a new axis, or a horizontal layout's new
+    /// direction): every frame then moved on screen, though none moved in flow, so the diff lists every section anew.
+    var screenChanged = false
 
     init(sectionCount: Int, oldOrigins: [Double]) {
         oldIndex = SectionIdentity(count: sectionCount)
@@ -265,10 +268,12 @@ extension Layout {
     }
 
     private mutating func configure(_ patch: LayoutPatch, _ batch: inout Batch) {
+        let screenBefore = screen
         width = patch.width ?? width
         scale = patch.scale ?? scale
         direction = patch.direction ?? direction
         axis = patch.axis ?? axis
+        if screen != screenBefore { batch.screenChanged = true }
         minContentHeight = patch.minContentHeight ?? minContentHeight
         defaults = patch.defaults ?? defaults
         for s in sections.indices {

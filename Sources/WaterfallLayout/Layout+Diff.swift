@@ -52,7 +52,8 @@ extension Layout {
             let origin = origins[s]
             let now = metrics[s]
             let old = batch.oldIndex[s]
-            guard old >= 0 else {
+            // A new section, or every section when the screen mapping changed: a client replaces what it held.
+            guard old >= 0, !batch.screenChanged else {
                 diff.entries.append(
                     SectionDiff(
                         section: s, origin: origin, height: now.height, count: now.count, isNew: true,
@@ -90,18 +91,19 @@ extension Layout {
         let dy = origin - oldOrigin
         var listed = listed
         if dy != 0 && !(now.isExact && Exactness.isExact(origin) && Exactness.isExact(oldOrigin)) {
-            listed = sections[s].addingInexactShifts(listed, from: oldOrigin, to: origin, dy: dy)
+            listed = sections[s].addingInexactShifts(listed, from: oldOrigin, to: origin, dy: dy, screen: screen)
         }
-        var header = Self.change(before.header, now.header, oldOrigin, origin, dy)
+        var header = Self.change(before.header, now.header, oldOrigin, origin, dy, screen)
         let pinMaxY = now.pinMaxY.map { origin + $0 }
         // A pinned range that moved other than with the section (or was switched on or off) lists the header too,
         // so that the client's copy of it, moved by `dy`, is overwritten.
         if header == .unchanged, let frame = now.header,
             before.pinMaxY.map({ (oldOrigin + $0) + dy }) != pinMaxY
+                || !Self.carriesPin(before.pinMaxY.map { oldOrigin + $0 }, pinMaxY, dy, frame.height, screen)
         {
             header = .set(Self.absolute(frame, origin))
         }
-        let footer = Self.change(before.footer, now.footer, oldOrigin, origin, dy)
+        let footer = Self.change(before.footer, now.footer, oldOrigin, origin, dy, screen)
         let changed =
             now.height != before.height || now.count != before.count || header != .unchanged
             || footer != .unchanged || !listed.isEmpty
@@ -109,7 +111,12 @@ extension Layout {
             guard dy != 0 else { return false }
             // A client finds a shifted section's origin as its old one plus dy: where that is not the new origin to
             // the last bit (non-dyadic values), the section is listed with its origin instead.
-            if oldOrigin + dy == origin {
+            // Under rtl the client moves the section's start, −(origin + height), by −dy: that must land there too.
+            if oldOrigin + dy == origin
+                && (!screen.reversed
+                    || screen.start(oldOrigin, extent: now.height) + screen.delta(dy)
+                        == screen.start(origin, extent: now.height))
+            {
                 diff.addShift(s, dy: dy)
                 return true
             }
@@ -144,18 +151,28 @@ extension Layout {
 
     // MARK: Private
 
-    private static func change(_ old: Rect?, _ new: Rect?, _ oldOrigin: Double, _ origin: Double, _ dy: Double)
-        -> FrameChange
-    {
+    /// Whether a client moving a pinned header's bound on screen by the screen delta of `dy` gets the new one to the
+    /// last bit (under rtl the bound is −(pinMaxY + extent), see `ScreenMapping.carries`).
+    private static func carriesPin(
+        _ old: Double?, _ new: Double?, _ dy: Double, _ extent: Double, _ screen: ScreenMapping
+    ) -> Bool {
+        guard screen.reversed, let old, let new else { return true }
+        return screen.pinBound(old, extent: extent) + screen.delta(dy) == screen.pinBound(new, extent: extent)
+    }
+
+    private static func change(
+        _ old: Rect?, _ new: Rect?, _ oldOrigin: Double, _ origin: Double, _ dy: Double, _ screen: ScreenMapping
+    ) -> FrameChange {
         switch (old, new) {
         case (nil, nil): return .unchanged
         case (.some, nil): return .removed
         case (nil, let new?): return .set(absolute(new, origin))
         case (let old?, let new?):
-            var shifted = absolute(old, oldOrigin)
+            let held = absolute(old, oldOrigin)
+            var shifted = held
             shifted.y += dy
             let frame = absolute(new, origin)
-            return shifted == frame ? .unchanged : .set(frame)
+            return shifted == frame && screen.carries(held, by: dy, to: frame) ? .unchanged : .set(frame)
         }
     }
 }
@@ -323,7 +340,9 @@ extension SectionState {
 
     /// Adds to `listed` the items not re-placed whose old absolute y plus `dy` is not their new absolute y in the
     /// last bit.
-    func addingInexactShifts(_ listed: [Int32], from oldOrigin: Double, to origin: Double, dy: Double) -> [Int32] {
+    func addingInexactShifts(
+        _ listed: [Int32], from oldOrigin: Double, to origin: Double, dy: Double, screen: ScreenMapping = .identity
+    ) -> [Int32] {
         var result: [Int32] = []
         var next = 0
         for index in 0..<count {
@@ -333,7 +352,13 @@ extension SectionState {
                 continue
             }
             let y = ys[index]
-            if (oldOrigin + y) + dy != origin + y { result.append(Int32(truncatingIfNeeded: index)) }
+            if (oldOrigin + y) + dy != origin + y {
+                result.append(Int32(truncatingIfNeeded: index))
+            } else if screen.reversed {
+                let old = Rect(x: 0, y: oldOrigin + y, width: 0, height: heights[index])
+                let new = Rect(x: 0, y: origin + y, width: 0, height: heights[index])
+                if !screen.carries(old, by: dy, to: new) { result.append(Int32(truncatingIfNeeded: index)) }
+            }
         }
         return result
     }

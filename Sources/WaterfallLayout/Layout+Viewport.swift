@@ -12,6 +12,9 @@ public struct ViewportHold: Sendable {
 
     public let viewport: Viewport
     let elements: [Held]
+    /// How the layout the elements were held from mapped to the screen: when a change alters it, every held frame
+    /// moved on screen.
+    var screen = ScreenMapping.identity
 }
 
 extension Layout {
@@ -30,7 +33,7 @@ extension Layout {
             }
             return held
         }
-        return ViewportHold(viewport: viewport, elements: elements)
+        return ViewportHold(viewport: viewport, elements: elements, screen: screen)
     }
 
     /// The diff of the change `commands` (which left this layout, and whose full diff, with or without item frames,
@@ -58,6 +61,9 @@ extension Layout {
         // flow coordinates, like everything the engine holds.
         let after = hold.viewport.moved(by: screen.delta(anchorDy))
         var listing = ScopedListing(full)
+        // Held frames are compared in flow coordinates; a new screen mapping moved them all on screen, so none is
+        // carried (the full diff lists every section anew, and the client replaces what it held).
+        let remapped = hold.screen != screen
         for held in hold.elements {
             guard let s = Self.section(held.section, following: commands) else { continue }
             let dy = listing.dy(of: s)
@@ -68,7 +74,9 @@ extension Layout {
                 var predicted = held.frame
                 predicted.y += dy
                 // An item moved to another section is new there for the client, which holds no frame for it.
-                if path.section == s && now.frame == predicted {
+                if !remapped && path.section == s && now.frame == predicted
+                    && screen.carries(held.frame, by: dy, to: now.frame)
+                {
                     listing.carried.insert(ScopedListing.Key(.item, path.section, path.item))
                 } else {
                     listing.addItem(now, section: path.section)
@@ -82,7 +90,12 @@ extension Layout {
                 }
                 var predicted = held.frame
                 predicted.y += dy
-                if rest == predicted && held.pinMaxY.map({ $0 + dy }) == pinMaxY {
+                if !remapped && rest == predicted && held.pinMaxY.map({ $0 + dy }) == pinMaxY
+                    && screen.carries(held.frame, by: dy, to: rest)
+                    && (!screen.reversed
+                        || held.pinMaxY.map { screen.pinBound($0, extent: rest.height) + screen.delta(dy) }
+                            == pinMaxY.map { screen.pinBound($0, extent: rest.height) })
+                {
                     listing.carried.insert(ScopedListing.Key(.header, s, -1))
                 } else {
                     listing.headers[s] = (.set(rest), pinMaxY)
@@ -94,7 +107,7 @@ extension Layout {
                 }
                 var predicted = held.frame
                 predicted.y += dy
-                if frame == predicted {
+                if !remapped && frame == predicted && screen.carries(held.frame, by: dy, to: frame) {
                     listing.carried.insert(ScopedListing.Key(.footer, s, -1))
                 } else {
                     listing.footers[s] = .set(frame)

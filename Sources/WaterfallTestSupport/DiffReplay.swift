@@ -80,9 +80,11 @@ public struct ClientFrames: Sendable, Equatable {
     /// Throws, before changing anything, when the diff is larger than PROTOCOL.md allows: a listed section that
     /// could have been a shift (or that changed in nothing; a section whose old origin plus `dy` is not its new
     /// origin to the last bit must be listed), a shift that overlaps a listed section or another
-    /// shift, or two adjacent shifts with the same `dy` (runs are maximal).
-    public mutating func apply(_ diff: LayoutDiff) throws(WireFormatError) {
-        try check(diff)
+    /// shift, or two adjacent shifts with the same `dy` (runs are maximal). `screen` is the layout's after the change:
+    /// under a horizontal rtl one a section is listed, not shifted, where its start on screen, −(origin + height),
+    /// moved by −dy misses the new one in the last bit.
+    public mutating func apply(_ diff: LayoutDiff, screen: ScreenMapping = .identity) throws(WireFormatError) {
+        try check(diff, screen: screen)
         // The client library's model applies it: every diff the engine tests replay checks the client too.
         var model = FrameModel(
             seq: 0, contentSize: Size(width: 0, height: 0),
@@ -106,7 +108,7 @@ public struct ClientFrames: Sendable, Equatable {
     // MARK: Private
 
     /// Refuses a diff that lists what it need not (see `apply`), given the frames held after the replay.
-    private func check(_ diff: LayoutDiff) throws(WireFormatError) {
+    private func check(_ diff: LayoutDiff, screen: ScreenMapping) throws(WireFormatError) {
         var listed = Set<Int>()
         for entry in diff.sections {
             listed.insert(entry.section)
@@ -115,7 +117,10 @@ public struct ClientFrames: Sendable, Equatable {
             else { continue }
             let held = sections[entry.section]
             // Listed for its origin alone is right only where old origin + dy misses the new one in the last bit.
-            if entry.height == held.height && !held.isRecounted && held.origin + entry.dy == entry.origin {
+            if entry.height == held.height && !held.isRecounted && held.origin + entry.dy == entry.origin
+                && screen.start(held.origin, extent: held.height) + screen.delta(entry.dy)
+                    == screen.start(entry.origin, extent: entry.height)
+            {
                 throw WireFormatError(
                     "section \(entry.section) is listed but only moved (dy \(entry.dy), from \(held.origin) to "
                         + "\(entry.origin), height \(entry.height), count \(entry.count)): a shift")

@@ -66,10 +66,23 @@ import WaterfallTestSupport
     /// events, and both equal a fresh `layout.get` after every step.
     @Test(arguments: [1, 2, 3] as [UInt64])
     func modelsFollowResultsAndEventsOfRandomChanges(seed: UInt64) async throws {
+        try await followRandomChanges(seed: seed, horizontal: false)
+    }
+
+    /// The same of horizontal layouts, rtl among them, whose configures switch direction: frames, `dx` and pins
+    /// along x on screen, and a direction switch, which moves every frame on screen and none in flow, lists every
+    /// section anew.
+    @Test(arguments: Array(11...22) as [UInt64])
+    func modelsFollowRandomChangesOfHorizontalLayouts(seed: UInt64) async throws {
+        try await followRandomChanges(seed: seed, horizontal: true)
+    }
+
+    private func followRandomChanges(seed: UInt64, horizontal: Bool) async throws {
         try await InProcessDaemon.with { daemon in
             let client = try await WaterfallClient.connect(to: daemon.path)
             let watcher = try await WaterfallClient.connect(to: daemon.path)
             var random = RandomCommands(seed: seed, maxItems: 30)
+            if horizontal { random.axisChance = 1 }
             _ = try await client.createLayout("r", random.layout())
             var own = FrameModel(try await client.frames(of: "r"))
             var followed = own

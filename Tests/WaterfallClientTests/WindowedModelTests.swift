@@ -17,6 +17,13 @@ import WaterfallTestSupport
         try await run(seed: UInt64(seed), maxItems: 800, steps: 40)
     }
 
+    /// Horizontal layouts (rtl among them), as the daemon serves them: snapshots, diffs and anchors mapped to the
+    /// screen, the viewport a band of x, the check a query of that band mapped to the screen.
+    @Test(arguments: 200..<240)
+    func horizontalLayouts(seed: Int) async throws {
+        try await run(seed: UInt64(seed), maxItems: 40, steps: 120, horizontal: true)
+    }
+
     /// A new height in the middle of a long section, the viewport at the top: nothing in it moves, so the scoped
     /// diff lists the section's entry and no frame.
     @Test func changeBelowTheViewportListsNoFrame() async throws {
@@ -89,13 +96,16 @@ import WaterfallTestSupport
             sections: [SectionSpec(properties: properties, items: Array(repeating: Item(height: 10), count: count))])
     }
 
-    private func run(seed: UInt64, maxItems: Int, steps: Int) async throws {
+    /// With `horizontal`, every layout and configure is horizontal (`axisChance` 1 never draws vertical), and what
+    /// the engine answers is mapped to the screen as the daemon maps it.
+    private func run(seed: UInt64, maxItems: Int, steps: Int, horizontal: Bool = false) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems)
+        if horizontal { random.axisChance = 1 }
         var layout = try await Layout.make(random.layout()).layout
         var viewport = randomViewport(&random, layout)
         var model = try WindowedModel(
             seq: layout.seq, contentSize: layout.contentSize, viewport: viewport,
-            snapshot: layout.scopedSnapshot(viewport))
+            snapshot: layout.screen.diff(layout.scopedSnapshot(viewport)))
         for step in 0..<steps {
             let context = "seed \(seed), step \(step)"
             if random.chance(0.1) {
@@ -103,7 +113,7 @@ import WaterfallTestSupport
                 viewport = randomViewport(&random, layout)
                 try model.move(
                     to: viewport, seq: layout.seq, contentSize: layout.contentSize,
-                    snapshot: layout.scopedSnapshot(viewport))
+                    snapshot: layout.screen.diff(layout.scopedSnapshot(viewport)))
             }
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
             let commands = (0..<(random.chance(0.2) ? random.int(2...3) : 1)).map { _ in random.command(counts: counts)
@@ -111,17 +121,25 @@ import WaterfallTestSupport
             let anchor = random.chance(0.4) ? random.anchor(counts: counts) : nil
             guard let change = try? layout.validate(commands, anchor: anchor) else { continue }
             let (diff, outcome, after) = try await layout.apply(change, viewport: model.viewport)
+            let screen = layout.screen
             try model.apply(
-                seq: layout.seq, commands: commands, diff: diff, anchor: outcome, contentSize: layout.contentSize)
+                seq: layout.seq, commands: commands, diff: screen.diff(diff), anchor: outcome.map(screen.anchor),
+                contentSize: layout.contentSize)
             #expect(model.viewport == after, "\(context)")
-            let expected = layout.elements(in: model.viewport.rect)
+            let expected = layout.elements(in: screen.flowViewport(model.viewport).rect).map(screen.element)
             #expect(model.elements == expected, "\(context): \(commands)")
             if model.elements != expected { return }
         }
     }
 
+    /// A band along the feed: y, or x for a horizontal layout, whose feed runs toward −x under rtl.
     private func randomViewport(_ random: inout RandomCommands, _ layout: Layout) -> Viewport {
-        let height = max(1, layout.contentSize.height)
-        return Viewport(y: Double(random.int(-50...Int(height))), height: Double(random.int(1...400)))
+        guard layout.axis == .horizontal else {
+            let height = max(1, layout.contentSize.height)
+            return Viewport(y: Double(random.int(-50...Int(height))), height: Double(random.int(1...400)))
+        }
+        let extent = Int(max(1, layout.contentSize.width))
+        let start = layout.screen.reversed ? random.int(-extent - 50...50) : random.int(-50...extent)
+        return Viewport(y: Double(start), height: Double(random.int(1...400)), axis: .horizontal)
     }
 }

@@ -94,7 +94,7 @@ import WaterfallTestSupport
                 _ = try await serial.apply(commands)
                 #expect(accepted, "engine accepted what the reference refused: \(context): \(commands)")
                 client.replay(commands)
-                try client.apply(diff)
+                try client.apply(diff, screen: layout.screen)
                 #expect(client == ClientFrames(layout), "diff does not replay: \(context): \(commands)")
                 #expect(ClientFrames(serial) == ClientFrames(layout), "parallel differs from serial: \(context)")
                 try expectEqual(layout, reference, "\(context): \(commands)")

@@ -30,6 +30,16 @@ public struct ScreenMapping: Sendable, Hashable {
         return Rect(x: x == 0 ? 0 : x, y: flow.x, width: flow.height, height: flow.width)
     }
 
+    /// Whether a client holding flow rect `old` on screen, moved by the screen delta of flow `dy`, holds flow rect
+    /// `new` on screen to the last bit, given that `old` moved by `dy` is `new` in flow. It does but under rtl,
+    /// where the screen x is −(y + h): adding −dy to it may round otherwise than placing at y + dy does.
+    public func carries(_ old: Rect, by dy: Double, to new: Rect) -> Bool {
+        guard reversed else { return true }
+        var moved = rect(old)
+        moved.x += delta(dy)
+        return moved == rect(new)
+    }
+
     /// A screen rect in flow coordinates: the inverse of `rect(_:)`.
     public func flowRect(_ screen: Rect) -> Rect {
         guard axis == .horizontal else { return screen }

@@ -17,9 +17,12 @@ public struct Viewport: Sendable, Hashable {
         self.axis = axis
     }
 
-    /// The band as a query's rect: wider than any layout, so only y decides.
+    /// The band as a query's rect on screen: wider than any layout across the feed, so only y decides (x for a
+    /// horizontal band).
     public var rect: Rect {
-        Rect(x: -Double.greatestFiniteMagnitude / 4, y: y, width: Double.greatestFiniteMagnitude / 2, height: height)
+        let across = (start: -Double.greatestFiniteMagnitude / 4, extent: Double.greatestFiniteMagnitude / 2)
+        guard axis == .horizontal else { return Rect(x: across.start, y: y, width: across.extent, height: height) }
+        return Rect(x: y, y: across.start, width: height, height: across.extent)
     }
 
     /// The band moved by `dy`, as an anchor moves the viewport after a change.
