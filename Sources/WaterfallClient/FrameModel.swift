@@ -50,15 +50,9 @@ public struct FrameModel: Sendable, Hashable {
         mutating func shift(by dy: Double, alongX: Bool = false) {
             origin += dy
             pinMaxY? += dy
-            guard alongX else {
-                header?.y += dy
-                footer?.y += dy
-                for k in items.indices { items[k]?.frame.y += dy }
-                return
-            }
-            header?.x += dy
-            footer?.x += dy
-            for k in items.indices { items[k]?.frame.x += dy }
+            header?.move(by: dy, alongX: alongX)
+            footer?.move(by: dy, alongX: alongX)
+            for k in items.indices { items[k]?.frame.move(by: dy, alongX: alongX) }
         }
     }
 

@@ -25,15 +25,9 @@ public struct WindowedModel: Sendable, Hashable {
         /// Adds `delta` to every frame along the feed: y, or x for a horizontal layout.
         mutating func shift(by delta: Double, alongX: Bool) {
             pinMaxY? += delta
-            guard alongX else {
-                header?.y += delta
-                footer?.y += delta
-                for key in items.keys { items[key]?.frame.y += delta }
-                return
-            }
-            header?.x += delta
-            footer?.x += delta
-            for key in items.keys { items[key]?.frame.x += delta }
+            header?.move(by: delta, alongX: alongX)
+            footer?.move(by: delta, alongX: alongX)
+            for key in items.keys { items[key]?.frame.move(by: delta, alongX: alongX) }
         }
     }
 
