@@ -99,7 +99,8 @@ extension Layout {
         // so that the client's copy of it, moved by `dy`, is overwritten.
         if header == .unchanged, let frame = now.header,
             before.pinMaxY.map({ (oldOrigin + $0) + dy }) != pinMaxY
-                || !Self.carriesPin(before.pinMaxY.map { oldOrigin + $0 }, pinMaxY, dy, frame.height, screen)
+                || !screen.carriesPin(
+                    before.pinMaxY.map { oldOrigin + $0 }, by: dy, to: pinMaxY, extent: frame.height)
         {
             header = .set(Self.absolute(frame, origin))
         }
@@ -150,15 +151,6 @@ extension Layout {
     }
 
     // MARK: Private
-
-    /// Whether a client moving a pinned header's bound on screen by the screen delta of `dy` gets the new one to the
-    /// last bit (under rtl the bound is −(pinMaxY + extent), see `ScreenMapping.carries`).
-    private static func carriesPin(
-        _ old: Double?, _ new: Double?, _ dy: Double, _ extent: Double, _ screen: ScreenMapping
-    ) -> Bool {
-        guard screen.reversed, let old, let new else { return true }
-        return screen.pinBound(old, extent: extent) + screen.delta(dy) == screen.pinBound(new, extent: extent)
-    }
 
     private static func change(
         _ old: Rect?, _ new: Rect?, _ oldOrigin: Double, _ origin: Double, _ dy: Double, _ screen: ScreenMapping

@@ -92,9 +92,7 @@ extension Layout {
                 predicted.y += dy
                 if !remapped && rest == predicted && held.pinMaxY.map({ $0 + dy }) == pinMaxY
                     && screen.carries(held.frame, by: dy, to: rest)
-                    && (!screen.reversed
-                        || held.pinMaxY.map { screen.pinBound($0, extent: rest.height) + screen.delta(dy) }
-                            == pinMaxY.map { screen.pinBound($0, extent: rest.height) })
+                    && screen.carriesPin(held.pinMaxY, by: dy, to: pinMaxY, extent: rest.height)
                 {
                     listing.carried.insert(ScopedListing.Key(.header, s, -1))
                 } else {

@@ -79,6 +79,14 @@ final class BenchClient: @unchecked Sendable {
         return (line ?? "", total)
     }
 
+    /// `call(line)` timed: its reply, the wall seconds it took and the CPU seconds `daemon` spent meanwhile.
+    func timedCall(_ line: [UInt8], on daemon: BenchDaemon) -> (reply: [UInt8], seconds: Double, cpuSeconds: Double)? {
+        let startCPU = daemon.cpuSeconds
+        let start = nanoseconds()
+        guard let reply = call(line) else { return nil }
+        return (reply, Double(nanoseconds() - start) / 1e9, daemon.cpuSeconds - startCPU)
+    }
+
     /// Sends one line (a newline is added) and returns its one reply line, without the newline.
     func call(_ line: [UInt8]) -> [UInt8]? {
         guard write(line + [0x0A]) else { return nil }

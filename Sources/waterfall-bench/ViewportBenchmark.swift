@@ -55,11 +55,7 @@ enum ViewportBenchmark {
             let line = Array(
                 (#"{"id":\#(k),"method":"items.update","params":{"layout":"bulk","section":0,"#
                     + #""items":[{"i":\#(middle),"h":\#(scoped ? 333.3 : 111.1)}]\#(tail)}}"#).utf8)
-            let startCPU = daemon.cpuSeconds
-            let start = nanoseconds()
-            guard let reply = control.call(line) else { return }
-            let seconds = Double(nanoseconds() - start) / 1e9
-            let cpuSeconds = daemon.cpuSeconds - startCPU
+            guard let (reply, seconds, cpuSeconds) = control.timedCall(line, on: daemon) else { return }
             guard k >= 2 else { continue }
             if scoped {
                 with.append(seconds)

@@ -52,11 +52,7 @@ enum WidthsBenchmark {
             let line = Array(
                 (#"{"id":\#(k),"method":"items.update","params":{"layout":"\#(four ? "four" : "one")","section":0,"#
                     + #""items":[{"i":\#(at),"h":\#(height)}]\#(diff ? "" : #","diff":false"#)}}"#).utf8)
-            let startCPU = daemon.cpuSeconds
-            let start = nanoseconds()
-            guard control.call(line) != nil else { return }
-            let wall = Double(nanoseconds() - start) / 1e9
-            let used = daemon.cpuSeconds - startCPU
+            guard let (_, wall, used) = control.timedCall(line, on: daemon) else { return }
             guard k >= 4 else { continue }
             if four {
                 seconds.four.append(wall)

@@ -63,11 +63,7 @@ enum WireBenchmark {
                 (#"{"id":\#(k),"method":"items.update","params":{"layout":"bulk","section":0,"#
                     + #""items":[{"i":\#(middle),"h":\#(diff ? 333.3 : 111.1)}]\#(diff ? "" : #","diff":false"#)}}"#)
                     .utf8)
-            let startCPU = daemon.cpuSeconds
-            let start = nanoseconds()
-            guard let reply = control.call(line) else { return }
-            let seconds = Double(nanoseconds() - start) / 1e9
-            let cpuSeconds = daemon.cpuSeconds - startCPU
+            guard let (reply, seconds, cpuSeconds) = control.timedCall(line, on: daemon) else { return }
             // The first pair warms up.
             guard k >= 2 else { continue }
             if diff {

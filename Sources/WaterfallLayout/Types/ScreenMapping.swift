@@ -40,6 +40,14 @@ public struct ScreenMapping: Sendable, Hashable {
         return moved == rect(new)
     }
 
+    /// Whether a client moving a pinned header's bound on screen by the screen delta of `dy` gets the bound of flow
+    /// `new` to the last bit, given that `old` moved by `dy` is `new` in flow (see `carries`: under rtl the bound
+    /// is −(pinMaxY + extent)); true when either has no bound.
+    public func carriesPin(_ old: Double?, by dy: Double, to new: Double?, extent: Double) -> Bool {
+        guard reversed, let old, let new else { return true }
+        return pinBound(old, extent: extent) + delta(dy) == pinBound(new, extent: extent)
+    }
+
     /// A screen rect in flow coordinates: the inverse of `rect(_:)`.
     public func flowRect(_ screen: Rect) -> Rect {
         guard axis == .horizontal else { return screen }
