@@ -69,6 +69,13 @@ extension Layout {
     mutating func performEverywhere(
         _ change: ValidatedChange, countsAsChange: Bool, listingItems: (Double) -> Bool, from removed: [Double] = []
     ) async -> [WidthOutcome] {
+        // A layout at one width that stays at one width, the usual case, changes in place: taking it out and
+        // putting it back moved the whole value twice and retained every field (half a pipelined update's CPU).
+        if others.isEmpty, removed.isEmpty, Self.widths(after: change.commands) == nil {
+            let outcome = await applyHere(change, countsAsChange: countsAsChange, listingItems: listingItems(width))
+            noteHeights(after: change.commands)
+            return [WidthOutcome(width: width, from: width, diff: outcome.diff, anchor: outcome.anchor)]
+        }
         var jobs = takeWidths(for: change, removed: removed)
         // A removed width's diff is for readers that followed it, which hold no viewport's worth of it only.
         var flags = jobs.map { $0.isExtra || listingItems($0.to) }
