@@ -44,22 +44,31 @@ final class Connection: Sendable {
 
     let path: String
 
-    /// Sends one request and waits for its reply; `timeout` bounds the wait.
-    func call(_ method: String, _ params: JSONValue?, timeout: Duration?) async -> Reply {
-        let id = state.withLock { state -> Int64 in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
-        let line = Self.requestLine(id: id, method: method, params: params)
+    /// Sends one request, with the members after `method` that `params` writes (`"params": {...}`, or none), and
+    /// waits for its reply: its `result` read by `decode` on the connection's thread, from the bytes just read, so
+    /// that no reply is parsed into a document of its own. `timeout` bounds the wait.
+    ///
+    /// The request is written straight into the connection's outgoing bytes (no tree of values, no line of its
+    /// own), and the call waits on one continuation; there is no task per call.
+    func call<T: Sendable>(
+        _ method: String, timeout: Duration?, params: (inout JSONWriter) -> Void,
+        decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T
+    ) async -> Result<T, WaterfallClientError> {
+        let id = nextID.add(1, ordering: .relaxed).oldValue
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, WaterfallClientError>, Never>) in
+                let completion: Completion = { reply in
+                    let decoded = reply.flatMap { node in Result { () throws(WaterfallClientError) in try decode(node) }
+                    }
+                    continuation.resume(
+                        returning: decoded.mapError { $0.source == .reply ? .badReply(method, $0.message) : $0 })
+                }
                 let (refusal, flushes) = state.withLock { state -> (WaterfallClientError?, Bool) in
                     if let failure = state.failure { return (failure, false) }
                     if state.cancelled.remove(id) != nil { return (.cancelled(method), false) }
-                    state.pending[id] = Pending(method: method, continuation: continuation)
                     // Queued in wire order; one flush sends whatever has gathered by the time it runs.
-                    state.outgoing.append(contentsOf: line)
-                    state.written.append(id)
+                    Self.writeRequest(id: id, method: method, params: params, into: &state.outgoing)
+                    state.inFlight.append(id: id, Pending(method: method, completion: completion))
                     defer { state.isFlushScheduled = true }
                     return (nil, !state.isFlushScheduled)
                 }
@@ -69,19 +78,31 @@ final class Connection: Sendable {
                     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
                     // Weak: a closed connection must not wait for its timers to be released.
                     DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
-                        self?.complete(id, .failure(.timeout(method, seconds)))
+                        self?.end(id, .timeout(method, seconds))
                     }
                 }
             }
         } onCancel: {
             let pending = state.withLock { state -> Pending? in
-                guard let pending = state.pending.removeValue(forKey: id) else {
+                guard let pending = state.inFlight.end(id) else {
                     state.cancelled.insert(id)
                     return nil
                 }
                 return pending
             }
-            pending?.continuation.resume(returning: .failure(.cancelled(method)))
+            pending?.completion(.failure(.cancelled(method)))
+        }
+    }
+
+    /// Sends one request with `params` (none when nil) and waits for the `result` node of its reply.
+    func call(_ method: String, _ params: JSONValue?, timeout: Duration?) async -> Reply {
+        await call(method, timeout: timeout) { w in
+            if let params {
+                w.key("params")
+                w.write(params)
+            }
+        } decode: { node in
+            node
         }
     }
 
@@ -113,21 +134,20 @@ final class Connection: Sendable {
 
     // MARK: Private
 
+    /// What a call does with its reply: run once, on the connection's thread for a reply, or where the call ends
+    /// otherwise (cancelled, timed out, the connection over).
+    fileprivate typealias Completion = @Sendable (Reply) -> Void
+
     fileprivate struct Pending {
         var method: String
-        var continuation: CheckedContinuation<Reply, Never>
+        var completion: Completion
     }
 
     fileprivate struct State {
-        var nextID: Int64 = 1
-        var pending: [Int64: Pending] = [:]
+        /// The requests written and not yet answered, in wire order.
+        var inFlight = InFlightCalls<Pending>()
         /// Requests cancelled before they were registered.
         var cancelled: Set<Int64> = []
-        /// The ids in the order they were written, to match a reply with `"id": null` (a line the daemon could not
-        /// read, answered in order) to its request.
-        /// Answered from `writtenHead` on: replies come in order, so the front is answered first (amortized O(1)).
-        var written: [Int64] = []
-        var writtenHead = 0
         var sinks: [String: [EventBuffer]] = [:]
         /// Set once the connection is over: every later call fails with it.
         var failure: WaterfallClientError?
@@ -135,14 +155,22 @@ final class Connection: Sendable {
         var isShutDown = false
         var isDescriptorClosed = false
         /// Request lines not yet handed to the writer, and whether a flush is on its way.
-        var outgoing: [UInt8] = []
+        var outgoing = JSONWriter(capacity: 4_096)
         var isFlushScheduled = false
+    }
+
+    /// The bytes being sent: only `flush` (on `writer`) uses them, between taking them from `State.outgoing` and
+    /// giving the emptied buffer back for the next requests.
+    private final class SendBuffer: @unchecked Sendable {
+        var bytes = JSONWriter(capacity: 4_096)
     }
 
     private let fd: Int32
     private let maxReplyBytes: Int
     private let writer: DispatchQueue
+    private let nextID = Atomic<Int64>(1)
     private let state = Mutex(State())
+    private let sending = SendBuffer()
 
     /// Wakes the reading thread (end of input) and any blocked write, once, and never after the descriptor is
     /// closed: its number may by then be another connection's.
@@ -154,29 +182,32 @@ final class Connection: Sendable {
         }
     }
 
-    /// A request line and its newline.
-    private static func requestLine(id: Int64, method: String, params: JSONValue?) -> [UInt8] {
-        var members: [(key: String, value: JSONValue)] = [
-            ("jsonrpc", "2.0"), ("id", .int(id)), ("method", .string(method)),
-        ]
-        if let params { members.append(("params", params)) }
-        var w = JSONWriter(capacity: 256)
-        w.write(.object(members))
+    /// Appends a request line and its newline to `w`: the envelope, then what `params` writes.
+    private static func writeRequest(
+        id: Int64, method: String, params: (inout JSONWriter) -> Void, into w: inout JSONWriter
+    ) {
+        w.beginObject()
+        w.member("jsonrpc", "2.0")
+        w.key("id")
+        w.value(id)
+        w.member("method", method)
+        params(&w)
+        w.endObject()
         w.newline()
-        return w.takeBytes()
     }
 
     /// On `writer`: sends every request queued since the last flush, in one write when they fit one (calls made
-    /// together, as a pipelining client makes them, then cost one system call, not one each).
+    /// together, as a pipelining client makes them, then cost one system call, not one each). The two buffers
+    /// change places, so that neither is allocated again.
     private func flush() {
-        let (bytes, isClosed) = state.withLock { state -> ([UInt8], Bool) in
+        let isClosed = state.withLock { state -> Bool in
             state.isFlushScheduled = false
-            var taken: [UInt8] = []
-            swap(&taken, &state.outgoing)
-            return (taken, state.isDescriptorClosed)
+            swap(&state.outgoing, &sending.bytes)
+            return state.isDescriptorClosed
         }
-        guard !isClosed, !bytes.isEmpty else { return }
-        if let error = bytes.withUnsafeBytes({ Socket.sendAll(fd, $0) }) {
+        defer { sending.bytes.reset() }
+        guard !isClosed, sending.bytes.byteCount > 0 else { return }
+        if let error = sending.bytes.withUnsafeBytes({ Socket.sendAll(fd, $0) }) {
             fail(.connectionClosed(path, "failed: \(error)"))
             shutDown()
         }
@@ -185,6 +216,8 @@ final class Connection: Sendable {
     /// On the connection's thread: reads and dispatches lines until the end, then fails what is left.
     private func readUntilEnd() {
         var framer = LineFramer(maxLineBytes: maxReplyBytes)
+        // One reader for every line: its buffers are reused while no reply's node outlives its call's decoding.
+        var reader = JSONReader()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var reason = "was closed by the daemon"
         while true {
@@ -196,8 +229,8 @@ final class Connection: Sendable {
             guard case .success(let n) = count, n > 0 else { break }
             for line in framer.append(buffer[..<n]) {
                 switch line {
-                case .line(let bytes): dispatch(bytes)
-                case .tooLarge: completeOldest(.failure(.unreadable("a line over \(maxReplyBytes) bytes")))
+                case .line(let bytes): dispatch(bytes, &reader)
+                case .tooLarge: answer(nil, .failure(.unreadable("a line over \(maxReplyBytes) bytes")))
                 }
             }
         }
@@ -212,18 +245,18 @@ final class Connection: Sendable {
     }
 
     /// Hands one line to its call or its subscriptions.
-    private func dispatch(_ bytes: ArraySlice<UInt8>) {
+    private func dispatch(_ bytes: ArraySlice<UInt8>, _ reader: inout JSONReader) {
         let root: JSONNode
         do {
-            root = try JSONDocument(parsing: bytes).root
+            root = try reader.parse(bytes).root
         } catch {
-            return completeOldest(.failure(.unreadable("not JSON (\(error))")))
+            return answer(nil, .failure(.unreadable("not JSON (\(error))")))
         }
         if root["method"] != nil && root["id"] == nil {
             return route(event: root)
         }
-        let reply = Self.reply(root)
-        if let id = root["id"]?.int64 { complete(id, reply) } else { completeOldest(reply) }
+        // A reply with `"id": null` (a line the daemon could not read) answers the oldest request.
+        answer(root["id"]?.int64, Self.reply(root))
     }
 
     /// The result or error of a reply line.
@@ -257,49 +290,29 @@ final class Connection: Sendable {
         }
     }
 
-    private func complete(_ id: Int64, _ reply: Reply) {
-        let pending = state.withLock { state -> Pending? in
-            let pending = state.pending.removeValue(forKey: id)
-            state.dropAnswered()
-            return pending
+    /// Completes the call a reply answers: the request `id`, or the oldest one when the reply has no id.
+    private func answer(_ id: Int64?, _ reply: Reply) {
+        let pending = state.withLock { state in
+            (id.map { state.inFlight.answer($0) } ?? state.inFlight.answerOldest())?.call
         }
-        guard let pending else { return }
-        pending.continuation.resume(
-            returning: reply.mapError { $0.source == .reply ? .badReply(pending.method, $0.message) : $0 })
+        pending?.completion(reply)
     }
 
-    /// Completes the oldest request written and not yet answered (replies come in the order of requests).
-    private func completeOldest(_ reply: Reply) {
-        let id = state.withLock { state -> Int64? in
-            state.dropAnswered()
-            return state.writtenHead < state.written.count ? state.written[state.writtenHead] : nil
-        }
-        if let id { complete(id, reply) }
+    /// Ends the call of request `id` before its reply (a timeout); its reply, when it comes, is dropped.
+    private func end(_ id: Int64, _ error: WaterfallClientError) {
+        let pending = state.withLock { $0.inFlight.end(id) }
+        pending?.completion(.failure(error))
     }
 
     /// Records the end of the connection (the first reason wins) and fails everything waiting.
     private func fail(_ error: WaterfallClientError) {
-        let (pending, sinks) = state.withLock { state in
+        let (failure, pending, sinks) = state.withLock { state in
             if state.failure == nil { state.failure = error }
-            let pending = Array(state.pending.values)
             let sinks = state.sinks.values.flatMap { $0 }
-            state.pending = [:]
             state.sinks = [:]
-            return (pending, sinks)
+            return (state.failure ?? error, state.inFlight.removeAll(), sinks)
         }
-        let failure = state.withLock { $0.failure } ?? error
-        for call in pending { call.continuation.resume(returning: .failure(failure)) }
+        for call in pending { call.completion(.failure(failure)) }
         for sink in sinks { sink.finish() }
-    }
-}
-
-extension Connection.State {
-    /// Drops the answered ids at the front of `written`.
-    fileprivate mutating func dropAnswered() {
-        while writtenHead < written.count, pending[written[writtenHead]] == nil { writtenHead += 1 }
-        if writtenHead > 1024, writtenHead * 2 > written.count {
-            written.removeFirst(writtenHead)
-            writtenHead = 0
-        }
     }
 }

@@ -6,58 +6,63 @@ import WaterfallProtocol
 /// path of the field at fault.
 enum ReplyDecoding {
     typealias Failure = WaterfallClientError
+    /// The path of a field, for an error message: built only when a field is at fault (a path per section entry
+    /// cost more than decoding the entry).
+    typealias Path = () -> String
 
     static func fail(_ path: String, _ what: String) -> Failure { .unreadable("\(path): \(what)") }
 
-    static func member(_ node: JSONNode, _ key: StaticString, _ path: String) throws(Failure) -> JSONNode {
-        guard let value = node[key] else { throw fail(path, "no member \(key)") }
+    static func member(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> JSONNode {
+        guard let value = node[key] else { throw fail(path(), "no member \(key)") }
         return value
     }
 
-    static func number(_ node: JSONNode, _ key: StaticString, _ path: String) throws(Failure) -> Double {
-        guard let value = try member(node, key, path).double else { throw fail("\(path).\(key)", "not a number") }
+    static func number(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> Double {
+        guard let value = try member(node, key, path()).double else { throw fail("\(path()).\(key)", "not a number") }
         return value
     }
 
-    static func int(_ node: JSONNode, _ key: StaticString, _ path: String) throws(Failure) -> Int {
-        guard let value = try member(node, key, path).int else { throw fail("\(path).\(key)", "not an integer") }
+    static func int(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> Int {
+        guard let value = try member(node, key, path()).int else { throw fail("\(path()).\(key)", "not an integer") }
         return value
     }
 
-    static func string(_ node: JSONNode, _ key: StaticString, _ path: String) throws(Failure) -> String {
-        guard let value = try member(node, key, path).string else { throw fail("\(path).\(key)", "not a string") }
+    static func string(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> String {
+        guard let value = try member(node, key, path()).string else { throw fail("\(path()).\(key)", "not a string") }
         return value
     }
 
-    static func array(_ node: JSONNode, _ key: StaticString, _ path: String) throws(Failure) -> JSONNode.Elements {
-        let value = try member(node, key, path)
-        guard value.kind == .array else { throw fail("\(path).\(key)", "not an array") }
+    static func array(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
+        -> JSONNode.Elements
+    {
+        let value = try member(node, key, path())
+        guard value.kind == .array else { throw fail("\(path()).\(key)", "not an array") }
         return value.elements
     }
 
     /// `{"x", "y", "w", "h"}`.
-    static func rect(_ node: JSONNode, _ path: String) throws(Failure) -> Rect {
+    static func rect(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Rect {
         Rect(
-            x: try number(node, "x", path), y: try number(node, "y", path), width: try number(node, "w", path),
-            height: try number(node, "h", path))
+            x: try number(node, "x", path()), y: try number(node, "y", path()), width: try number(node, "w", path()),
+            height: try number(node, "h", path()))
     }
 
     /// `{"w", "h"}`.
-    static func size(_ node: JSONNode, _ path: String) throws(Failure) -> Size {
-        Size(width: try number(node, "w", path), height: try number(node, "h", path))
+    static func size(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Size {
+        Size(width: try number(node, "w", path()), height: try number(node, "h", path()))
     }
 
     /// An item frame of a section entry: `{"i", "x", "y", "w", "h", "id"?}`.
-    static func itemFrame(_ node: JSONNode, _ path: String) throws(Failure) -> ItemFrame {
-        ItemFrame(index: try int(node, "i", path), frame: try rect(node, path), id: node["id"]?.string)
+    static func itemFrame(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> ItemFrame {
+        ItemFrame(index: try int(node, "i", path()), frame: try rect(node, path()), id: node["id"]?.string)
     }
 
     /// The `items` array of a section entry, read in one pass over each item's members through views: a lookup
     /// per key made a node (a retain) and walked the members again for each of the six (1 µs an item for a
     /// million-item `layout.get`).
-    static func itemFrames(_ node: JSONNode, _ path: String) throws(Failure) -> [ItemFrame] {
+    static func itemFrames(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [ItemFrame] {
         try node.withView { (array: JSONView) throws(Failure) -> [ItemFrame] in
-            guard array.kind == .array else { throw fail(path, "not an array") }
+            guard array.kind == .array else { throw fail(path(), "not an array") }
             var frames: [ItemFrame] = []
             let elements = array.elements
             frames.reserveCapacity(elements.underestimatedCount)
@@ -86,7 +91,7 @@ enum ReplyDecoding {
                     }
                 }
                 guard let index, let x, let y, let w, let h else {
-                    throw fail("\(path)[\(j)]", "not an item frame {i, x, y, w, h} of numbers")
+                    throw fail("\(path())[\(j)]", "not an item frame {i, x, y, w, h} of numbers")
                 }
                 frames.append(ItemFrame(index: index, frame: Rect(x: x, y: y, width: w, height: h), id: id))
             }
@@ -95,17 +100,17 @@ enum ReplyDecoding {
     }
 
     /// A header or footer of a diff entry: absent (unchanged), null (gone) or a rect.
-    static func change(_ node: JSONNode?, _ path: String) throws(Failure) -> FrameChange {
+    static func change(_ node: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> FrameChange {
         guard let node else { return .unchanged }
-        return node.isNull ? .removed : .set(try rect(node, path))
+        return node.isNull ? .removed : .set(try rect(node, path()))
     }
 
     /// A header's `pinMaxY` (a horizontal layout's `pinMaxX` or `pinMinX`), when it has one (a pinned header); nil
     /// for an absent or null header.
-    static func pinMaxY(_ header: JSONNode?, _ path: String) throws(Failure) -> Double? {
+    static func pinMaxY(_ header: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> Double? {
         guard let header, !header.isNull else { return nil }
         for key: StaticString in ["pinMaxY", "pinMaxX", "pinMinX"] where header[key] != nil {
-            return try number(header, key, path)
+            return try number(header, key, path())
         }
         return nil
     }
@@ -120,15 +125,15 @@ enum ReplyDecoding {
 
     /// A member along the feed: `vertical` (`height`, `dy`), else `horizontal` (`width`, `dx`).
     static func along(
-        _ node: JSONNode, _ vertical: StaticString, _ horizontal: StaticString, _ path: String
+        _ node: JSONNode, _ vertical: StaticString, _ horizontal: StaticString, _ path: @autoclosure Path
     ) throws(Failure) -> Double {
-        try number(node, node[vertical] == nil && node[horizontal] != nil ? horizontal : vertical, path)
+        try number(node, node[vertical] == nil && node[horizontal] != nil ? horizontal : vertical, path())
     }
 
     /// A query element's `pinned`: false when absent.
-    static func pinned(_ element: JSONNode, _ path: String) throws(Failure) -> Bool {
+    static func pinned(_ element: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Bool {
         guard let node = element["pinned"] else { return false }
-        guard let value = node.bool else { throw fail("\(path).pinned", "not a boolean") }
+        guard let value = node.bool else { throw fail("\(path()).pinned", "not a boolean") }
         return value
     }
 
@@ -143,20 +148,20 @@ enum ReplyDecoding {
     }
 
     /// `{"section", "i", "dy"}` or null; nil when absent.
-    static func anchor(_ node: JSONNode?, _ path: String) throws(Failure) -> AnchorResult? {
+    static func anchor(_ node: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> AnchorResult? {
         guard let node else { return nil }
         if node.isNull { return .removed }
-        let path = ItemPath(section: try int(node, "section", path), item: try int(node, "i", path))
-        if node["dx"] != nil { return .movedAlongX(path, dx: try number(node, "dx", "result.anchor")) }
-        return .moved(path, dy: try number(node, "dy", "result.anchor"))
+        let item = ItemPath(section: try int(node, "section", path()), item: try int(node, "i", path()))
+        if node["dx"] != nil { return .movedAlongX(item, dx: try number(node, "dx", "result.anchor")) }
+        return .moved(item, dy: try number(node, "dy", "result.anchor"))
     }
 
     /// A diff: `{"sections": [...], "shifts"?: [...]}`.
-    static func diff(_ node: JSONNode, _ path: String) throws(Failure) -> LayoutDiff {
+    static func diff(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> LayoutDiff {
         var sections: [SectionDiff] = []
         var screen = ScreenMapping.identity
-        for (k, entry) in try array(node, "sections", path).enumerated() {
-            let at = "\(path).sections[\(k)]"
+        for (k, entry) in try array(node, "sections", path()).enumerated() {
+            func at() -> String { "\(path()).sections[\(k)]" }
             // The first entry tells the axis; any entry's pinned header tells rtl (`pinMinX`).
             if k == 0 {
                 screen = Self.screen(of: entry)
@@ -164,27 +169,27 @@ enum ReplyDecoding {
                 screen = ScreenMapping(axis: .horizontal, direction: .rtl)
             }
             var diff = SectionDiff(
-                section: try int(entry, "section", at), origin: try number(entry, "origin", at),
-                height: try along(entry, "height", "width", at), count: try int(entry, "count", at))
-            if entry["dy"] != nil || entry["dx"] != nil { diff.dy = try along(entry, "dy", "dx", at) }
+                section: try int(entry, "section", at()), origin: try number(entry, "origin", at()),
+                height: try along(entry, "height", "width", at()), count: try int(entry, "count", at()))
+            if entry["dy"] != nil || entry["dx"] != nil { diff.dy = try along(entry, "dy", "dx", at()) }
             diff.isNew = entry["new"]?.bool == true
-            diff.header = try change(entry["header"], "\(at).header")
-            diff.pinMaxY = try pinMaxY(entry["header"], "\(at).header")
-            diff.footer = try change(entry["footer"], "\(at).footer")
-            if let items = entry["items"] { diff.items = try itemFrames(items, "\(at).items") }
+            diff.header = try change(entry["header"], "\(at()).header")
+            diff.pinMaxY = try pinMaxY(entry["header"], "\(at()).header")
+            diff.footer = try change(entry["footer"], "\(at()).footer")
+            if let items = entry["items"] { diff.items = try itemFrames(items, "\(at()).items") }
             sections.append(diff)
         }
         var shifts: [SectionShift] = []
         if node["shifts"] != nil {
-            for (k, entry) in try array(node, "shifts", path).enumerated() {
-                let at = "\(path).shifts[\(k)]"
+            for (k, entry) in try array(node, "shifts", path()).enumerated() {
+                func at() -> String { "\(path()).shifts[\(k)]" }
                 if entry["dx"] != nil {
                     screen = ScreenMapping(axis: .horizontal, direction: screen.reversed ? .rtl : .ltr)
                 }
                 shifts.append(
                     SectionShift(
-                        from: try int(entry, "from", at), to: try int(entry, "to", at),
-                        dy: try along(entry, "dy", "dx", at)))
+                        from: try int(entry, "from", at()), to: try int(entry, "to", at()),
+                        dy: try along(entry, "dy", "dx", at())))
             }
         }
         return LayoutDiff(sections: sections, shifts: shifts, screen: screen)
@@ -194,16 +199,17 @@ enum ReplyDecoding {
     static func frames(_ node: JSONNode) throws(Failure) -> LayoutFrames {
         var sections: [SectionFrames] = []
         for (k, entry) in try array(node, "sections", "result").enumerated() {
-            let at = "result.sections[\(k)]"
-            let items = try itemFrames(member(entry, "items", at), "\(at).items")
+            func at() -> String { "result.sections[\(k)]" }
+            let items = try itemFrames(member(entry, "items", at()), "\(at()).items")
             let header = entry["header"]
             sections.append(
                 SectionFrames(
-                    section: try int(entry, "section", at), origin: try number(entry, "origin", at),
-                    height: try along(entry, "height", "width", at), count: try int(entry, "count", at), items: items,
-                    header: try header.map { node throws(Failure) in try rect(node, "\(at).header") },
-                    pinMaxY: try pinMaxY(header, "\(at).header"),
-                    footer: try entry["footer"].map { node throws(Failure) in try rect(node, "\(at).footer") },
+                    section: try int(entry, "section", at()), origin: try number(entry, "origin", at()),
+                    height: try along(entry, "height", "width", at()), count: try int(entry, "count", at()),
+                    items: items,
+                    header: try header.map { node throws(Failure) in try rect(node, "\(at()).header") },
+                    pinMaxY: try pinMaxY(header, "\(at()).header"),
+                    footer: try entry["footer"].map { node throws(Failure) in try rect(node, "\(at()).footer") },
                     screen: Self.screen(of: entry)))
         }
         return LayoutFrames(
@@ -223,12 +229,12 @@ enum ReplyDecoding {
     }
 
     /// A `query` element at `at`.
-    static func element(_ entry: JSONNode, _ at: String) throws(Failure) -> Element {
-        let name = try string(entry, "kind", at)
-        guard let kind = Element.Kind(rawValue: name) else { throw fail("\(at).kind", "unknown kind \(name)") }
+    static func element(_ entry: JSONNode, _ at: @autoclosure Path) throws(Failure) -> Element {
+        let name = try string(entry, "kind", at())
+        guard let kind = Element.Kind(rawValue: name) else { throw fail("\(at()).kind", "unknown kind \(name)") }
         return Element(
-            kind: kind, section: try int(entry, "section", at), index: entry["i"]?.int, frame: try rect(entry, at),
-            id: entry["id"]?.string, pinned: try pinned(entry, at))
+            kind: kind, section: try int(entry, "section", at()), index: entry["i"]?.int, frame: try rect(entry, at()),
+            id: entry["id"]?.string, pinned: try pinned(entry, at()))
     }
 
     /// `items.neighbors`' result: each side an element or null.
@@ -256,10 +262,10 @@ enum ReplyDecoding {
     }
 
     /// The engine commands of an event's `ops`, read by the protocol module's decoder as the daemon read them.
-    static func commands(_ node: JSONNode, _ path: String) throws(Failure) -> [LayoutCommand] {
-        guard node.kind == .array else { throw fail(path, "not an array") }
+    static func commands(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [LayoutCommand] {
+        guard node.kind == .array else { throw fail(path(), "not an array") }
         do throws(ProtocolError) {
-            return try CommandDecoding.appliedOps(node.elements, path)
+            return try CommandDecoding.appliedOps(node.elements, path())
         } catch {
             throw .unreadable(error.message)
         }
@@ -283,12 +289,12 @@ enum ReplyDecoding {
     }
 
     /// A `{"method", "params"}` list.
-    static func operations(_ node: JSONNode, _ path: String) throws(Failure) -> [Operation] {
-        guard node.kind == .array else { throw fail(path, "not an array") }
+    static func operations(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [Operation] {
+        guard node.kind == .array else { throw fail(path(), "not an array") }
         var ops: [Operation] = []
         for (k, op) in node.elements.enumerated() {
-            let at = "\(path)[\(k)]"
-            ops.append(Operation(method: try string(op, "method", at), params: op["params"]?.value ?? .object([])))
+            func at() -> String { "\(path())[\(k)]" }
+            ops.append(Operation(method: try string(op, "method", at()), params: op["params"]?.value ?? .object([])))
         }
         return ops
     }

@@ -207,16 +207,41 @@ extension WaterfallClient {
 
     // MARK: Private
 
+    /// A change's call whose params are `layout`, `members`, then the options.
     private func mutate(
         _ method: String, layout: String, _ members: [(key: String, value: JSONValue)], _ options: MutationOptions
     ) async throws(WaterfallClientError) -> MutationResult {
-        var params: [(key: String, value: JSONValue)] = [("layout", .string(layout))] + members
-        if !options.diff { params.append(("diff", false)) }
-        if let anchor = options.anchor {
-            params.append(("anchor", ["section": .integer(anchor.section), "i": .integer(anchor.item)]))
+        try await mutate(method, layout: layout, options) { w in
+            for (key, value) in members {
+                w.key(string: key)
+                w.write(value)
+            }
         }
-        if let viewport = options.viewport { params.append(("viewport", CommandEncoding.viewport(viewport))) }
-        let node = try await result(method, .object(params))
-        return try decode(method, node, ReplyDecoding.mutation)
+    }
+
+    /// A change's call, its params written straight into the request (`layout`, what `members` writes, then the
+    /// options) and its result decoded as it is read.
+    private func mutate(
+        _ method: String, layout: String, _ options: MutationOptions, members: (inout JSONWriter) -> Void
+    ) async throws(WaterfallClientError) -> MutationResult {
+        try await result(method, decode: ReplyDecoding.mutation) { w in
+            w.key("params")
+            w.beginObject()
+            w.member("layout", layout)
+            members(&w)
+            if !options.diff { w.member("diff", false) }
+            if let anchor = options.anchor {
+                w.key("anchor")
+                w.beginObject()
+                w.member("section", anchor.section)
+                w.member("i", anchor.item)
+                w.endObject()
+            }
+            if let viewport = options.viewport {
+                w.key("viewport")
+                w.write(CommandEncoding.viewport(viewport))
+            }
+            w.endObject()
+        }
     }
 }

@@ -76,6 +76,14 @@ public final class WaterfallClient: Sendable {
         try await connection.call(method, params, timeout: timeout).get()
     }
 
+    /// The result of one call whose members after `method` `params` writes, read by `decode` as the reply is read.
+    func result<T: Sendable>(
+        _ method: String, decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
+        params: (inout JSONWriter) -> Void
+    ) async throws(WaterfallClientError) -> T {
+        try await connection.call(method, timeout: timeout, params: params, decode: decode).get()
+    }
+
     /// Decodes `node` with `body`, naming `method` in a decoding error.
     func decode<T>(
         _ method: String, _ node: JSONNode, _ body: (JSONNode) throws(WaterfallClientError) -> T
