@@ -161,22 +161,13 @@ enum ReplyDecoding {
         var sections: [SectionDiff] = []
         var screen = ScreenMapping.identity
         for (k, entry) in try array(node, "sections", path()).enumerated() {
-            func at() -> String { "\(path()).sections[\(k)]" }
+            let (diff, entryScreen) = try sectionDiff(entry, "\(path()).sections[\(k)]")
             // The first entry tells the axis; any entry's pinned header tells rtl (`pinMinX`).
             if k == 0 {
-                screen = Self.screen(of: entry)
-            } else if screen.axis == .horizontal, !screen.reversed, Self.screen(of: entry).reversed {
+                screen = entryScreen
+            } else if screen.axis == .horizontal, !screen.reversed, entryScreen.reversed {
                 screen = ScreenMapping(axis: .horizontal, direction: .rtl)
             }
-            var diff = SectionDiff(
-                section: try int(entry, "section", at()), origin: try number(entry, "origin", at()),
-                height: try along(entry, "height", "width", at()), count: try int(entry, "count", at()))
-            if entry["dy"] != nil || entry["dx"] != nil { diff.dy = try along(entry, "dy", "dx", at()) }
-            diff.isNew = entry["new"]?.bool == true
-            diff.header = try change(entry["header"], "\(at()).header")
-            diff.pinMaxY = try pinMaxY(entry["header"], "\(at()).header")
-            diff.footer = try change(entry["footer"], "\(at()).footer")
-            if let items = entry["items"] { diff.items = try itemFrames(items, "\(at()).items") }
             sections.append(diff)
         }
         var shifts: [SectionShift] = []

@@ -33,6 +33,23 @@ import WaterfallLayout
             #"{"seq":1,"contentSize":{"w":1,"h":1},"diff":{"sections":[{"section":0,"origin":0,"height":1,"count":1,"items":[{"i":0,"x":0}]}]}}"#,
             "result.diff.sections[0].items[0]: not an item frame {i, x, y, w, h} of numbers"
         ),
+        (
+            #"{"seq":1,"contentSize":{"w":1,"h":1},"diff":{"sections":[{"section":0,"origin":0,"count":1}]}}"#,
+            "result.diff.sections[0]: no member height"
+        ),
+        (
+            #"{"seq":1,"contentSize":{"w":1,"h":1},"diff":{"sections":[{"section":0,"origin":0,"width":1,"count":"1"}]}}"#,
+            "result.diff.sections[0].count: not an integer"
+        ),
+        (
+            #"{"seq":1,"contentSize":{"w":1,"h":1},"diff":{"sections":[{"section":0,"origin":0,"height":1,"count":1,"dx":null}]}}"#,
+            "result.diff.sections[0].dx: not a number"
+        ),
+        (
+            #"{"seq":1,"contentSize":{"w":1,"h":1},"diff":{"sections":[{"section":0,"origin":0,"height":1,"count":1,"header":{"x":0}}]}}"#,
+            "result.diff.sections[0].header: no member y"
+        ),
+        (#"{"seq":1,"contentSize":{"w":1,"h":1},"diff":{"sections":[7]}}"#, "result.diff.sections[0]: not an object"),
     ])
     func aMalformedResultNamesTheField(_ text: String, _ message: String) throws {
         #expect {
