@@ -127,7 +127,18 @@ extension WaterfallClient {
     public func insertItems(
         _ items: [Item], at index: Int, inSection section: Int, of layout: String, options: MutationOptions = .init()
     ) async throws(WaterfallClientError) -> MutationResult {
-        try await apply(.insertItems(section: section, at: index, items: items), to: layout, options: options)
+        try await mutate(ChangeMethod.itemsInsert.rawValue, layout: layout, options) { w in
+            w.member("section", section)
+            w.member("at", index)
+            w.key("items")
+            w.beginArray()
+            for item in items {
+                w.beginObject()
+                w.itemMembers(item)
+                w.endObject()
+            }
+            w.endArray()
+        }
     }
 
     /// `items.delete`, by indices before the delete.
@@ -141,7 +152,18 @@ extension WaterfallClient {
     public func updateItems(
         _ updates: [ItemUpdate], inSection section: Int, of layout: String, options: MutationOptions = .init()
     ) async throws(WaterfallClientError) -> MutationResult {
-        try await apply(.updateItems(section: section, updates: updates), to: layout, options: options)
+        try await mutate(ChangeMethod.itemsUpdate.rawValue, layout: layout, options) { w in
+            w.member("section", section)
+            w.key("items")
+            w.beginArray()
+            for update in updates {
+                w.beginObject()
+                w.member("i", update.index)
+                w.itemMembers(update.item)
+                w.endObject()
+            }
+            w.endArray()
+        }
     }
 
     /// `items.move`; `to` is the position after the item is removed.
@@ -159,7 +181,10 @@ extension WaterfallClient {
             let request = CommandEncoding.request(command)
             return ["method": .string(request.method.rawValue), "params": request.params]
         }
-        return try await mutate("batch", layout: layout, [("ops", .array(ops))], options)
+        return try await mutate("batch", layout: layout, options) { w in
+            w.key("ops")
+            w.write(.array(ops))
+        }
     }
 
     /// Any one change, by the method that makes it.
