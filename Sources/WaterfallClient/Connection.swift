@@ -7,8 +7,9 @@ import WaterfallProtocol
 /// subscriptions of their layout.
 ///
 /// No blocking call ever runs on Swift's cooperative pool (on two cores it has two threads, and a blocked one
-/// freezes every task): a thread of the connection's own connects and then reads until the end, and a serial
-/// dispatch queue writes. Calls only register a continuation and enqueue their bytes.
+/// freezes every task): a thread of the connection's own connects and then reads until the end, sending after each
+/// read, without blocking, the requests made meanwhile; a serial dispatch queue writes the rest (the first request
+/// after a quiet spell, what a full socket did not take). Calls only write their bytes and register a continuation.
 final class Connection: Sendable {
     /// What a call waits for: the `result` node of its reply, or an error.
     typealias Reply = Result<JSONNode, WaterfallClientError>
@@ -66,11 +67,16 @@ final class Connection: Sendable {
                 let (refusal, flushes) = state.withLock { state -> (WaterfallClientError?, Bool) in
                     if let failure = state.failure { return (failure, false) }
                     if state.cancelled.remove(id) != nil { return (.cancelled(method), false) }
+                    // A request sent and not answered: its reply will wake the reading thread, which then sends what
+                    // has gathered, this request too (no hop to the writer's thread for each batch).
+                    let replyComes = state.inFlight.count > state.queued
                     // Queued in wire order; one flush sends whatever has gathered by the time it runs.
                     Self.writeRequest(id: id, method: method, params: params, into: &state.outgoing)
                     state.inFlight.append(id: id, Pending(method: method, completion: completion))
-                    defer { state.isFlushScheduled = true }
-                    return (nil, !state.isFlushScheduled)
+                    state.queued += 1
+                    guard !replyComes, !state.isWriterActive else { return (nil, false) }
+                    state.isWriterActive = true
+                    return (nil, true)
                 }
                 if let refusal { return continuation.resume(returning: .failure(refusal)) }
                 if flushes { writer.async { self.flush() } }
@@ -154,13 +160,15 @@ final class Connection: Sendable {
         /// The descriptor is shut down, or closed (then its number may belong to another file).
         var isShutDown = false
         var isDescriptorClosed = false
-        /// Request lines not yet handed to the writer, and whether a flush is on its way.
+        /// Request lines not yet sent, and how many.
         var outgoing = JSONWriter(capacity: 4_096)
-        var isFlushScheduled = false
+        var queued = 0
+        /// The writer's queue has a flush on its way or is sending: `outgoing` is then left to it, and sent in order.
+        var isWriterActive = false
     }
 
     /// The bytes being sent: only `flush` (on `writer`) uses them, between taking them from `State.outgoing` and
-    /// giving the emptied buffer back for the next requests.
+    /// giving the emptied buffer back for the next requests; the reading thread has a buffer of its own.
     private final class SendBuffer: @unchecked Sendable {
         var bytes = JSONWriter(capacity: 4_096)
     }
@@ -196,21 +204,59 @@ final class Connection: Sendable {
         w.newline()
     }
 
-    /// On `writer`: sends every request queued since the last flush, in one write when they fit one (calls made
-    /// together, as a pipelining client makes them, then cost one system call, not one each). The two buffers
+    /// On `writer`: sends every request queued, in one write when they fit one (calls made together, as a
+    /// pipelining client makes them, then cost one system call, not one each), until none is left. The two buffers
     /// change places, so that neither is allocated again.
     private func flush() {
-        let isClosed = state.withLock { state -> Bool in
-            state.isFlushScheduled = false
-            swap(&state.outgoing, &sending.bytes)
-            return state.isDescriptorClosed
+        while true {
+            let isQueued = state.withLock { state -> Bool in
+                guard state.outgoing.byteCount > 0, !state.isDescriptorClosed else {
+                    state.isWriterActive = false
+                    return false
+                }
+                swap(&state.outgoing, &sending.bytes)
+                state.queued = 0
+                return true
+            }
+            guard isQueued else { return }
+            let failure = sending.bytes.withUnsafeBytes { Socket.sendAll(fd, $0) }
+            sending.bytes.reset()
+            if let failure { return failed(failure) }
         }
-        defer { sending.bytes.reset() }
-        guard !isClosed, sending.bytes.byteCount > 0 else { return }
-        if let error = sending.bytes.withUnsafeBytes({ Socket.sendAll(fd, $0) }) {
-            fail(.connectionClosed(path, "failed: \(error)"))
-            shutDown()
+    }
+
+    /// On the connection's thread, after the lines of a read: sends the requests made meanwhile as far as the socket
+    /// takes them without blocking; the writer's queue sends the rest, and everything after it, in order.
+    private func flushFromReader(_ buffer: inout JSONWriter) {
+        let isQueued = state.withLock { state -> Bool in
+            guard !state.isWriterActive, state.outgoing.byteCount > 0, !state.isDescriptorClosed else { return false }
+            swap(&state.outgoing, &buffer)
+            state.queued = 0
+            return true
         }
+        guard isQueued else { return }
+        defer { buffer.reset() }
+        switch buffer.withUnsafeBytes({ Socket.sendAvailable(fd, $0) }) {
+        case .failure(let failure):
+            failed(failure)
+        case .success(let sent) where sent < buffer.byteCount:
+            // The socket is full (the daemon is behind): blocking is the writer's job, not this thread's, which
+            // must keep reading the replies that free the daemon.
+            let rest = Array(buffer.bytes.dropFirst(sent))
+            state.withLock { $0.isWriterActive = true }
+            writer.async {
+                if let failure = rest.withUnsafeBytes({ Socket.sendAll(self.fd, $0) }) { return self.failed(failure) }
+                self.flush()
+            }
+        case .success:
+            break
+        }
+    }
+
+    /// A write failed: the connection is over.
+    private func failed(_ failure: SocketError) {
+        fail(.connectionClosed(path, "failed: \(failure)"))
+        shutDown()
     }
 
     /// On the connection's thread: reads and dispatches lines until the end, then fails what is left.
@@ -219,6 +265,7 @@ final class Connection: Sendable {
         // One reader for every line: its buffers are reused while no reply's node outlives its call's decoding.
         var reader = JSONReader()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var sending = JSONWriter(capacity: 4_096)
         var reason = "was closed by the daemon"
         while true {
             let count = buffer.withUnsafeMutableBytes { Socket.read(fd, $0) }
@@ -233,6 +280,7 @@ final class Connection: Sendable {
                 case .tooLarge: answer(nil, .failure(.unreadable("a line over \(maxReplyBytes) bytes")))
                 }
             }
+            flushFromReader(&sending)
         }
         fail(.connectionClosed(path, reason))
         // Closed on the writer's queue, after every write queued before.

@@ -58,6 +58,19 @@ enum Socket {
         return nil
     }
 
+    /// Sends as much of `bytes` as the socket takes without blocking: the byte count sent, or the error.
+    static func sendAvailable(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, SocketError> {
+        var offset = 0
+        while offset < bytes.count {
+            let n = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            guard n > 0 else { return .failure(SocketError(errorText())) }
+            offset += n
+        }
+        return .success(offset)
+    }
+
     /// Runs `body` on a new detached thread (a thread of the client's own, never the cooperative pool's); the
     /// error if no thread could be made.
     static func startThread(_ body: @escaping @Sendable () -> Void) -> SocketError? {
