@@ -57,6 +57,9 @@ actor ClientSession: Session {
     /// pipelining client ~0.15 µs per request. Replies of one read stay in order; events may come between chunks,
     /// as between any two replies (PROTOCOL.md).
     static let replyChunkBytes = 48 * 1024
+    /// Replies of a visit are sent on before the read's next requests run once they reach this size (a few dozen
+    /// one-item updates): a send per visit at most.
+    static let earlyChunkBytes = 4 * 1024
 
     /// Sends what `out` holds (whole replies, or the first part of one being produced) and goes on in a new buffer,
     /// inside the same open containers; waits while the client has too much unsent. False once the connection is
@@ -121,6 +124,11 @@ actor ClientSession: Session {
                     service.requests.add(1, ordering: .relaxed)
                 }
                 await answer(changesTo: change.layout, changes, &out)
+                // A pipelining client sends more once it has replies: sending a visit's worth now lets it, so that
+                // this connection's thread reads and decodes its next requests while the rest of these run.
+                if next < requests.endIndex, out.byteCount >= Self.earlyChunkBytes, !(await sendChunk(&out)) {
+                    return []
+                }
             case .call(let id, let isNotification, let call):
                 do throws(ProtocolError) {
                     if isNotification {
