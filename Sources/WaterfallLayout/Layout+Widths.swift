@@ -33,6 +33,12 @@ extension Layout {
         Self.widths(after: change.commands) ?? widths
     }
 
+    /// Whether the layout is at one width and stays there after `change` (no configure among its commands sets
+    /// widths): the usual case, which needs no list of the widths.
+    public func staysAtOneWidth(after change: ValidatedChange) -> Bool {
+        others.isEmpty && Self.widths(after: change.commands) == nil
+    }
+
     /// The layout at `width` (its frames, listings and queries are that width's), or nil when the layout is not laid
     /// out at that width.
     public func at(width w: Double) -> Layout? {

@@ -106,7 +106,10 @@ struct ChangeVisit {
         let validated: ValidatedChange
         var inverse: [LayoutCommand]?
         let growth: Int
-        let before = layout.widths
+        // A layout that stays at its one width, the usual case, needs no lists of widths (two allocations a change).
+        let width = layout.width
+        let single: Bool
+        let before: [Double]
         let after: [Double]
         do throws(ProtocolError) {
             do {
@@ -115,15 +118,18 @@ struct ChangeVisit {
             } catch {
                 throw ProtocolError(error)
             }
-            after = layout.widths(after: validated)
-            if let width = change.width, !after.contains(width) {
-                throw WidthRoute.notAWidth(width, of: entry.name, after)
+            single = layout.staysAtOneWidth(after: validated)
+            before = single ? [] : layout.widths
+            after = single ? [] : layout.widths(after: validated)
+            if let wanted = change.width, single ? wanted != width : !after.contains(wanted) {
+                throw WidthRoute.notAWidth(wanted, of: entry.name, single ? [width] : after)
             }
             if let viewport = change.viewport {
                 do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
             }
             // Every width holds the change's items; the exact weight is settled after.
-            growth = validated.commands.reduce(0) { $0 + $1.addedWeight } * max(before.count, after.count)
+            let widthCount = single ? 1 : max(before.count, after.count)
+            growth = validated.commands.reduce(0) { $0 + $1.addedWeight } * widthCount
             if durable {
                 // The journal's room before anything changes: a full disk refuses the change and changes nothing.
                 let bound = log.recordBound(validated)
@@ -138,21 +144,27 @@ struct ChangeVisit {
         } catch {
             return .failure(error)
         }
-        let request = WidthRoute(change.width, before: before, after: after)
+        func route(_ wanted: Double?) -> WidthRoute {
+            single ? WidthRoute(wanted, only: width) : WidthRoute(wanted, before: before, after: after)
+        }
+        let request = route(change.width)
         var routes: [AudienceKey: WidthRoute] = [:]
-        for key in audience { routes[key] = WidthRoute(key.width, before: before, after: after) }
+        for key in audience { routes[key] = route(key.width) }
         // What each scoped reader holds, taken before the change at the width it had: its viewport's elements.
         let requestHold = change.viewport.map { layout.at(width: request.from)?.hold($0) } ?? nil
         var holds: [AudienceKey: ViewportHold] = [:]
         for (key, route) in routes {
             if let viewport = key.viewport { holds[key] = layout.at(width: route.from)?.hold(viewport) }
         }
-        var full: Set<Double> = change.wantsDiff && change.viewport == nil ? [request.to] : []
+        // The widths whose diffs list item frames: the request's own, and the unscoped subscribers'.
+        let ownFull = change.wantsDiff && change.viewport == nil
+        var full: Set<Double> = []
         for (key, route) in routes where key.viewport == nil && !route.isMove { full.insert(route.to) }
         let removed = Set(routes.values.filter(\.isMove).map(\.from))
         let outcomes: [WidthOutcome]
         do {
-            outcomes = try await layout.apply(validated, listingItems: { full.contains($0) }, from: Array(removed))
+            outcomes = try await layout.apply(
+                validated, listingItems: { (ownFull && $0 == request.to) || full.contains($0) }, from: Array(removed))
         } catch {
             budget.adjust(-growth)
             return .failure(ProtocolError(error))
@@ -161,14 +173,17 @@ struct ChangeVisit {
         settleWeight(of: layout, reserved: growth)
         if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: validated)) }
         let mine = request.outcome(in: outcomes)
-        let target = layout.at(width: request.to) ?? layout
         // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
         // for a vertical layout: Geometry, "Horizontal feeds").
         let screen = layout.screen
-        let own = requestHold.map {
-            screen.diff(target.scoped(mine.diff, hold: $0, commands: validated.commands, anchor: mine.anchor).diff)
+        let own = requestHold.map { hold in
+            let target = layout.at(width: request.to) ?? layout
+            return screen.diff(
+                target.scoped(mine.diff, hold: hold, commands: validated.commands, anchor: mine.anchor).diff)
         }
-        var reply = ChangeOutcome(seq: layout.seq, size: target.contentSize, anchor: mine.anchor.map(screen.anchor))
+        // The layout itself at its own width: `at(width:)` would copy it (a retain of each of its arrays).
+        let size = request.to == width ? layout.contentSize : (layout.at(width: request.to) ?? layout).contentSize
+        var reply = ChangeOutcome(seq: layout.seq, size: size, anchor: mine.anchor.map(screen.anchor))
         if change.wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
         guard !audience.isEmpty else { return .success(reply) }
         var event = ChangeEvent()
