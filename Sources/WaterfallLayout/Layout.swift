@@ -263,7 +263,7 @@ public struct Layout: Sendable {
     private mutating func recordPlacement(of jobs: [Int]) {
         var placed = 0
         for s in jobs {
-            metrics[s] = SectionMetrics(sections[s])
+            metrics[s] = sections[s].measured()
             placed += sections[s].placedInLastPass
         }
         lastPlacedCount = placed
