@@ -72,6 +72,10 @@ extension Layout {
     }
 
     /// Applies `change`, known to apply, at every width (the widths it sets, when it sets some).
+    ///
+    /// Inlined into its two callers: an async call is a frame from the task's allocator and a resumption, and every
+    /// change comes through here.
+    @inline(__always)
     mutating func performEverywhere(
         _ change: ValidatedChange, countsAsChange: Bool, listingItems: (Double) -> Bool, from removed: [Double] = []
     ) async -> [WidthOutcome] {

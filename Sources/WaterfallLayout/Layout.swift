@@ -155,6 +155,7 @@ public struct Layout: Sendable {
     }
 
     /// Applies `change` at this width alone (the caller checked its stamp), and follows its anchor.
+    @inline(__always)
     mutating func applyHere(
         _ change: ValidatedChange, countsAsChange: Bool, listingItems: Bool
     ) async -> (diff: LayoutDiff, anchor: AnchorOutcome?) {

@@ -97,6 +97,10 @@ struct ChangeVisit {
     private var reserved = 0
 
     /// Validates, reserves, applies and records one change; nothing of it is read before it is validated.
+    ///
+    /// Inlined into `run`, its one caller: an async function called is a frame from the task's allocator and a
+    /// resumption, for every change.
+    @inline(__always)
     private mutating func attempt(
         _ change: LayoutChange, _ layout: inout Layout
     ) async -> Result<ChangeOutcome, ProtocolError> {

@@ -28,12 +28,15 @@ extension ClientSession {
                         &out, id: change.id, seq: outcome.seq, contentSize: outcome.size, encodedDiff: encoded,
                         diff: nil, anchor: outcome.anchor)
                 } else {
-                    let reply = MutationReply(
+                    var reply = MutationReply(
                         id: change.id, seq: outcome.seq, contentSize: outcome.size, diff: outcome.diff,
                         anchor: outcome.anchor)
-                    let sent = chunksSent
-                    guard await stream(reply, &out) else { return }
-                    if chunksSent != sent { answered = MonotonicClock.now }
+                    // Most replies fit in the chunk being filled: written here, without a suspension point.
+                    if !reply.write(&out, untilByteCount: Self.replyChunkBytes) {
+                        let sent = chunksSent
+                        guard await stream(reply, &out) else { return }
+                        if chunksSent != sent { answered = MonotonicClock.now }
+                    }
                 }
             case .failure(let error):
                 fail(error, id: change.isNotification ? nil : change.id, &out)
