@@ -10,9 +10,9 @@ import WaterfallProtocol
 /// of its steps is the safety of a durable daemon: a change is validated before its journal room, its undo, its
 /// budget or its record reads anything of it.
 struct ChangeVisit {
-    /// A change and what became of it.
+    /// What became of a change. The steps come in the order of the changes, and hold no copy of them: a copy is a
+    /// retain and a release of each of a change's strings and arrays, and the caller has the changes.
     struct Step: Sendable {
-        let change: LayoutChange
         var outcome: Result<ChangeOutcome, ProtocolError>
     }
 
@@ -44,13 +44,13 @@ struct ChangeVisit {
 
     // MARK: Internal
 
-    /// The changes made so far, in order, each with its outcome.
+    /// The outcomes of the changes made so far, in the changes' order.
     private(set) var steps: [Step] = []
 
     /// Applies `change` to `layout`, the visited layout, and records its outcome.
     mutating func run(_ change: LayoutChange, on layout: inout Layout) async {
         let outcome = await attempt(change, &layout)
-        steps.append(Step(change: change, outcome: outcome))
+        steps.append(Step(outcome: outcome))
     }
 
     /// Makes the visit's changes durable and publishes their events; when the commit fails, puts the layout back as
