@@ -57,7 +57,7 @@ extension Layout {
     private mutating func entries(
         afterChangeTo s: Int, before: SectionMetrics, listed: [Int32], scratch: inout PlacementScratch
     ) -> DiffEntries {
-        metrics[s] = SectionMetrics(sections[s])
+        metrics[s] = sections[s].measured()
         lastPlacedCount = sections[s].placedInLastPass
         // The origins move first, in a loop of their own: in one that also built the entries, which read `self`,
         // the compiler copied the whole layout.

@@ -33,6 +33,12 @@ extension Layout {
         Self.widths(after: change.commands) ?? widths
     }
 
+    /// Whether the layout is at one width and stays there after `change` (no configure among its commands sets
+    /// widths): the usual case, which needs no list of the widths.
+    public func staysAtOneWidth(after change: ValidatedChange) -> Bool {
+        others.isEmpty && Self.widths(after: change.commands) == nil
+    }
+
     /// The layout at `width` (its frames, listings and queries are that width's), or nil when the layout is not laid
     /// out at that width.
     public func at(width w: Double) -> Layout? {
@@ -66,6 +72,10 @@ extension Layout {
     }
 
     /// Applies `change`, known to apply, at every width (the widths it sets, when it sets some).
+    ///
+    /// Inlined into its two callers: an async call is a frame from the task's allocator and a resumption, and every
+    /// change comes through here.
+    @inline(__always)
     mutating func performEverywhere(
         _ change: ValidatedChange, countsAsChange: Bool, listingItems: (Double) -> Bool, from removed: [Double] = []
     ) async -> [WidthOutcome] {

@@ -155,6 +155,7 @@ public struct Layout: Sendable {
     }
 
     /// Applies `change` at this width alone (the caller checked its stamp), and follows its anchor.
+    @inline(__always)
     mutating func applyHere(
         _ change: ValidatedChange, countsAsChange: Bool, listingItems: Bool
     ) async -> (diff: LayoutDiff, anchor: AnchorOutcome?) {
@@ -263,7 +264,7 @@ public struct Layout: Sendable {
     private mutating func recordPlacement(of jobs: [Int]) {
         var placed = 0
         for s in jobs {
-            metrics[s] = SectionMetrics(sections[s])
+            metrics[s] = sections[s].measured()
             placed += sections[s].placedInLastPass
         }
         lastPlacedCount = placed

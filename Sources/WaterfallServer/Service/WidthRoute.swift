@@ -23,6 +23,14 @@ struct WidthRoute: Hashable {
         }
     }
 
+    /// The route of a reader that follows `wanted` through a change that leaves the layout at its one width,
+    /// `width`, as `init(_:before:after:)` finds it with both lists `[width]`, without making them.
+    init(_ wanted: Double?, only width: Double) {
+        to = width
+        from = width
+        isMove = wanted.map { $0 != width } ?? false
+    }
+
     /// The outcome of this route among a change's.
     func outcome(in outcomes: [WidthOutcome]) -> WidthOutcome {
         guard let found = outcomes.first(where: { $0.width == to && $0.from == from }) else {
