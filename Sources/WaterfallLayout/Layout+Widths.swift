@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What one change did at one width: the diff from the frames at `from` to those at `width` after it, and where
 /// the change's anchor went there.
 public struct WidthOutcome: Sendable {
@@ -37,6 +35,12 @@ extension Layout {
     /// widths): the usual case, which needs no list of the widths.
     public func staysAtOneWidth(after change: ValidatedChange) -> Bool {
         others.isEmpty && Self.widths(after: change.commands) == nil
+    }
+
+    /// The content size at `width` (`contentSize` of `at(width:)`, without copying the layout), or nil when the
+    /// layout is not laid out at that width.
+    public func contentSize(atWidth w: Double) -> Size? {
+        w == width ? contentSize : others.first { $0.width == w }?.contentSize
     }
 
     /// The layout at `width` (its frames, listings and queries are that width's), or nil when the layout is not laid
@@ -81,7 +85,7 @@ extension Layout {
     ) async -> [WidthOutcome] {
         // A layout at one width that stays at one width, the usual case, changes in place: taking it out and
         // putting it back moved the whole value twice and retained every field (half a pipelined update's CPU).
-        if others.isEmpty, removed.isEmpty, Self.widths(after: change.commands) == nil {
+        if removed.isEmpty, staysAtOneWidth(after: change) {
             let outcome = await applyHere(change, countsAsChange: countsAsChange, listingItems: listingItems(width))
             noteHeights(after: change.commands)
             return [WidthOutcome(width: width, from: width, diff: outcome.diff, anchor: outcome.anchor)]
@@ -113,7 +117,7 @@ extension Layout {
         // Each width travels to its child in a slot it is taken out of, so that the child holds the only reference
         // to its sections and places them in place; the first width is placed by this task meanwhile.
         let slots = placed.dropFirst().map { k in
-            let slot = WidthSlot(jobs[k].layout)
+            let slot = HandOff(jobs[k].layout, leaving: .empty)
             jobs[k].layout = .empty
             return slot
         }
@@ -233,23 +237,5 @@ extension ValidatedChange {
         }
         return ValidatedChange(
             commands: commands, anchor: anchor, stamp: stamp, itemCount: itemCount, plainSection: plainSection)
-    }
-}
-
-/// Hands one width's layout to a child task so that, once taken, the child's copy is the only one.
-private final class WidthSlot: Sendable {
-    private let layout: Mutex<Layout>
-
-    init(_ layout: Layout) {
-        self.layout = Mutex(layout)
-    }
-
-    /// The layout, leaving a placeholder behind.
-    func take() -> Layout {
-        layout.withLock { layout in
-            let taken = layout
-            layout = .empty
-            return taken
-        }
     }
 }

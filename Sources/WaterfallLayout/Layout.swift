@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A whole layout: its settings, its sections and their origins; a Sendable value.
 ///
 /// Mutations validate everything first (on a cheap `LayoutShape`), then change inputs while recording per-section
@@ -233,7 +231,7 @@ public struct Layout: Sendable {
         // places it in place: a section still referenced from here would be copied whole on its first write.
         let slots = chunks.map { chunk in
             chunk.map { s in
-                let slot = SectionSlot(index: s, section: sections[s], change: batch.changes[s])
+                let slot = (index: s, change: batch.changes[s], section: HandOff(sections[s], leaving: .placeholder))
                 sections[s] = .placeholder
                 return slot
             }
@@ -243,7 +241,7 @@ public struct Layout: Sendable {
                 group.addTask {
                     var scratch = PlacementScratch()
                     return chunk.map { slot in
-                        var section = slot.take()
+                        var section = slot.section.take()
                         let list = Self.place(&section, change: slot.change, scratch: &scratch)
                         return (slot.index, section, list)
                     }
@@ -325,28 +323,6 @@ public struct Layout: Sendable {
             next += metrics[s].height
         }
         if origins[metrics.count] != next { origins[metrics.count] = next }
-    }
-}
-
-/// Hands one section to a child task so that, once taken, the child's copy is the only one.
-private final class SectionSlot: Sendable {
-    let index: Int
-    let change: SectionChange?
-    private let section: Mutex<SectionState>
-
-    init(index: Int, section: SectionState, change: SectionChange?) {
-        self.index = index
-        self.change = change
-        self.section = Mutex(section)
-    }
-
-    /// The section, leaving a placeholder behind.
-    func take() -> SectionState {
-        section.withLock { section in
-            let taken = section
-            section = .placeholder
-            return taken
-        }
     }
 }
 

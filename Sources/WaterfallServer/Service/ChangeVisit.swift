@@ -185,8 +185,7 @@ struct ChangeVisit {
             return screen.diff(
                 target.scoped(mine.diff, hold: hold, commands: validated.commands, anchor: mine.anchor).diff)
         }
-        // The layout itself at its own width: `at(width:)` would copy it (a retain of each of its arrays).
-        let size = request.to == width ? layout.contentSize : (layout.at(width: request.to) ?? layout).contentSize
+        let size = layout.contentSize(atWidth: request.to) ?? layout.contentSize
         var reply = ChangeOutcome(seq: layout.seq, size: size, anchor: mine.anchor.map(screen.anchor))
         if change.wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
         guard !audience.isEmpty else { return .success(reply) }

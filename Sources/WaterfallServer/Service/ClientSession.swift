@@ -42,7 +42,8 @@ actor ClientSession: Session {
             for line in lines { plan.append(DecodedRequest(line, reader: &reader, maxBatchOps: maxBatchOps)) }
             return plan.finished()
         }
-        return { await self.handle(steps, readAt: readAt) }
+        let count = lines.count
+        return { await self.handle(steps, requests: count, readAt: readAt) }
     }
 
     func close() async {
@@ -93,10 +94,12 @@ actor ClientSession: Session {
     /// A reply buffer's room: a chunk and the reply that passes it, unless that one is large.
     private static let replyBufferBytes = 56 * 1024
 
-    private func handle(_ steps: [ReadPlan.Step], readAt: Double) async -> [UInt8] {
+    /// Runs a read's `steps`, made of its `requests` lines, and returns the replies not yet sent.
+    private func handle(_ steps: [ReadPlan.Step], requests: Int, readAt: Double) async -> [UInt8] {
         self.readAt = readAt
         defer { flushTally() }
-        var out = JSONWriter(capacity: min(Self.replyBufferBytes, 256 * steps.count))
+        // Sized by requests, not steps: a visit's run of changes is one step and a reply each.
+        var out = JSONWriter(capacity: min(Self.replyBufferBytes, 256 * requests))
         var next = steps.startIndex
         while next < steps.endIndex {
             // Work ends with its client: what it sent and was not started is dropped.
