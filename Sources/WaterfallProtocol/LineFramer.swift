@@ -59,8 +59,12 @@ public struct LineFramer: Sendable {
         if start < chunk.endIndex {
             carry(chunk[start...])
         } else if partial.isEmpty {
-            // The client has sent whole lines only: it may be idle now, and an idle connection holds no spares.
-            spares = []
+            // The client has sent whole lines only: it may be idle now, and an idle connection holds no spares. One
+            // that carried long lines was streaming a bulk load, whose item arrays the decoder kept too.
+            if !spares.isEmpty {
+                spares = []
+                ItemBuffers.release()
+            }
         }
         return lines
     }

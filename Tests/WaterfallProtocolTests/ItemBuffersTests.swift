@@ -29,7 +29,7 @@ import WaterfallLayout
 
     @Test func heldCommandsKeepTheirItems() throws {
         // Sizes that the pool keeps, and one above, in an order that makes every spare both free and in use.
-        let sizes = [4_000, 3_000, 5_000, 2_500, 30_000, 4_000, 2_048]
+        let sizes = [4_000, 3_000, 5_000, 2_500, 30_000, 4_000, 2_048, 3_500, 2_200, 4_100, 2_900, 3_300, 2_600, 4_000]
         var held: [(LayoutCommand, Int, Int)] = []
         for (k, count) in sizes.enumerated() {
             let base = 1_000 * k
@@ -50,5 +50,28 @@ import WaterfallLayout
         #expect(throws: ProtocolError.self) { try CommandDecoding.command(.itemsInsert, &p) }
         #expect(good == expected(count: 3_000, base: 7))
         #expect(try insert(count: 2_100, base: 9) == expected(count: 2_100, base: 9))
+    }
+
+    @Test func releaseLetsGoOfEverySpare() throws {
+        for k in 0..<(ItemBuffers.spares + 1) { _ = try insert(count: 2_500 + k, base: k) }
+        #expect(ItemBuffers.spareCount == ItemBuffers.spares)
+        ItemBuffers.release()
+        #expect(ItemBuffers.spareCount == 0)
+        #expect(try insert(count: 2_400, base: 3) == expected(count: 2_400, base: 3))
+    }
+
+    @Test func aFramerThatStreamedLongLinesReleasesThePoolWhenItsClientStops() throws {
+        for k in 0..<ItemBuffers.spares { _ = try insert(count: 2_500 + k, base: k) }
+        #expect(ItemBuffers.spareCount == ItemBuffers.spares)
+        var framer = LineFramer(maxLineBytes: 1 << 20)
+        let line = [UInt8](repeating: 0x20, count: 100_000) + Array("{}".utf8)
+        // A long line over two reads is carried, and its buffer kept; a read that then ends on a line is the
+        // client's pause.
+        _ = framer.append(Array(line[..<70_000]))
+        _ = framer.append(Array(line[70_000...]) + [0x0A, 0x7B, 0x7D])
+        #expect(ItemBuffers.spareCount == ItemBuffers.spares)
+        _ = framer.append(Array("\n".utf8))
+        #expect(framer.spareCapacity == 0)
+        #expect(ItemBuffers.spareCount == 0)
     }
 }
