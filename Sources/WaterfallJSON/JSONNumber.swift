@@ -68,30 +68,15 @@ internal enum JSONNumber {
         var i = digitsStart
         // Wrapping: past 19 digits the value is read again.
         var significand: UInt64 = 0
-        while i < count {
-            let digit = p[i] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            significand = significand &* 10 &+ UInt64(digit)
-            i &+= 1
-        }
+        accumulateDigits(p, at: &i, end: count, into: &significand)
         var digitCount = i &- digitsStart
         var scale = 0
         if i < count && p[i] == UInt8(ascii: ".") {
             i &+= 1
             let fractionStart = i
             // Eight digits at a time: a 17-digit double's fraction is most of its length.
-            while count &- i >= 8 {
-                let chunk = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
-                guard Self.isEightDigits(chunk) else { break }
-                significand = significand &* 100_000_000 &+ Self.valueOfEightDigits(chunk)
-                i &+= 8
-            }
-            while i < count {
-                let digit = p[i] &- UInt8(ascii: "0")
-                guard digit < 10 else { break }
-                significand = significand &* 10 &+ UInt64(digit)
-                i &+= 1
-            }
+            accumulateEightDigitChunks(p, at: &i, end: count, into: &significand)
+            accumulateDigits(p, at: &i, end: count, into: &significand)
             scale = fractionStart &- i
             digitCount &+= i &- fractionStart
         }
@@ -140,10 +125,36 @@ internal enum JSONNumber {
     // MARK: Private
 
     /// 10^0 ... 10^22, every one exactly representable in a `Double`.
-    private static let powersOfTen: [Double] = [
+    static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
+
+    /// Reads the digits from `p[i]` on into `significand` (wrapping past 19 of them), leaving `i` after them.
+    @inline(__always)
+    static func accumulateDigits(
+        _ p: UnsafePointer<UInt8>, at i: inout Int, end: Int, into significand: inout UInt64
+    ) {
+        while i < end {
+            let digit = p[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            significand = significand &* 10 &+ UInt64(digit)
+            i &+= 1
+        }
+    }
+
+    /// `accumulateDigits` eight at a time, while eight bytes are left and all are digits; the rest is left to it.
+    @inline(__always)
+    static func accumulateEightDigitChunks(
+        _ p: UnsafePointer<UInt8>, at i: inout Int, end: Int, into significand: inout UInt64
+    ) {
+        while end &- i >= 8 {
+            let chunk = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+            guard isEightDigits(chunk) else { break }
+            significand = significand &* 100_000_000 &+ valueOfEightDigits(chunk)
+            i &+= 8
+        }
+    }
 
     /// Whether the eight bytes of `chunk` (first byte lowest) are all ASCII digits: no byte's high bit is set
     /// after adding 0x46 (which carries bytes above `9` past 0x7F) or subtracting 0x30 (which borrows below `0`).

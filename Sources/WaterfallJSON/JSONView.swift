@@ -59,6 +59,7 @@ public struct JSONView {
     public var double: Double? {
         let node = self.node
         guard node.kind == .number else { return nil }
+        if node.flags & TapeNode.hasValue != 0 { return nodes[index &+ 1].payload }
         let length = Int(node.end &- node.start)
         let p = bytes + Int(node.start)
         // A short integer converts exactly (its magnitude is below 2^53); keep the sign, so `-0` stays -0.0.

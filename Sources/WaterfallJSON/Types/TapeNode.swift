@@ -13,6 +13,9 @@ internal struct TapeNode: Sendable {
     @usableFromInline static let isInteger: UInt8 = 2
     /// A bool is `true`.
     @usableFromInline static let isTrue: UInt8 = 4
+    /// A number's value was computed as it was scanned, and sits in the next node (`payload`), which its `next`
+    /// skips (see `JSONScanner.scanNumberMember`).
+    @usableFromInline static let hasValue: UInt8 = 8
 
     // MARK: Storage
 
@@ -30,6 +33,17 @@ internal struct TapeNode: Sendable {
     @usableFromInline var flags: UInt8
 
     // MARK: Lifecycle
+
+    /// The node after a number with `hasValue`: the bits of its `Double`, low half in `start`, high half in `end`.
+    @inlinable
+    init(payload value: Double) {
+        let bits = value.bitPattern
+        self.init(kind: .number, start: Int(bits & 0xFFFF_FFFF), end: Int(bits >> 32), next: 0)
+    }
+
+    /// The value a `payload` node holds.
+    @inlinable
+    var payload: Double { Double(bitPattern: UInt64(end) << 32 | UInt64(start)) }
 
     @inlinable
     init(kind: JSONKind, flags: UInt8 = 0, start: Int, end: Int, next: Int) {
