@@ -13,14 +13,17 @@ import WaterfallLayout
 /// A pipelining client's connection decodes up to two reads ahead of the visit that applies them, five or six
 /// lines of a bulk load: with two spares only 25 % of takes found one free again, with six 93 % (measured,
 /// 800 inserts of 10,000). Six arrays are 4.3 MB, which an idle daemon should not hold (4 bytes per item of a
-/// million-item layout): they are let go (`release`) when a connection that was streaming long lines has sent
-/// whole lines only, as its `LineFramer` lets go of its own line buffers then.
+/// million-item layout): they are let go (`release`) when a connection that sent a line of `shortestLine` bytes or
+/// more (the least that holds `reusable.lowerBound` items) has sent whole lines only, as its `LineFramer` lets go
+/// of its own line buffers then.
 ///
 /// Only arrays of `reusable` capacities are kept, so the pool holds at most `spares` of them whatever a client
 /// sends.
 enum ItemBuffers {
     /// The capacities worth keeping: large enough to be mapped on their own, small enough to hold idle.
     static let reusable = 2_048...20_000
+    /// The shortest line whose items can fill an array the pool keeps: eight bytes an item (`{"h":1}` and a comma).
+    static let shortestLine = 8 * reusable.lowerBound
     /// Arrays kept, oldest first.
     static let spares = 6
 

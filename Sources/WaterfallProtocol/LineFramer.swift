@@ -59,10 +59,11 @@ public struct LineFramer: Sendable {
         if start < chunk.endIndex {
             carry(chunk[start...])
         } else if partial.isEmpty {
-            // The client has sent whole lines only: it may be idle now, and an idle connection holds no spares. One
-            // that carried long lines was streaming a bulk load, whose item arrays the decoder kept too.
-            if !spares.isEmpty {
-                spares = []
+            // The client has sent whole lines only: it may be idle now, and an idle connection holds no spares; nor
+            // does the decoder's pool of item arrays, once this client's lines were long enough to fill from it.
+            spares = []
+            if sentPooledLines {
+                sentPooledLines = false
                 ItemBuffers.release()
             }
         }
@@ -97,6 +98,8 @@ public struct LineFramer: Sendable {
     /// as when the client stops sending.
     private var spares: [[UInt8]] = []
     private var discarding = false
+    /// Whether a line since the client's last pause was long enough for its items to come from `ItemBuffers`.
+    private var sentPooledLines = false
 
     /// Finds the next `\n`, eight bytes at a time; `memchr` is not available without Glibc.
     ///
@@ -169,7 +172,8 @@ public struct LineFramer: Sendable {
 
     /// Drops a trailing `\r`, skips empty lines and lines of only spaces and tabs (PROTOCOL.md), and applies the
     /// limit.
-    private func emit(_ raw: ArraySlice<UInt8>, into lines: inout [InputLine]) {
+    private mutating func emit(_ raw: ArraySlice<UInt8>, into lines: inout [InputLine]) {
+        if raw.count >= ItemBuffers.shortestLine { sentPooledLines = true }
         var line = raw
         if line.last == 0x0D { line = line.dropLast() }
         if line.isEmpty { return }

@@ -60,7 +60,7 @@ import WaterfallLayout
         #expect(try insert(count: 2_400, base: 3) == expected(count: 2_400, base: 3))
     }
 
-    @Test func aFramerThatStreamedLongLinesReleasesThePoolWhenItsClientStops() throws {
+    @Test func aFramerThatSentLongLinesReleasesThePoolWhenItsClientStops() throws {
         for k in 0..<ItemBuffers.spares { _ = try insert(count: 2_500 + k, base: k) }
         #expect(ItemBuffers.spareCount == ItemBuffers.spares)
         var framer = LineFramer(maxLineBytes: 1 << 20)
@@ -73,5 +73,19 @@ import WaterfallLayout
         _ = framer.append(Array("\n".utf8))
         #expect(framer.spareCapacity == 0)
         #expect(ItemBuffers.spareCount == 0)
+        // Lines shorter than a carried read but long enough to fill from the pool: let go at the pause too.
+        for k in 0..<ItemBuffers.spares { _ = try insert(count: 2_500 + k, base: k) }
+        let medium = [UInt8](repeating: 0x20, count: ItemBuffers.shortestLine) + Array("{}\n".utf8)
+        _ = framer.append(medium + Array("{}".utf8))
+        #expect(ItemBuffers.spareCount == ItemBuffers.spares)
+        _ = framer.append(Array("\n{}\n".utf8))
+        #expect(ItemBuffers.spareCount == 0)
+    }
+
+    @Test func shortLinesLeaveThePoolAlone() throws {
+        for k in 0..<ItemBuffers.spares { _ = try insert(count: 2_500 + k, base: k) }
+        var framer = LineFramer(maxLineBytes: 1 << 20)
+        _ = framer.append(Array("{}\n{}\n".utf8))
+        #expect(ItemBuffers.spareCount == ItemBuffers.spares)
     }
 }
