@@ -14,12 +14,12 @@ import WaterfallLayout
 /// lines of a bulk load: with two spares only 25 % of takes found one free again, with six 93 % (measured,
 /// 800 inserts of 10,000). Six arrays are 4.3 MB, which an idle daemon should not hold (4 bytes per item of a
 /// million-item layout): they are let go (`release`) when a connection that sent a line of `shortestLine` bytes or
-/// more (the least that holds `reusable.lowerBound` items) has sent whole lines only, as its `LineFramer` lets go
-/// of its own line buffers then.
+/// more (the least that holds `reusable.lowerBound` items) has sent whole lines only and they are decoded, as its
+/// `LineFramer` lets go of its own line buffers then.
 ///
 /// Only arrays of `reusable` capacities are kept, so the pool holds at most `spares` of them whatever a client
 /// sends.
-enum ItemBuffers {
+public enum ItemBuffers {
     /// The capacities worth keeping: large enough to be mapped on their own, small enough to hold idle.
     static let reusable = 2_048...20_000
     /// The shortest line whose items can fill an array the pool keeps: eight bytes an item (`{"h":1}` and a comma).
@@ -60,8 +60,9 @@ enum ItemBuffers {
     /// The arrays kept now.
     static var spareCount: Int { pool.withLock { $0.count } }
 
-    /// Lets go of every spare: a client that streamed a bulk load has stopped, and an idle daemon holds no spares.
-    static func release() {
+    /// Lets go of every spare: a client that streamed a bulk load has stopped (`LineFramer.pausedAfterPooledLines`,
+    /// once the lines of its last read are decoded: they refill the pool), and an idle daemon holds no spares.
+    public static func release() {
         // The arrays are returned to be freed here, outside the lock.
         _ = pool.withLock { spares in
             defer { spares = [] }

@@ -33,6 +33,11 @@ public struct LineFramer: Sendable {
     /// The bytes of the buffers kept for the next long lines (see `spares`).
     var spareCapacity: Int { spares.reduce(0) { $0 + $1.capacity } }
 
+    /// Whether the last chunk ended with a line (the client may be idle) after lines long enough for their items to
+    /// come from the decoder's pool (`ItemBuffers.shortestLine`): once these lines are decoded, the pool can be let
+    /// go (`ItemBuffers.release`), as an idle connection holds no spares of its own either.
+    public private(set) var pausedAfterPooledLines = false
+
     /// Whether the unfinished line is already over the limit and being discarded.
     public var isDiscarding: Bool { discarding }
 
@@ -40,6 +45,7 @@ public struct LineFramer: Sendable {
     ///
     /// - Complexity: O(n) in the chunk's length; bytes of a partial line are copied once.
     public mutating func append(_ chunk: [UInt8]) -> [InputLine] {
+        pausedAfterPooledLines = false
         var lines: [InputLine] = []
         var start = chunk.startIndex
         chunk.withUnsafeBufferPointer { bytes in
@@ -59,13 +65,10 @@ public struct LineFramer: Sendable {
         if start < chunk.endIndex {
             carry(chunk[start...])
         } else if partial.isEmpty {
-            // The client has sent whole lines only: it may be idle now, and an idle connection holds no spares; nor
-            // does the decoder's pool of item arrays, once this client's lines were long enough to fill from it.
+            // The client has sent whole lines only: it may be idle now, and an idle connection holds no spares.
             spares = []
-            if sentPooledLines {
-                sentPooledLines = false
-                ItemBuffers.release()
-            }
+            pausedAfterPooledLines = sentPooledLines
+            sentPooledLines = false
         }
         return lines
     }

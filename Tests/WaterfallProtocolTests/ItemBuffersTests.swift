@@ -60,32 +60,34 @@ import WaterfallLayout
         #expect(try insert(count: 2_400, base: 3) == expected(count: 2_400, base: 3))
     }
 
-    @Test func aFramerThatSentLongLinesReleasesThePoolWhenItsClientStops() throws {
-        for k in 0..<ItemBuffers.spares { _ = try insert(count: 2_500 + k, base: k) }
-        #expect(ItemBuffers.spareCount == ItemBuffers.spares)
+    /// The framer tells its connection when to let go of the pool: at the first read that ends with a line after
+    /// lines long enough to fill from it, carried over reads or not.
+    @Test func aFramerReportsAPauseAfterLongLines() {
         var framer = LineFramer(maxLineBytes: 1 << 20)
         let line = [UInt8](repeating: 0x20, count: 100_000) + Array("{}".utf8)
-        // A long line over two reads is carried, and its buffer kept; a read that then ends on a line is the
-        // client's pause.
+        // A long line over two reads is carried; a read that then ends on a line is the client's pause.
         _ = framer.append(Array(line[..<70_000]))
+        #expect(!framer.pausedAfterPooledLines)
         _ = framer.append(Array(line[70_000...]) + [0x0A, 0x7B, 0x7D])
-        #expect(ItemBuffers.spareCount == ItemBuffers.spares)
+        #expect(!framer.pausedAfterPooledLines)
         _ = framer.append(Array("\n".utf8))
+        #expect(framer.pausedAfterPooledLines)
         #expect(framer.spareCapacity == 0)
-        #expect(ItemBuffers.spareCount == 0)
-        // Lines shorter than a carried read but long enough to fill from the pool: let go at the pause too.
-        for k in 0..<ItemBuffers.spares { _ = try insert(count: 2_500 + k, base: k) }
+        // Reported once: the next pause of short lines only is not one.
+        _ = framer.append(Array("{}\n".utf8))
+        #expect(!framer.pausedAfterPooledLines)
+        // Lines shorter than a read but long enough to fill from the pool count too.
         let medium = [UInt8](repeating: 0x20, count: ItemBuffers.shortestLine) + Array("{}\n".utf8)
         _ = framer.append(medium + Array("{}".utf8))
-        #expect(ItemBuffers.spareCount == ItemBuffers.spares)
+        #expect(!framer.pausedAfterPooledLines)
         _ = framer.append(Array("\n{}\n".utf8))
-        #expect(ItemBuffers.spareCount == 0)
+        #expect(framer.pausedAfterPooledLines)
     }
 
-    @Test func shortLinesLeaveThePoolAlone() throws {
-        for k in 0..<ItemBuffers.spares { _ = try insert(count: 2_500 + k, base: k) }
+    @Test func shortLinesAreNoPause() {
         var framer = LineFramer(maxLineBytes: 1 << 20)
-        _ = framer.append(Array("{}\n{}\n".utf8))
-        #expect(ItemBuffers.spareCount == ItemBuffers.spares)
+        let short = [UInt8](repeating: 0x20, count: ItemBuffers.shortestLine - 3) + Array("{}\n".utf8)
+        _ = framer.append(short + Array("{}\n".utf8))
+        #expect(!framer.pausedAfterPooledLines)
     }
 }

@@ -207,6 +207,7 @@ final class Connection: OutputSink, @unchecked Sendable {
         var endOfInput = false
         var failure: Int32?
         var total = 0
+        var paused = false
         framer.withLock { framer in
             framer.maxLineBytes = maxLineBytes
             for _ in 0..<Self.readsPerEvent {
@@ -214,6 +215,7 @@ final class Connection: OutputSink, @unchecked Sendable {
                 if count > 0 {
                     total += count
                     let framed = framer.append(Array(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])))
+                    if framer.pausedAfterPooledLines { paused = true }
                     if lines.isEmpty { lines = framed } else { lines += framed }
                     // No early stop on a short read: data and end-of-file can arrive in one event, and libdispatch
                     // does not report the end-of-file again, so only reading on until EAGAIN sees it.
@@ -240,6 +242,8 @@ final class Connection: OutputSink, @unchecked Sendable {
             if tooLarge > 0 { context.counters.linesTooLarge.add(tooLarge) }
             // Here, on this connection's thread, while the work of the read before may still be running.
             work = session.prepare(lines)
+            // Decoded: the pool of item arrays that its long lines refilled is let go while the client pauses.
+            if paused { ItemBuffers.release() }
         }
         guard work != nil || endOfInput else { return }
         transition { $0.read(work, endOfInput: endOfInput) }
