@@ -56,6 +56,18 @@ public struct JSONReader: Sendable {
         try parse(Array(text.utf8)[...])
     }
 
+    /// The bytes of the buffers kept for the next parse.
+    public var retainedBytes: Int {
+        storage.nodeCapacity * MemoryLayout<TapeNode>.stride + storage.byteCapacity
+            + storage.stackCapacity * MemoryLayout<UInt32>.stride
+    }
+
+    /// Lets go of the buffers if they hold more than `limit` bytes (they grew for a long line), keeping small ones
+    /// for the next parse: a connection idle after a bulk load would hold the tape of its longest line.
+    public mutating func releaseBuffers(above limit: Int) {
+        if retainedBytes > limit { storage = JSONStorage() }
+    }
+
     // MARK: Private
 
     /// The buffers of the last document, reused while no document holds them.

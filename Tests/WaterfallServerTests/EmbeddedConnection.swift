@@ -174,7 +174,7 @@ final class EmbeddedConnection: OutputSink, Sendable {
 
     /// Takes what the client sent as one read, if reading is on and no other read is being taken.
     private func pump() {
-        let taken = state.withLock { state -> (any Session, [InputLine], Bool)? in
+        let taken = state.withLock { state -> (any Session, [InputLine], Bool, Bool)? in
             guard !state.pumping, state.machine.isReading, let session = state.session,
                 !state.inbound.isEmpty || state.endOfInput
             else { return nil }
@@ -182,10 +182,11 @@ final class EmbeddedConnection: OutputSink, Sendable {
             let lines = state.framer.append(state.inbound)
             state.inbound = []
             defer { state.endOfInput = false }
-            return (session, lines, state.endOfInput)
+            return (session, lines, state.endOfInput, state.framer.pausedAfterPooledLines)
         }
-        guard let (session, lines, endOfInput) = taken else { return }
+        guard let (session, lines, endOfInput, paused) = taken else { return }
         let work = lines.isEmpty ? nil : session.prepare(lines)
+        if work != nil && paused { session.clientPaused() }
         transition { $0.read(work, endOfInput: endOfInput) }
         state.withLock { $0.pumping = false }
         pump()

@@ -46,6 +46,16 @@ actor ClientSession: Session {
         return { await self.handle(steps, requests: count, readAt: readAt) }
     }
 
+    /// Lets go of what a bulk load's lines grew: the decoder's pool of item arrays (which the lines just decoded
+    /// refilled) and this connection's parse buffers beyond `keptParseBytes`.
+    /// The bytes of this connection's parse buffers.
+    nonisolated var parseBufferBytes: Int { reader.withLock { $0.retainedBytes } }
+
+    nonisolated func clientPaused() {
+        ItemBuffers.release()
+        reader.withLock { $0.releaseBuffers(above: Self.keptParseBytes) }
+    }
+
     func close() async {
         for name in subscriptions {
             service.registry.entry(name)?.subscribers.remove(ObjectIdentifier(self))
@@ -90,6 +100,11 @@ actor ClientSession: Session {
     }
 
     // MARK: Private
+
+    /// Parse buffers a paused connection keeps: those of a line of a few thousand items (a 16 KiB line's tape is
+    /// about 40 KiB). A 10,000-item insert grows them to a megabyte, which an idle connection would hold until it
+    /// closed; the next long line grows them again, a few page faults per kilobyte of line.
+    private static let keptParseBytes = 256 * 1024
 
     /// A reply buffer's room: a chunk and the reply that passes it, unless that one is large.
     private static let replyBufferBytes = 56 * 1024

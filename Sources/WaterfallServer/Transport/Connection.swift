@@ -242,8 +242,7 @@ final class Connection: OutputSink, @unchecked Sendable {
             if tooLarge > 0 { context.counters.linesTooLarge.add(tooLarge) }
             // Here, on this connection's thread, while the work of the read before may still be running.
             work = session.prepare(lines)
-            // Decoded: the pool of item arrays that its long lines refilled is let go while the client pauses.
-            if paused { ItemBuffers.release() }
+            if paused { session.clientPaused() }
         }
         guard work != nil || endOfInput else { return }
         transition { $0.read(work, endOfInput: endOfInput) }

@@ -66,7 +66,15 @@ public protocol Session: AnyObject, Sendable {
     /// (`sendReplies`, a chunk at a time, waiting for room between chunks); notifications sent meanwhile may come
     /// between replies, never inside one. A work should stop once the sink `isClosed`: nobody reads its replies.
     func prepare(_ lines: [InputLine]) -> SessionWork
+    /// The read just prepared ended with a line after lines long enough for bulk buffers
+    /// (`LineFramer.pausedAfterPooledLines`): the client may be idle, and buffers grown for those lines can go.
+    /// Called on the connection's own thread, after `prepare`.
+    func clientPaused()
     /// The connection ended (peer closed, error or shutdown): drop subscriptions. Called exactly once, after
     /// the last work has returned.
     func close() async
+}
+
+extension Session {
+    public func clientPaused() {}
 }
