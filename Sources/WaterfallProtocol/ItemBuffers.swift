@@ -10,9 +10,9 @@ import WaterfallLayout
 /// place. While a command still holds one (a pipelined client's insert being applied as the next is decoded),
 /// emptying it copies on write, as any array would, so reuse never touches an array in use.
 ///
-/// A pipelining client's connection decodes up to two reads ahead of the visit that applies them, five or six
-/// lines of a bulk load: with two spares only 25 % of takes found one free again, with six 93 % (measured,
-/// 800 inserts of 10,000). Six arrays are 4.3 MB, which an idle daemon should not hold (4 bytes per item of a
+/// A pipelining client's connection decodes its next read while the visit applies the last, and a read of a bulk
+/// load holds a few lines, so five or six arrays are in use at once: with two spares only 25 % of takes found one
+/// free again, with six 93 % (measured, 800 inserts of 10,000). Six arrays are 4.3 MB, which an idle daemon should not hold (4 bytes per item of a
 /// million-item layout): they are let go (`release`) when a connection that sent a line of `shortestLine` bytes or
 /// more (the least that holds `reusable.lowerBound` items) has sent whole lines only and they are decoded, as its
 /// `LineFramer` lets go of its own line buffers then.
