@@ -165,6 +165,15 @@ final class Connection: Sendable {
         var queued = 0
         /// The writer's queue has a flush on its way or is sending: `outgoing` is then left to it, and sent in order.
         var isWriterActive = false
+
+        /// Moves the requests queued into `buffer` (empty), leaving it `outgoing` for the next ones; false when there
+        /// are none to send, or the descriptor is closed.
+        mutating func takeOutgoing(into buffer: inout JSONWriter) -> Bool {
+            guard outgoing.byteCount > 0, !isDescriptorClosed else { return false }
+            swap(&outgoing, &buffer)
+            queued = 0
+            return true
+        }
     }
 
     /// The bytes being sent: only `flush` (on `writer`) uses them, between taking them from `State.outgoing` and
@@ -210,12 +219,10 @@ final class Connection: Sendable {
     private func flush() {
         while true {
             let isQueued = state.withLock { state -> Bool in
-                guard state.outgoing.byteCount > 0, !state.isDescriptorClosed else {
+                guard state.takeOutgoing(into: &sending.bytes) else {
                     state.isWriterActive = false
                     return false
                 }
-                swap(&state.outgoing, &sending.bytes)
-                state.queued = 0
                 return true
             }
             guard isQueued else { return }
@@ -228,12 +235,7 @@ final class Connection: Sendable {
     /// On the connection's thread, after the lines of a read: sends the requests made meanwhile as far as the socket
     /// takes them without blocking; the writer's queue sends the rest, and everything after it, in order.
     private func flushFromReader(_ buffer: inout JSONWriter) {
-        let isQueued = state.withLock { state -> Bool in
-            guard !state.isWriterActive, state.outgoing.byteCount > 0, !state.isDescriptorClosed else { return false }
-            swap(&state.outgoing, &buffer)
-            state.queued = 0
-            return true
-        }
+        let isQueued = state.withLock { state in !state.isWriterActive && state.takeOutgoing(into: &buffer) }
         guard isQueued else { return }
         defer { buffer.reset() }
         switch buffer.withUnsafeBytes({ Socket.sendAvailable(fd, $0) }) {

@@ -16,4 +16,16 @@ extension JSONWriter {
         if let id = item.id { member("id", id) }
         if let column = item.column { member("column", column) }
     }
+
+    /// An `items` member: an object per element, its members written by `members`.
+    mutating func itemsMember<S: Sequence>(_ elements: S, _ members: (inout JSONWriter, S.Element) -> Void) {
+        key("items")
+        beginArray()
+        for element in elements {
+            beginObject()
+            members(&self, element)
+            endObject()
+        }
+        endArray()
+    }
 }

@@ -40,10 +40,8 @@ extension ReplyDecoding {
             diff.pinMaxY = try pinMaxY(header, "\(path()).header")
             diff.footer = try change(members.footer.map { entry.node(for: $0) }, "\(path()).footer")
             if let items = members.items { diff.items = try itemFrames(entry.node(for: items), "\(path()).items") }
-            let screen =
-                members.width == nil
-                ? ScreenMapping.identity
-                : ScreenMapping(axis: .horizontal, direction: members.header?["pinMinX"] != nil ? .rtl : .ltr)
+            let screen = Self.screen(
+                hasWidth: members.width != nil, headerPinsMinX: members.header?["pinMinX"] != nil)
             return (diff, screen)
         }
     }

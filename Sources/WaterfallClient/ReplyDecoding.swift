@@ -118,9 +118,14 @@ enum ReplyDecoding {
     /// How a section entry maps to the screen, by its members: a horizontal layout's has `width` for `height`,
     /// and under rtl a pinned header's `pinMinX`.
     static func screen(of entry: JSONNode) -> ScreenMapping {
-        guard entry["width"] != nil else { return .identity }
-        let rtl = entry["header"].map { $0["pinMinX"] != nil } ?? false
-        return ScreenMapping(axis: .horizontal, direction: rtl ? .rtl : .ltr)
+        screen(hasWidth: entry["width"] != nil, headerPinsMinX: entry["header"]?["pinMinX"] != nil)
+    }
+
+    /// The rule of `screen(of:)` on what an entry has: a `width` (along a horizontal feed), and a header pinned by
+    /// its `pinMinX` (right to left).
+    static func screen(hasWidth: Bool, headerPinsMinX: Bool) -> ScreenMapping {
+        guard hasWidth else { return .identity }
+        return ScreenMapping(axis: .horizontal, direction: headerPinsMinX ? .rtl : .ltr)
     }
 
     /// A member along the feed: `vertical` (`height`, `dy`), else `horizontal` (`width`, `dx`).

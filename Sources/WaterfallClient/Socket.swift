@@ -47,22 +47,24 @@ enum Socket {
 
     /// Sends all of `bytes`; the error if the connection failed.
     static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> SocketError? {
-        var offset = 0
-        while offset < bytes.count {
-            // MSG_NOSIGNAL: a daemon that went away must not kill the client with SIGPIPE.
-            let n = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return SocketError(errorText()) }
-            offset += n
+        switch send(fd, bytes, flags: 0) {
+        case .failure(let failure): failure
+        // A blocking socket does not fill up; one that says it did has failed.
+        case .success(let sent): sent < bytes.count ? SocketError(errorText()) : nil
         }
-        return nil
     }
 
     /// Sends as much of `bytes` as the socket takes without blocking: the byte count sent, or the error.
     static func sendAvailable(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, SocketError> {
+        send(fd, bytes, flags: Int32(MSG_DONTWAIT))
+    }
+
+    /// Sends `bytes` until all are sent or, with `MSG_DONTWAIT`, the socket is full: the byte count sent.
+    private static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, flags: Int32) -> Result<Int, SocketError> {
         var offset = 0
         while offset < bytes.count {
-            let n = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            // MSG_NOSIGNAL: a daemon that went away must not kill the client with SIGPIPE.
+            let n = Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL) | flags)
             if n < 0 && errno == EINTR { continue }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
             guard n > 0 else { return .failure(SocketError(errorText())) }

@@ -130,14 +130,7 @@ extension WaterfallClient {
         try await mutate(ChangeMethod.itemsInsert.rawValue, layout: layout, options) { w in
             w.member("section", section)
             w.member("at", index)
-            w.key("items")
-            w.beginArray()
-            for item in items {
-                w.beginObject()
-                w.itemMembers(item)
-                w.endObject()
-            }
-            w.endArray()
+            w.itemsMember(items) { w, item in w.itemMembers(item) }
         }
     }
 
@@ -154,15 +147,10 @@ extension WaterfallClient {
     ) async throws(WaterfallClientError) -> MutationResult {
         try await mutate(ChangeMethod.itemsUpdate.rawValue, layout: layout, options) { w in
             w.member("section", section)
-            w.key("items")
-            w.beginArray()
-            for update in updates {
-                w.beginObject()
+            w.itemsMember(updates) { w, update in
                 w.member("i", update.index)
                 w.itemMembers(update.item)
-                w.endObject()
             }
-            w.endArray()
         }
     }
 

@@ -46,11 +46,11 @@ actor ClientSession: Session {
         return { await self.handle(steps, requests: count, readAt: readAt) }
     }
 
-    /// Lets go of what a bulk load's lines grew: the decoder's pool of item arrays (which the lines just decoded
-    /// refilled) and this connection's parse buffers beyond `keptParseBytes`.
     /// The bytes of this connection's parse buffers.
     nonisolated var parseBufferBytes: Int { reader.withLock { $0.retainedBytes } }
 
+    /// Lets go of what a bulk load's lines grew: the decoder's pool of item arrays (which the lines just decoded
+    /// refilled) and this connection's parse buffers beyond `keptParseBytes`.
     nonisolated func clientPaused() {
         ItemBuffers.release()
         reader.withLock { $0.releaseBuffers(above: Self.keptParseBytes) }
