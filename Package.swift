@@ -5,6 +5,13 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// The daemon's modules: a nonisolated async function runs on its caller's executor (SE-0461), so that a change
+/// made inside a layout's actor stays on it instead of leaving it and coming back for every async call of the engine
+/// and the visit (six task switches a one-item update). Work meant to run apart runs in tasks of its own.
+let server = strict + [
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault")
+]
+
 let package = Package(
     name: "waterfall",
     products: [
@@ -17,18 +24,18 @@ let package = Package(
     dependencies: [],
     targets: [
         // The engine: standard library only.
-        .target(name: "WaterfallLayout", swiftSettings: strict),
+        .target(name: "WaterfallLayout", swiftSettings: server),
         // A strict RFC 8259 reader and writer over bytes: standard library only.
-        .target(name: "WaterfallJSON", swiftSettings: strict),
+        .target(name: "WaterfallJSON", swiftSettings: server),
         // Wire types, framing, method decoding and reply encoding: no sockets.
-        .target(name: "WaterfallProtocol", dependencies: ["WaterfallLayout", "WaterfallJSON"], swiftSettings: strict),
+        .target(name: "WaterfallProtocol", dependencies: ["WaterfallLayout", "WaterfallJSON"], swiftSettings: server),
         // The binary formats of snapshots and journals (CRC-32C, framing, encodings): standard library only.
-        .target(name: "WaterfallStorageFormat", dependencies: ["WaterfallLayout"], swiftSettings: strict),
+        .target(name: "WaterfallStorageFormat", dependencies: ["WaterfallLayout"], swiftSettings: server),
         // Sockets, signals, config, systemd, the layout store and its files: the only Glibc user.
         .target(
             name: "WaterfallServer", dependencies: ["WaterfallProtocol", "WaterfallStorageFormat"],
-            swiftSettings: strict),
-        .executableTarget(name: "waterfalld", dependencies: ["WaterfallServer"], swiftSettings: strict),
+            swiftSettings: server),
+        .executableTarget(name: "waterfalld", dependencies: ["WaterfallServer"], swiftSettings: server),
         // The Swift client: async calls over the socket, subscriptions, a frame model that applies diffs.
         .target(name: "WaterfallClient", dependencies: ["WaterfallProtocol"], swiftSettings: strict),
         // waterfallctl's commands, output and SVG renderer, testable in-process; the executable is one @main.
