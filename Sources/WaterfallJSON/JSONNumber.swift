@@ -160,7 +160,9 @@ internal enum JSONNumber {
     /// after adding 0x46 (which carries bytes above `9` past 0x7F) or subtracting 0x30 (which borrows below `0`).
     @inline(__always)
     private static func isEightDigits(_ chunk: UInt64) -> Bool {
-        (chunk &+ 0x4646_4646_4646_4646 | chunk &- 0x3030_3030_3030_3030) & 0x8080_8080_8080_8080 == 0
+        // Parenthesized: `|` has the precedence of `&+` and `&-` in Swift, so without them this was
+        // `((chunk + 0x46…) | chunk) - 0x30…`, which let bytes below "0" (space, comma, tab) pass for digits.
+        ((chunk &+ 0x4646_4646_4646_4646) | (chunk &- 0x3030_3030_3030_3030)) & 0x8080_8080_8080_8080 == 0
     }
 
     /// The value of eight ASCII digits, the first in the lowest byte: pairs, then fours, then all eight combined

@@ -14,6 +14,10 @@ import WaterfallJSON
         AcceptCase(#"[{"h":1 },{ "h":2},{"h" :3},{"h": 4}]"#, [["h": 1], ["h": 2], ["h": 3], ["h": 4]]),
         AcceptCase(#"[{"h":1,"w":2},{"h":"x"},{"h1":1},{"":1}]"#, [["h": 1, "w": 2], ["h": "x"], ["h1": 1], ["": 1]]),
         AcceptCase(#"[[{"h":1}],{"a":{"h":2}}]"#, [[["h": 1]], ["a": ["h": 2]]]),
+        // Whitespace below "0" in ASCII within eight bytes of the digits, which a digit test that let a borrow
+        // through took for digits.
+        AcceptCase("[{\"h\":1.5       }]", [["h": 1.5]]), AcceptCase("[{\"h\":25.125\n\t\r }]", [["h": 25.125]]),
+        AcceptCase("[{\"h\":-3.25 \n}]", [["h": -3.25]]),
     ]
 
     @Test(arguments: accepted)
@@ -49,6 +53,9 @@ import WaterfallJSON
         RejectCase(#"{"h":"#, .unexpectedEnd, at: 5), RejectCase(#"[{"h":1]"#, .unexpectedByte(0x5D), at: 7),
         RejectCase(#"[{"h":1,"h":2}]"#, .duplicateKey("h"), at: 8), RejectCase(#"[{"h":1}"#, .unexpectedEnd, at: 8),
         RejectCase(#"[{"h":1}}"#, .unexpectedByte(0x7D), at: 8),
+        RejectCase(#"[{"h":0.1,,,,,,,}]"#, .unexpectedByte(0x2C), at: 10),
+        RejectCase(#"[{"h":123.4!!!!!!!}]"#, .unexpectedByte(0x21), at: 11),
+        RejectCase(#"[{"h":12.5/,,,,,,,}]"#, .unexpectedByte(0x2F), at: 10),
     ]
 
     @Test(arguments: rejected)
