@@ -2,6 +2,8 @@ extension JSONNumber {
     /// The end and the correctly rounded value of a plain number at `base[start]`, read in one pass:
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?` with at most 19 digits and no exponent, not followed by a digit.
     ///
+    /// `base` must be a `JSONStorage`'s bytes, which have `JSONStorage.padding` readable bytes after the input.
+    ///
     /// Nil for anything else, including a malformed number and the rare value that Eisel–Lemire leaves undecided:
     /// the caller then scans it the usual way, which reports any error, and `double` converts it later. The value
     /// is bit for bit what `double` gives: with at most 19 digits nothing is cut, so Clinger's fast path and
@@ -21,7 +23,9 @@ extension JSONNumber {
         if base[i] == UInt8(ascii: "0") {
             i &+= 1
         } else {
-            // Wrapping: more than 19 digits are refused below.
+            // Wrapping: more than 19 digits are refused below. A digit at a time: integer parts are short and of
+            // steady length (heights of 2 or 3 digits), a loop whose exit the branch predictor learns; the
+            // eight-byte steps below measured no faster for them (29.9 ns per integer item against 29.3–33.8).
             accumulateDigits(base, at: &i, end: end, into: &significand)
             guard i > integerStart else { return nil }
         }
@@ -32,8 +36,10 @@ extension JSONNumber {
             isInteger = false
             i &+= 1
             let fractionStart = i
+            // Fractions are long (14 digits for most doubles JavaScript writes) and vary in length: eight at a time,
+            // then the rest in one step, with no branch per digit to mispredict at the end.
             accumulateEightDigitChunks(base, at: &i, end: end, into: &significand)
-            accumulateDigits(base, at: &i, end: end, into: &significand)
+            accumulateDigitTail(base, at: &i, end: end, into: &significand)
             guard i > fractionStart else { return nil }
             scale = fractionStart &- i
             digitCount &+= i &- fractionStart

@@ -156,6 +156,32 @@ internal enum JSONNumber {
         }
     }
 
+    /// `accumulateDigits` for the fewer than eight digits left after `accumulateEightDigitChunks`, in one step and
+    /// without a branch per digit (whose mispredicted exit cost more than the digits): the digits among the eight
+    /// bytes at `p[i]` are found by the carries of `isEightDigits`'s test, moved to the top of the word (the bytes
+    /// below become leading zeros) and combined as eight.
+    ///
+    /// Reads eight bytes at `p[i]`, past `end` when fewer are left: `p` must have that many readable bytes
+    /// (`JSONStorage.padding`); bytes at `end` and after are never taken as digits.
+    @inline(__always)
+    static func accumulateDigitTail(
+        _ p: UnsafePointer<UInt8>, at i: inout Int, end: Int, into significand: inout UInt64
+    ) {
+        let chunk = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+        // The high bit of each byte that is not a digit. A borrow or carry only moves up from a byte that is not a
+        // digit, so the lowest flag is exact: it marks the first byte that is not a digit.
+        let flags = ((chunk &+ 0x4646_4646_4646_4646) | (chunk &- 0x3030_3030_3030_3030)) & 0x8080_8080_8080_8080
+        let count = min(flags.trailingZeroBitCount >> 3, end &- i)
+        let digits = (chunk &- 0x3030_3030_3030_3030) << UInt64(64 &- 8 &* count)
+        significand = significand &* eightDigitScales[count] &+ valueOfEightDigitValues(digits)
+        i &+= count
+    }
+
+    /// 10^k for k digits, 0 through 8.
+    private static let eightDigitScales: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
+    ]
+
     /// Whether the eight bytes of `chunk` (first byte lowest) are all ASCII digits: no byte's high bit is set
     /// after adding 0x46 (which carries bytes above `9` past 0x7F) or subtracting 0x30 (which borrows below `0`).
     @inline(__always)
@@ -169,7 +195,13 @@ internal enum JSONNumber {
     /// by three multiplications (fast_float's `parse_eight_digits_unrolled`).
     @inline(__always)
     private static func valueOfEightDigits(_ chunk: UInt64) -> UInt64 {
-        var value = chunk &- 0x3030_3030_3030_3030
+        valueOfEightDigitValues(chunk &- 0x3030_3030_3030_3030)
+    }
+
+    /// `valueOfEightDigits` of bytes that are already digit values (0 through 9).
+    @inline(__always)
+    private static func valueOfEightDigitValues(_ digits: UInt64) -> UInt64 {
+        var value = digits
         value = value &* 10 &+ value >> 8
         let mask: UInt64 = 0x0000_00FF_0000_00FF
         let pairs = (value & mask) &* (100 &+ 1_000_000 << 32)

@@ -16,7 +16,7 @@ internal final class JSONStorage: @unchecked Sendable {
     init() {
         nodes = .allocate(capacity: 64)
         nodeCapacity = 64
-        bytes = .allocate(capacity: 256)
+        bytes = Self.allocateBytes(256)
         byteCapacity = 256
         stack = .allocate(capacity: 16)
         stackCapacity = 16
@@ -29,6 +29,10 @@ internal final class JSONStorage: @unchecked Sendable {
     }
 
     // MARK: Internal
+
+    /// Bytes allocated after `byteCapacity`: a number's last digits are read eight bytes at a time
+    /// (`JSONNumber.accumulateDigitTail`), which may read past the end of the input (never using what it reads there).
+    static let padding = 8
 
     /// The tape: `nodeCount` initialized nodes.
     @exclusivity(unchecked) @usableFromInline var nodes: UnsafeMutablePointer<TapeNode>
@@ -47,6 +51,14 @@ internal final class JSONStorage: @unchecked Sendable {
     /// Allocated stack entries.
     @exclusivity(unchecked) var stackCapacity: Int
 
+    /// Room for `count` bytes of input and the padding after them, which is zeroed: nothing reads it as input,
+    /// but a read of it is then a read of initialized memory.
+    private static func allocateBytes(_ count: Int) -> UnsafeMutablePointer<UInt8> {
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: count + padding)
+        (bytes + count).initialize(repeating: 0, count: padding)
+        return bytes
+    }
+
     /// Copies `input` into `bytes`, growing them if needed, and forgets the previous tape.
     func load(_ input: ArraySlice<UInt8>) {
         self.input = input
@@ -54,7 +66,7 @@ internal final class JSONStorage: @unchecked Sendable {
         if input.count > byteCapacity {
             bytes.deallocate()
             byteCapacity = max(input.count, byteCapacity * 2)
-            bytes = .allocate(capacity: byteCapacity)
+            bytes = Self.allocateBytes(byteCapacity)
         }
         input.withUnsafeBufferPointer { source in
             guard let base = source.baseAddress else { return }
