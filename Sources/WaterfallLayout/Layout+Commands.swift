@@ -206,19 +206,21 @@ extension Layout {
         case .updateItems(_, let updates):
             if let first = updates.lazy.map(\.index).min() { Self.settleColumns(&sections[s], before: first, &change) }
             let stable = sections[s].geometry.reflow == .stable
-            for update in updates {
-                let previous = sections[s].inputs[update.index]
-                var input = ItemInput(update.item, transposed: sections[s].geometry.transposesAspect)
+            // By index: iterating copied each update (a retain and a release of its item's strings).
+            for u in updates.indices {
+                let index = updates[u].index
+                let previous = sections[s].inputs[index]
+                var input = ItemInput(updates[u].item, transposed: sections[s].geometry.transposesAspect)
                 // Until it is placed again, the item's old column stays with it, for the diff to compare against
                 // (`previous` keeps it when a stable section's item is given a new one); a stable item keeps its
                 // column unless the update names one.
-                if !stable || update.item.column == nil {
+                if !stable || updates[u].item.column == nil {
                     input.column = previous.column
                     input.needsColumn = previous.needsColumn
                 }
-                sections[s].inputs[update.index] = input
-                sections[s].setID(update.item.id, at: update.index)
-                change.recordUpdate(at: update.index, previous: previous)
+                sections[s].inputs[index] = input
+                sections[s].setID(updates[u].item.id, at: index)
+                change.recordUpdate(at: index, previous: previous)
             }
         default:
             // Callers pass item commands only; another is skipped rather than trapping on a bug.
