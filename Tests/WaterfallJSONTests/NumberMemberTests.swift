@@ -97,6 +97,37 @@ import WaterfallJSON
         #expect(document.root.value == [["h": 1]])
     }
 
+    /// Whatever follows a number in a one-member object (any ASCII byte, whitespace, junk, the end), the shortcut
+    /// answers as the general loop does: the same value, or an error of the same kind. The general loop reads the
+    /// same object with a space before the number, which the shortcut does not take; its offsets are one further.
+    @Test func endsNumbersAsTheGeneralLoopDoes() throws {
+        var rng = SplitMix64(seed: 0x0DD_B17E5)
+        var cases = NumberCases(seed: 0xF00D_5EED)
+        let tails: [[UInt8]] = [[], Array(" ".utf8), Array("\n\t\r ".utf8), Array("}".utf8), Array(",".utf8)]
+        for round in 0..<20_000 {
+            let number = Array((round % 3 == 0 ? cases.text(.uniform) : cases.text(.decimal)).utf8)
+            var suffix = tails[Int(rng.next() % UInt64(tails.count))]
+            for _ in 0..<Int(rng.next() % 10) { suffix.append(UInt8(rng.next() % 0x80)) }
+            suffix += Array("}]".utf8)
+            let shortcut = Array(#"[{"h":"#.utf8) + number + suffix
+            let general = Array(#"[{"h": "#.utf8) + number + suffix
+            let expected = Result { () throws(JSONError) in try JSONDocument(parsing: general[...]) }
+            let actual = Result { () throws(JSONError) in try JSONDocument(parsing: shortcut[...]) }
+            let text = String(decoding: shortcut, as: UTF8.self)
+            switch (expected, actual) {
+            case (.success(let want), .success(let got)):
+                #expect(got.root.value == want.root.value, "\(text)")
+                let bits = got.root[0]?["h"]?.double?.bitPattern
+                #expect(bits == want.root[0]?["h"]?.double?.bitPattern, "\(text)")
+            case (.failure(let want), .failure(let got)):
+                #expect(got.reason == want.reason, "\(text)")
+                #expect(got.offset == want.offset - 1, "\(text)")
+            default:
+                Issue.record("\(text): \(actual), the general loop \(expected)")
+            }
+        }
+    }
+
     /// The shortcut converts the number as it scans it (`JSONNumber.plain`): for seeded numbers of every kind, and
     /// numbers of every length around the 19 digits it takes, the value is bit for bit the one the general loop's
     /// number gives, and the tape around it is the same.
