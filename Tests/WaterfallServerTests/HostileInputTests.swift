@@ -24,6 +24,10 @@ import WaterfallTestSupport
     static let huge = "9223372036854775807"
 
     static let cases: [Case] = [
+        // Invalid JSON that the number shortcut took for an item until 75f8cc1 (its digit test let commas pass).
+        Case(
+            #"{"id":1,"method":"items.insert","params":{"layout":"feed","section":0,"at":1,"items":[{"h":0.1,,,,,,,}]}}"#,
+            "parse_error", "unexpected ','", "at byte 95"),
         Case(
             #"{"id":1,"method":"items.insert","params":{"layout":"feed","section":0,"at":\#(huge),"items":[{"h":1}]}}"#,
             "bad_params", "params.at", huge),
@@ -95,8 +99,11 @@ import WaterfallTestSupport
             for text in hostile.mentions { #expect(reply.contains(text), "\(hostile): \(reply) lacks \(text)") }
             #expect(replies[1].contains(#""seq":1"#), "\(hostile) changed the layout: \(replies[1])")
         }
-        // As notifications (no reply), then a request that must still be answered.
-        let notifications = Self.cases.map { $0.line.replacingOccurrences(of: #""id":1,"#, with: #""jsonrpc":"2.0","#) }
+        // As notifications (no reply), then a request that must still be answered. A line that is not JSON has no
+        // id to tell a notification by, and is answered with a null id (JSON-RPC): it is not among them.
+        let notifications = Self.cases.filter { $0.kind != "parse_error" }.map {
+            $0.line.replacingOccurrences(of: #""id":1,"#, with: #""jsonrpc":"2.0","#)
+        }
         let last = try await DaemonCrashTests.exchange(
             client, [(notifications + [#"{"id":3,"method":"layout.list"}"#]).joined(separator: "\n")], process)
         #expect(last.count == 1 && last[0].contains(#""id":3"#) && last[0].contains(#""seq":1"#), "\(last)")
