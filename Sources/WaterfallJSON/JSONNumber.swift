@@ -158,8 +158,8 @@ internal enum JSONNumber {
 
     /// `accumulateDigits` for the fewer than eight digits left after `accumulateEightDigitChunks`, in one step and
     /// without a branch per digit (whose mispredicted exit cost more than the digits): the digits among the eight
-    /// bytes at `p[i]` are found by the carries of `isEightDigits`'s test, moved to the top of the word (the bytes
-    /// below become leading zeros) and combined as eight.
+    /// bytes at `p[i]` end at the lowest of their `nonDigitFlags`, move to the top of the word (the bytes below
+    /// become leading zeros) and are combined as eight.
     ///
     /// Reads eight bytes at `p[i]`, past `end` when fewer are left: `p` must have that many readable bytes
     /// (`JSONStorage.padding`); bytes at `end` and after are never taken as digits.
@@ -168,10 +168,7 @@ internal enum JSONNumber {
         _ p: UnsafePointer<UInt8>, at i: inout Int, end: Int, into significand: inout UInt64
     ) {
         let chunk = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
-        // The high bit of each byte that is not a digit. A borrow or carry only moves up from a byte that is not a
-        // digit, so the lowest flag is exact: it marks the first byte that is not a digit.
-        let flags = ((chunk &+ 0x4646_4646_4646_4646) | (chunk &- 0x3030_3030_3030_3030)) & 0x8080_8080_8080_8080
-        let count = min(flags.trailingZeroBitCount >> 3, end &- i)
+        let count = min(nonDigitFlags(chunk).trailingZeroBitCount >> 3, end &- i)
         let digits = (chunk &- 0x3030_3030_3030_3030) << UInt64(64 &- 8 &* count)
         significand = significand &* eightDigitScales[count] &+ valueOfEightDigitValues(digits)
         i &+= count
@@ -182,13 +179,21 @@ internal enum JSONNumber {
         1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
     ]
 
-    /// Whether the eight bytes of `chunk` (first byte lowest) are all ASCII digits: no byte's high bit is set
-    /// after adding 0x46 (which carries bytes above `9` past 0x7F) or subtracting 0x30 (which borrows below `0`).
+    /// Whether the eight bytes of `chunk` (first byte lowest) are all ASCII digits.
     @inline(__always)
     private static func isEightDigits(_ chunk: UInt64) -> Bool {
+        nonDigitFlags(chunk) == 0
+    }
+
+    /// The high bit of each byte of `chunk` that is not an ASCII digit, as set by adding 0x46 (which carries bytes
+    /// above `9` past 0x7F) or subtracting 0x30 (which borrows below `0`). A carry or borrow only moves up from a
+    /// byte that is not a digit, so the lowest flag is exact (it marks the first byte that is not a digit); flags
+    /// above it may be spurious.
+    @inline(__always)
+    private static func nonDigitFlags(_ chunk: UInt64) -> UInt64 {
         // Parenthesized: `|` has the precedence of `&+` and `&-` in Swift, so without them this was
         // `((chunk + 0x46…) | chunk) - 0x30…`, which let bytes below "0" (space, comma, tab) pass for digits.
-        ((chunk &+ 0x4646_4646_4646_4646) | (chunk &- 0x3030_3030_3030_3030)) & 0x8080_8080_8080_8080 == 0
+        ((chunk &+ 0x4646_4646_4646_4646) | (chunk &- 0x3030_3030_3030_3030)) & 0x8080_8080_8080_8080
     }
 
     /// The value of eight ASCII digits, the first in the lowest byte: pairs, then fours, then all eight combined

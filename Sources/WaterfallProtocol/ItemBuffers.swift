@@ -12,10 +12,11 @@ import WaterfallLayout
 ///
 /// A pipelining client's connection decodes its next read while the visit applies the last, and a read of a bulk
 /// load holds a few lines, so five or six arrays are in use at once: with two spares only 25 % of takes found one
-/// free again, with six 93 % (measured, 800 inserts of 10,000). Six arrays are 4.3 MB, which an idle daemon should not hold (4 bytes per item of a
-/// million-item layout): they are let go (`release`) when a connection that sent a line of `shortestLine` bytes or
-/// more (the least that holds `reusable.lowerBound` items) has sent whole lines only and they are decoded, as its
-/// `LineFramer` lets go of its own line buffers then.
+/// free again, with six 93 % (measured, 800 inserts of 10,000). Six arrays of 10,000 items are 4.3 MB (8.6 MB at
+/// the largest capacity kept), which an idle daemon should not hold (4 bytes per item of a million-item layout):
+/// they are let go (`release`, through `Session.clientPaused`) when a connection that sent a line of
+/// `shortestLine` bytes or more (the least that holds `reusable.lowerBound` items) has sent whole lines only and
+/// they are decoded, as its `LineFramer` lets go of its own line buffers then.
 ///
 /// Only arrays of `reusable` capacities are kept, so the pool holds at most `spares` of them whatever a client
 /// sends.
