@@ -106,6 +106,8 @@ final class Connection: OutputSink, @unchecked Sendable {
     private static let readChunkBytes = 60 * 1024
     /// Reads per readable event: enough to batch a pipelining client, few enough to stay fair to others.
     private static let readsPerEvent = 4
+    /// Works a connection runs in a row on one task before it lets other tasks have the thread.
+    private static let worksPerTurn = 4
 
     private let fd: Int32
     private let context: TransportContext
@@ -130,7 +132,8 @@ final class Connection: OutputSink, @unchecked Sendable {
 
     /// Runs one transition under the lock and does what it returns: the sources' changes under the lock (so they
     /// stay in the order of the transitions), the rest after it.
-    private func transition(_ body: (inout Machine) -> Machine.Actions) {
+    @discardableResult
+    private func transition(spawnsWork: Bool = true, _ body: (inout Machine) -> Machine.Actions) -> SessionWork? {
         let actions = state.withLock { machine -> Machine.Actions in
             let actions = body(&machine)
             reading.store(machine.isReading, ordering: .releasing)
@@ -168,11 +171,9 @@ final class Connection: OutputSink, @unchecked Sendable {
                 context.logger.debug("connection \(id) (\(peer)) closed: \(reason)")
             }
         }
+        var next: SessionWork?
         if let work = actions.start {
-            Task {
-                let reply = await work()
-                transition { [self] in $0.workFinished(reply: reply, write: writeToSocket) }
-            }
+            if spawnsWork { run(work) } else { next = work }
         }
         if actions.closeDescriptor {
             // Dropping the handlers breaks the connection → source → handler → connection cycle.
@@ -184,6 +185,29 @@ final class Connection: OutputSink, @unchecked Sendable {
             Task {
                 await session.close()
                 context.unregister(self)
+            }
+        }
+        return next
+    }
+
+    /// Runs `first` in a task, and the works that follow it while the next is waiting when one ends.
+    ///
+    /// A task per work was, for every read of a pipelining client, a job pushed to the global executor while this
+    /// thread was still busy: another thread woken for it, and this one put to sleep after.
+    private func run(_ first: @escaping SessionWork) {
+        Task {
+            var work = first
+            var ran = 1
+            while true {
+                let reply = await work()
+                let finished = transition(spawnsWork: false) { [self] in
+                    $0.workFinished(reply: reply, write: writeToSocket)
+                }
+                guard let next = finished else { return }
+                work = next
+                ran += 1
+                // Other connections' work waits for a thread while this one runs on.
+                if ran % Self.worksPerTurn == 0 { await Task.yield() }
             }
         }
     }
