@@ -38,6 +38,9 @@ public struct JSONWriter: Sendable {
     @inlinable
     public var byteCount: Int { count }
 
+    /// Number texts kept across this writer's replies, for frames' repeated x and width; nil keeps none.
+    public var numberTexts: LastingNumberTextCache?
+
     /// Calls `body` with the bytes written so far, for handing to `write(2)` without a copy.
     @inlinable
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {

@@ -60,6 +60,44 @@ public struct NumberTextCache {
     }
 }
 
+/// A `NumberTextCache` that lasts from one reply to the next: its slots are allocated once, with the object.
+///
+/// A pipelining client's one-item updates list one frame per reply, and its x and width (17 digits, such as
+/// 673.3333333333334) are the same reply after reply: a cache that lives for one reply's items never saw them
+/// twice, and formatted both every time. Only one writer may use it at a time: a session sets it on the writer of
+/// its replies (`JSONWriter.numberTexts`), which one task at a time fills.
+public final class LastingNumberTextCache: @unchecked Sendable {
+    private let words: UnsafeMutablePointer<UInt64>
+    private let lengths: UnsafeMutablePointer<UInt8>
+
+    public init() {
+        words = .allocate(capacity: 4 * NumberTextCache.slotCount)
+        lengths = .allocate(capacity: NumberTextCache.slotCount)
+        lengths.initialize(repeating: 0, count: NumberTextCache.slotCount)
+        words.initialize(repeating: 0, count: 4 * NumberTextCache.slotCount)
+        for slot in 0..<NumberTextCache.slotCount { words[4 * slot] = NumberTextCache.empty }
+    }
+
+    deinit {
+        words.deallocate()
+        lengths.deallocate()
+    }
+
+    /// The cache, for the writes of one call.
+    @usableFromInline var cache: NumberTextCache { NumberTextCache(words: words, lengths: lengths) }
+}
+
+extension NumberTextCache {
+    /// Calls `body` with `lasting`'s slots, or with an empty cache for this call when there is none.
+    @inlinable
+    public static func with<Result>(
+        _ lasting: LastingNumberTextCache?, _ body: (NumberTextCache) throws -> Result
+    ) rethrows -> Result {
+        if let lasting { return try body(lasting.cache) }
+        return try withCache(body)
+    }
+}
+
 extension JSONFragment {
     /// Writes a number as `number(_:)` does, through `cache`: for values that repeat, such as a column's x.
     @inlinable @inline(__always)

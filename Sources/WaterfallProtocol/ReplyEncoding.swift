@@ -222,7 +222,7 @@ public enum ReplyEncoding {
     /// The frames of `items` as elements of an open array. A section's x and w take a few values (one x per column,
     /// a w per span), so they are formatted once per call and copied after; y and h are formatted for each item.
     static func itemTexts(_ items: ArraySlice<ItemFrame>, _ w: inout JSONWriter) {
-        NumberTextCache.withCache { cache in
+        NumberTextCache.with(w.numberTexts) { cache in
             for item in items {
                 let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
                 w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in

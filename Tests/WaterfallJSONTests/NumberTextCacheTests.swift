@@ -38,4 +38,31 @@ import WaterfallJSON
         }
         #expect(Array(cached.bytes) == Array(plain.bytes), "seed \(distinctValues)")
     }
+
+    /// A lasting cache, used by one call after another as a session's replies use it, keeps giving the text that
+    /// formatting gives: its slots hold the texts of earlier calls, colliding or not.
+    @Test func lastingCacheTextEqualsFormattedTextAcrossCalls() {
+        var random = SplitMix64(seed: 7)
+        let pool: [Double] = (0..<24).map { (k: Int) -> Double in
+            let value = Double(k)
+            return k % 2 == 0 ? value * 1000 / 3 : value + 0.5
+        }
+        let lasting = LastingNumberTextCache()
+        var cached = JSONWriter()
+        var plain = JSONWriter()
+        cached.beginArray()
+        plain.beginArray()
+        for _ in 0..<200 {
+            NumberTextCache.with(lasting) { cache in
+                for _ in 0..<5 {
+                    let value = random.chance(0.8) ? random.pick(pool) : Double.random(in: -1e6..<1e6, using: &random)
+                    cached.fragment(maximumLength: JSONFragment.numberLength) { $0.number(value, cache: cache) }
+                    plain.fragment(maximumLength: JSONFragment.numberLength) { $0.number(value) }
+                }
+            }
+        }
+        cached.endArray()
+        plain.endArray()
+        #expect(Array(cached.bytes) == Array(plain.bytes))
+    }
 }

@@ -25,6 +25,9 @@ actor ClientSession: Session {
     /// The parser of `prepare`, which keeps its buffers from one line to the next (locked once per read, by one
     /// thread at a time).
     private let reader = Mutex(JSONReader())
+    /// The texts of numbers this connection's replies wrote lately, kept from one read's replies to the next (used
+    /// by `handle`, one read at a time, on this actor).
+    private let numberTexts = LastingNumberTextCache()
 
     init(service: LayoutService, output: any OutputSink, peer: PeerCredentials) {
         self.service = service
@@ -115,6 +118,7 @@ actor ClientSession: Session {
         defer { flushTally() }
         // Sized by requests, not steps: a visit's run of changes is one step and a reply each.
         var out = JSONWriter(capacity: min(Self.replyBufferBytes, 256 * requests))
+        out.numberTexts = numberTexts
         var next = steps.startIndex
         while next < steps.endIndex {
             // Work ends with its client: what it sent and was not started is dropped.
