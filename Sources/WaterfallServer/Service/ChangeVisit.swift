@@ -47,10 +47,18 @@ struct ChangeVisit {
     /// The outcomes of the changes made so far, in the changes' order.
     private(set) var steps: [Step] = []
 
-    /// Applies `change` to `layout`, the visited layout, and records its outcome.
-    mutating func run(_ change: LayoutChange, on layout: inout Layout) async {
-        let outcome = await attempt(change, &layout)
+    /// Applies `changes[k]` to `layout`, the visited layout, and records its outcome.
+    ///
+    /// By index: a change passed on its own to this async function was copied whole (a retain and a release of each
+    /// of its arrays and strings); read in place, only the fields it uses are.
+    mutating func run(_ changes: [LayoutChange], at k: Int, on layout: inout Layout) async {
+        let outcome = await attempt(changes, k, &layout)
         steps.append(Step(outcome: outcome))
+    }
+
+    /// Applies `change` to `layout` and records its outcome: `run(_:at:on:)` for one change.
+    mutating func run(_ change: LayoutChange, on layout: inout Layout) async {
+        await run([change], at: 0, on: &layout)
     }
 
     /// Makes the visit's changes durable and publishes their events; when the commit fails, puts the layout back as
@@ -102,8 +110,13 @@ struct ChangeVisit {
     /// resumption, for every change.
     @inline(__always)
     private mutating func attempt(
-        _ change: LayoutChange, _ layout: inout Layout
+        _ changes: [LayoutChange], _ k: Int, _ layout: inout Layout
     ) async -> Result<ChangeOutcome, ProtocolError> {
+        let commands = changes[k].commands
+        let anchor = changes[k].anchor
+        let viewport = changes[k].viewport
+        let wantedWidth = changes[k].width
+        let wantsDiff = changes[k].wantsDiff
         // Asked once, here: a subscription starts (or moves its viewport or width) through the layout's actor, so
         // never during this visit (one that ends meanwhile only makes the event go to nobody).
         let audience = entry.subscribers.audience
@@ -118,17 +131,17 @@ struct ChangeVisit {
         do throws(ProtocolError) {
             do {
                 // A batch names the failing op in errors even when it holds one.
-                validated = try layout.validate(change.commands, anchor: change.anchor, namingOps: change.ops.isBatch)
+                validated = try layout.validate(commands, anchor: anchor, namingOps: changes[k].ops.isBatch)
             } catch {
                 throw ProtocolError(error)
             }
             single = layout.staysAtOneWidth(after: validated)
             before = single ? [] : layout.widths
             after = single ? [] : layout.widths(after: validated)
-            if let wanted = change.width, single ? wanted != width : !after.contains(wanted) {
+            if let wanted = wantedWidth, single ? wanted != width : !after.contains(wanted) {
                 throw WidthRoute.notAWidth(wanted, of: entry.name, single ? [width] : after)
             }
-            if let viewport = change.viewport {
+            if let viewport {
                 do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
             }
             // Every width holds the change's items; the exact weight is settled after.
@@ -151,24 +164,30 @@ struct ChangeVisit {
         func route(_ wanted: Double?) -> WidthRoute {
             single ? WidthRoute(wanted, only: width) : WidthRoute(wanted, before: before, after: after)
         }
-        let request = route(change.width)
-        var routes: [AudienceKey: WidthRoute] = [:]
-        for key in audience { routes[key] = route(key.width) }
+        let request = route(wantedWidth)
         // What each scoped reader holds, taken before the change at the width it had: its viewport's elements.
-        let requestHold = change.viewport.map { layout.at(width: request.from)?.hold($0) } ?? nil
+        let requestHold = viewport.map { layout.at(width: request.from)?.hold($0) } ?? nil
+        var routes: [AudienceKey: WidthRoute] = [:]
         var holds: [AudienceKey: ViewportHold] = [:]
-        for (key, route) in routes {
-            if let viewport = key.viewport { holds[key] = layout.at(width: route.from)?.hold(viewport) }
-        }
         // The widths whose diffs list item frames: the request's own, and the unscoped subscribers'.
-        let ownFull = change.wantsDiff && change.viewport == nil
+        let ownFull = wantsDiff && viewport == nil
         var full: Set<Double> = []
-        for (key, route) in routes where key.viewport == nil && !route.isMove { full.insert(route.to) }
-        let removed = Set(routes.values.filter(\.isMove).map(\.from))
+        var removed: Set<Double> = []
+        // A layout nobody watches (the usual case) skips the subscribers' bookkeeping altogether: building it empty
+        // still cost calls and releases of empty collections, for every change.
+        if !audience.isEmpty {
+            for key in audience { routes[key] = route(key.width) }
+            for (key, route) in routes {
+                if let viewport = key.viewport { holds[key] = layout.at(width: route.from)?.hold(viewport) }
+            }
+            for (key, route) in routes where key.viewport == nil && !route.isMove { full.insert(route.to) }
+            removed = Set(routes.values.filter(\.isMove).map(\.from))
+        }
         let outcomes: [WidthOutcome]
         do {
             outcomes = try await layout.apply(
-                validated, listingItems: { (ownFull && $0 == request.to) || full.contains($0) }, from: Array(removed))
+                validated, listingItems: { (ownFull && $0 == request.to) || full.contains($0) },
+                from: removed.isEmpty ? [] : Array(removed))
         } catch {
             budget.adjust(-growth)
             return .failure(ProtocolError(error))
@@ -187,7 +206,7 @@ struct ChangeVisit {
         }
         let size = layout.contentSize(atWidth: request.to) ?? layout.contentSize
         var reply = ChangeOutcome(seq: layout.seq, size: size, anchor: mine.anchor.map(screen.anchor))
-        if change.wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
+        if wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
         guard !audience.isEmpty else { return .success(reply) }
         var event = ChangeEvent()
         var encoded: [WidthRoute: [UInt8]] = [:]
@@ -207,7 +226,7 @@ struct ChangeVisit {
                 bytes = ReplyEncoding.encodedDiff(screen.diff(outcome.diff))
                 encoded[route] = bytes
             }
-            let line = changedEvent(change, there, diff: bytes, anchor: outcome.anchor.map(screen.anchor))
+            let line = changedEvent(changes[k], there, diff: bytes, anchor: outcome.anchor.map(screen.anchor))
             if route.isMove { movedLines[key] = line } else { event.lines[key] = line }
         }
         if !movedLines.isEmpty {
@@ -216,7 +235,7 @@ struct ChangeVisit {
             }
         }
         events.append(event)
-        if change.wantsDiff, own == nil, let bytes = encoded[request] {
+        if wantsDiff, own == nil, let bytes = encoded[request] {
             reply.encoded = bytes
             reply.diff = nil
         }

@@ -23,7 +23,7 @@ extension LayoutRegistry {
             if entry.retired.load(ordering: .acquiring) { return refusedAll(Self.missing(name)) }
             var visit = ChangeVisit(
                 entry, log: log, budget: budget, limits: limits, seq: layout.seq, events: events)
-            for change in changes { await visit.run(change, on: &layout) }
+            for k in changes.indices { await visit.run(changes, at: k, on: &layout) }
             await visit.finish(on: &layout)
             return visit.steps
         }
