@@ -19,7 +19,7 @@ extension Layout {
         let diff = entries(afterChangeTo: s, before: before, listed: [], scratch: &scratch)
         keepScratch(&scratch)
         guard listingItems else { return diff.unfilled }
-        var result = diff.total > 0 ? await diff.finished(self) : diff.unfilled
+        var result = diff.total > 0 ? await diff.finished(&self) : diff.unfilled
         let origin = origins[s]
         result.sections[0].items = sections.withUnsafeBufferPointer {
             $0[s].itemFrames(start..<(start + items.count), origin: origin)
@@ -46,7 +46,7 @@ extension Layout {
         let diff = entries(afterChangeTo: s, before: before, listed: listed, scratch: &scratch)
         keepScratch(&scratch)
         guard listingItems && diff.total > 0 else { return diff.unfilled }
-        return await diff.finished(self)
+        return await diff.finished(&self)
     }
 
     // MARK: Private

@@ -40,10 +40,10 @@ extension Layout {
     /// - Complexity: O(sections + listed items); O(items) more for a moved section whose positions are not exact
     ///   (see `Exactness`), where only a check of each item can tell whether adding `dy` gives its new frame. The
     ///   item frames are built in a task group when there are many (a width change lists every item).
-    func diff(_ batch: Batch, changed: PlacedLists, listingItems: Bool = true) async -> LayoutDiff {
+    mutating func diff(_ batch: Batch, changed: PlacedLists, listingItems: Bool = true) async -> LayoutDiff {
         let diff = entries(batch, changed: changed)
         guard listingItems && diff.total > 0 else { return diff.unfilled }
-        return await diff.finished(self)
+        return await diff.finished(&self)
     }
 
     /// The entries of `diff`, before their item frames are built.
@@ -209,7 +209,7 @@ struct DiffEntries {
     /// update went through seven of them from the visit down; the task runtime's own functions fell from 3.9 % to
     /// 2.0 % of a pipelined one-item update's daemon samples.
     @inline(__always)
-    consuming func finished(_ layout: Layout) async -> LayoutDiff {
+    consuming func finished(_ layout: inout Layout) async -> LayoutDiff {
         if total > 0 {
             if layout.fillsInParallel(entries, total: total) {
                 await layout.fillItems(&entries, listings, total: total)
@@ -255,7 +255,7 @@ enum ItemListing: Sendable {
 
 extension Layout {
     /// Builds the listed item frames of every entry, in a task group when there are enough.
-    func fillItems(_ entries: inout [SectionDiff], _ listings: [ItemListing], total: Int) async {
+    mutating func fillItems(_ entries: inout [SectionDiff], _ listings: [ItemListing], total: Int) async {
         guard total > 0 else { return }
         guard fillsInParallel(entries, total: total) else { return fillItemsSerially(&entries, listings) }
         let targets = entries.map(\.section)
@@ -297,14 +297,22 @@ extension Layout {
     }
 
     /// `fillItems` on this thread.
-    func fillItemsSerially(_ entries: inout [SectionDiff], _ listings: [ItemListing]) {
+    ///
+    /// Mutating, though it changes nothing: a section read through a borrowed layout, or through a buffer pointer,
+    /// was copied for the call (520 bytes and a retain and a release of each of its arrays, 11 calls of a one-item
+    /// update's 150), as the compiler cannot rule out a change to it meanwhile; an inout access rules that out.
+    mutating func fillItemsSerially(_ entries: inout [SectionDiff], _ listings: [ItemListing]) {
         for k in entries.indices {
             if case .some(let listed) = listings[k], listed.isEmpty { continue }
             let s = entries[k].section
-            let origin = origins[s]
-            // Through the buffer: `sections[s]` would copy the section, retaining each of its arrays.
-            entries[k].items = sections.withUnsafeBufferPointer { $0[s].itemFrames(listings[k], origin: origin) }
+            entries[k].items = Self.itemFrames(of: &sections[s], listings[k], origin: origins[s])
         }
+    }
+
+    private static func itemFrames(
+        of section: inout SectionState, _ listing: ItemListing, origin: Double
+    ) -> [ItemFrame] {
+        section.itemFrames(listing, origin: origin)
     }
 }
 
