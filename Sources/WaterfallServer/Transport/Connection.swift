@@ -7,10 +7,10 @@ import WaterfallProtocol
 /// its transitions, under the lock, and this class does what the transition returns.
 ///
 /// Reading and writing run on dispatch sources on the connection's own serial queue, and so does the session's
-/// `prepare` (parsing, decoding); the work it returns runs in a task, one read's work at a time, in order. While it
-/// runs, the next read is taken and prepared, and then waits with reading suspended: a pipelining client has its
-/// next requests decoded on this thread while the last ones run, and the daemon never holds more than one read
-/// ahead. `@unchecked` only because Dispatch does not mark its sources Sendable; libdispatch documents them as
+/// `prepare` (parsing, decoding); the work it returns runs in a task, one read's work at a time, in order (a work
+/// that finds the next one waiting when it ends runs it in the same task, `run`). While it runs, the next read is
+/// taken and prepared, and then waits with reading suspended: a pipelining client has its next requests decoded on
+/// this thread while the last ones run, and the daemon never holds more than one read ahead. `@unchecked` only because Dispatch does not mark its sources Sendable; libdispatch documents them as
 /// thread-safe, the read buffer is used on the connection's queue only, and every other field is immutable or
 /// inside a mutex.
 final class Connection: OutputSink, @unchecked Sendable {
