@@ -309,6 +309,7 @@ extension Layout {
         }
     }
 
+    /// The frames `listing` names, of a section passed inout so that it is not copied (see `fillItemsSerially`).
     private static func itemFrames(
         of section: inout SectionState, _ listing: ItemListing, origin: Double
     ) -> [ItemFrame] {

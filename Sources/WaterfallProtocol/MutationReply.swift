@@ -121,12 +121,10 @@ struct DiffWriter: Sendable {
                 stage = .shifts
                 return
             }
-            // Read in place, not bound to a local: a copy of the entry was a retain and a release of its arrays, three
-            // times per entry.
-            let itemCount = diff.sections[k].items.count
-            let lists = diff.sections[k].isNew || itemCount > 0
+            let entry = diff.sections[k]
+            let lists = entry.isNew || !entry.items.isEmpty
             if item < 0 {
-                ReplyEncoding.entryHead(diff.sections[k], screen: diff.screen, &w)
+                ReplyEncoding.entryHead(entry, screen: diff.screen, &w)
                 if lists {
                     w.key("items")
                     w.beginArray()
@@ -137,14 +135,14 @@ struct DiffWriter: Sendable {
                 }
                 return
             }
-            guard item < itemCount else {
+            guard item < entry.items.count else {
                 w.endArray()
                 w.endObject()
                 stage = .entry(k + 1, item: -1)
                 return
             }
-            let end = min(itemCount, item + Self.itemsPerStep)
-            ReplyEncoding.itemTexts(diff.sections[k].items[item..<end], &w)
+            let end = min(entry.items.count, item + Self.itemsPerStep)
+            ReplyEncoding.itemTexts(entry.items[item..<end], &w)
             stage = .entry(k, item: end)
         case .shifts:
             if !diff.shifts.isEmpty { ReplyEncoding.shifts(diff.shifts, key: diff.screen.deltaKey, &w) }

@@ -10,9 +10,9 @@ import WaterfallProtocol
 /// `prepare` (parsing, decoding); the work it returns runs in a task, one read's work at a time, in order (a work
 /// that finds the next one waiting when it ends runs it in the same task, `run`). While it runs, the next read is
 /// taken and prepared, and then waits with reading suspended: a pipelining client has its next requests decoded on
-/// this thread while the last ones run, and the daemon never holds more than one read ahead. `@unchecked` only because Dispatch does not mark its sources Sendable; libdispatch documents them as
-/// thread-safe, the read buffer is used on the connection's queue only, and every other field is immutable or
-/// inside a mutex.
+/// this thread while the last ones run, and the daemon never holds more than one read ahead. `@unchecked` only
+/// because Dispatch does not mark its sources Sendable; libdispatch documents them as thread-safe, the read buffer is
+/// used on the connection's queue only, and every other field is immutable or inside a mutex.
 final class Connection: OutputSink, @unchecked Sendable {
     // MARK: Lifecycle
 
@@ -131,7 +131,8 @@ final class Connection: OutputSink, @unchecked Sendable {
     private let readBuffer: UnsafeMutableRawBufferPointer
 
     /// Runs one transition under the lock and does what it returns: the sources' changes under the lock (so they
-    /// stay in the order of the transitions), the rest after it.
+    /// stay in the order of the transitions), the rest after it. A work the transition starts runs in a new task,
+    /// unless `spawnsWork` is false: then it is returned, for the caller (`run`) to run.
     @discardableResult
     private func transition(spawnsWork: Bool = true, _ body: (inout Machine) -> Machine.Actions) -> SessionWork? {
         let actions = state.withLock { machine -> Machine.Actions in
@@ -205,7 +206,7 @@ final class Connection: OutputSink, @unchecked Sendable {
                 }
                 guard let next = finished else { return }
                 work = next
-                ran += 1
+                ran &+= 1
                 // Other connections' work waits for a thread while this one runs on.
                 if ran % Self.worksPerTurn == 0 { await Task.yield() }
             }
