@@ -27,10 +27,17 @@ public struct NumberTextCache {
     public static func withCache<Result>(_ body: (NumberTextCache) throws -> Result) rethrows -> Result {
         try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4 * slotCount) { words in
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: slotCount) { lengths in
-                for slot in 0..<slotCount { words[4 * slot] = empty }
+                markEmpty(words.baseAddress!)
                 return try body(NumberTextCache(words: words.baseAddress!, lengths: lengths.baseAddress!))
             }
         }
+    }
+
+    /// Marks every slot of `words` (`4 * slotCount` words) empty; a slot's other words and its length are read only
+    /// once it is filled.
+    @usableFromInline @inline(__always)
+    static func markEmpty(_ words: UnsafeMutablePointer<UInt64>) {
+        for slot in 0..<slotCount { words[4 * slot] = empty }
     }
 
     /// Writes `value` at `p` as `JSONWriter.writeNumber` does, from the cache when it holds it; returns the length.
@@ -73,9 +80,7 @@ public final class LastingNumberTextCache: @unchecked Sendable {
     public init() {
         words = .allocate(capacity: 4 * NumberTextCache.slotCount)
         lengths = .allocate(capacity: NumberTextCache.slotCount)
-        lengths.initialize(repeating: 0, count: NumberTextCache.slotCount)
-        words.initialize(repeating: 0, count: 4 * NumberTextCache.slotCount)
-        for slot in 0..<NumberTextCache.slotCount { words[4 * slot] = NumberTextCache.empty }
+        NumberTextCache.markEmpty(words)
     }
 
     deinit {

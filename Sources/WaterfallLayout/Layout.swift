@@ -276,11 +276,8 @@ public struct Layout: Sendable {
     /// Takes back the buffers after a change (leaving `used` empty), trimmed to what a small change needs.
     mutating func keepScratch(_ used: inout PlacementScratch) {
         used.trim()
-        // Swapped out, then moved in: never a copy of the buffers (`scratch = used` is one, a retain of each, unless
-        // the optimizer sees that `used` is emptied right after; the counts per request did not move either way).
-        var kept = PlacementScratch()
-        swap(&kept, &used)
-        scratch = consume kept
+        scratch = used
+        used = PlacementScratch()
     }
 
     private static func place(

@@ -121,10 +121,11 @@ struct DiffWriter: Sendable {
                 stage = .shifts
                 return
             }
-            let entry = diff.sections[k]
-            let lists = entry.isNew || !entry.items.isEmpty
+            // Read in place, not bound to a local: two retains a one-item update fewer (counted).
+            let itemCount = diff.sections[k].items.count
+            let lists = diff.sections[k].isNew || itemCount > 0
             if item < 0 {
-                ReplyEncoding.entryHead(entry, screen: diff.screen, &w)
+                ReplyEncoding.entryHead(diff.sections[k], screen: diff.screen, &w)
                 if lists {
                     w.key("items")
                     w.beginArray()
@@ -135,14 +136,14 @@ struct DiffWriter: Sendable {
                 }
                 return
             }
-            guard item < entry.items.count else {
+            guard item < itemCount else {
                 w.endArray()
                 w.endObject()
                 stage = .entry(k + 1, item: -1)
                 return
             }
-            let end = min(entry.items.count, item + Self.itemsPerStep)
-            ReplyEncoding.itemTexts(entry.items[item..<end], &w)
+            let end = min(itemCount, item + Self.itemsPerStep)
+            ReplyEncoding.itemTexts(diff.sections[k].items[item..<end], &w)
             stage = .entry(k, item: end)
         case .shifts:
             if !diff.shifts.isEmpty { ReplyEncoding.shifts(diff.shifts, key: diff.screen.deltaKey, &w) }

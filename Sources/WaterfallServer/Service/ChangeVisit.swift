@@ -186,8 +186,7 @@ struct ChangeVisit {
         let outcomes: [WidthOutcome]
         do {
             outcomes = try await layout.apply(
-                validated, listingItems: { (ownFull && $0 == request.to) || full.contains($0) },
-                from: removed.isEmpty ? [] : Array(removed))
+                validated, listingItems: { (ownFull && $0 == request.to) || full.contains($0) }, from: Array(removed))
         } catch {
             budget.adjust(-growth)
             return .failure(ProtocolError(error))
