@@ -61,8 +61,8 @@ final class Connection: Sendable {
                 let completion: Completion = { reply in
                     let decoded = reply.flatMap { node in Result { () throws(WaterfallClientError) in try decode(node) }
                     }
-                    continuation.resume(
-                        returning: decoded.mapError { $0.source == .reply ? .badReply(method, $0.message) : $0 })
+                    .mapError { $0.source == .reply ? .badReply(method, $0.message) : $0 }
+                    return { continuation.resume(returning: decoded) }
                 }
                 let (refusal, flushes) = state.withLock { state -> (WaterfallClientError?, Bool) in
                     if let failure = state.failure { return (failure, false) }
@@ -96,7 +96,7 @@ final class Connection: Sendable {
                 }
                 return pending
             }
-            pending?.completion(.failure(.cancelled(method)))
+            pending?.completion(.failure(.cancelled(method)))()
         }
     }
 
@@ -141,8 +141,11 @@ final class Connection: Sendable {
     // MARK: Private
 
     /// What a call does with its reply: run once, on the connection's thread for a reply, or where the call ends
-    /// otherwise (cancelled, timed out, the connection over).
-    fileprivate typealias Completion = @Sendable (Reply) -> Void
+    /// otherwise (cancelled, timed out, the connection over). It decodes the reply and returns what resumes the call,
+    /// which the reading thread runs once the whole read is decoded: resumed one by one as decoded, the calls' tasks
+    /// found the pool's queue empty at each resume, and each resume woke a thread of the pool.
+    fileprivate typealias Completion = @Sendable (Reply) -> Resume
+    fileprivate typealias Resume = @Sendable () -> Void
 
     fileprivate struct Pending {
         var method: String
@@ -268,6 +271,7 @@ final class Connection: Sendable {
         var reader = JSONReader()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var sending = JSONWriter(capacity: 4_096)
+        var resumes: [Resume] = []
         var reason = "was closed by the daemon"
         while true {
             let count = buffer.withUnsafeMutableBytes { Socket.read(fd, $0) }
@@ -278,10 +282,12 @@ final class Connection: Sendable {
             guard case .success(let n) = count, n > 0 else { break }
             for line in framer.append(buffer[..<n]) {
                 switch line {
-                case .line(let bytes): dispatch(bytes, &reader)
-                case .tooLarge: answer(nil, .failure(.unreadable("a line over \(maxReplyBytes) bytes")))
+                case .line(let bytes): dispatch(bytes, &reader, &resumes)
+                case .tooLarge: answer(nil, .failure(.unreadable("a line over \(maxReplyBytes) bytes")), &resumes)
                 }
             }
+            for resume in resumes { resume() }
+            resumes.removeAll(keepingCapacity: true)
             flushFromReader(&sending)
         }
         fail(.connectionClosed(path, reason))
@@ -295,18 +301,18 @@ final class Connection: Sendable {
     }
 
     /// Hands one line to its call or its subscriptions.
-    private func dispatch(_ bytes: ArraySlice<UInt8>, _ reader: inout JSONReader) {
+    private func dispatch(_ bytes: ArraySlice<UInt8>, _ reader: inout JSONReader, _ resumes: inout [Resume]) {
         let root: JSONNode
         do {
             root = try reader.parse(bytes).root
         } catch {
-            return answer(nil, .failure(.unreadable("not JSON (\(error))")))
+            return answer(nil, .failure(.unreadable("not JSON (\(error))")), &resumes)
         }
         if root["method"] != nil && root["id"] == nil {
             return route(event: root)
         }
         // A reply with `"id": null` (a line the daemon could not read) answers the oldest request.
-        answer(root["id"]?.int64, Self.reply(root))
+        answer(root["id"]?.int64, Self.reply(root), &resumes)
     }
 
     /// The result or error of a reply line.
@@ -340,18 +346,19 @@ final class Connection: Sendable {
         }
     }
 
-    /// Completes the call a reply answers: the request `id`, or the oldest one when the reply has no id.
-    private func answer(_ id: Int64?, _ reply: Reply) {
+    /// Decodes the reply of the call it answers (the request `id`, or the oldest one when the reply has no id), and
+    /// adds what resumes that call to `resumes`.
+    private func answer(_ id: Int64?, _ reply: Reply, _ resumes: inout [Resume]) {
         let pending = state.withLock { state in
             (id.map { state.inFlight.answer($0) } ?? state.inFlight.answerOldest())?.call
         }
-        pending?.completion(reply)
+        if let pending { resumes.append(pending.completion(reply)) }
     }
 
     /// Ends the call of request `id` before its reply (a timeout); its reply, when it comes, is dropped.
     private func end(_ id: Int64, _ error: WaterfallClientError) {
         let pending = state.withLock { $0.inFlight.end(id) }
-        pending?.completion(.failure(error))
+        pending?.completion(.failure(error))()
     }
 
     /// Records the end of the connection (the first reason wins) and fails everything waiting.
@@ -362,7 +369,7 @@ final class Connection: Sendable {
             state.sinks = [:]
             return (state.failure ?? error, state.inFlight.removeAll(), sinks)
         }
-        for call in pending { call.completion(.failure(failure)) }
+        for call in pending { call.completion(.failure(failure))() }
         for sink in sinks { sink.finish() }
     }
 }
