@@ -104,6 +104,25 @@ import Testing
         await fixture.stop()
     }
 
+    /// A work is let go before its reply is written, even while the task that ran it goes on with the next: the
+    /// daemon's works hold a read's requests (a bulk load's item arrays), whose memory a client that has its reply
+    /// counts as freed.
+    @Test func letsGoOfAWorkBeforeItsReplyIsWritten() async throws {
+        let fixture = try TestServer.start()
+        let client = try TestClient(path: fixture.path)
+        try await client.write("sleep 200\n")
+        #expect(await eventually { fixture.handler.handleStarted.value == 1 })
+        // The next read, prepared while the first runs, runs in the same task after it.
+        try await client.write("sleep 300\n")
+        #expect(await eventually { fixture.handler.prepared.value == 2 })
+        #expect(try await client.readLines(1) == ["sleep 200"])
+        #expect(fixture.handler.worksReleased.value == 1, "the first work outlived its reply")
+        #expect(try await client.readLines(1) == ["sleep 300"])
+        #expect(fixture.handler.worksReleased.value == 2, "the second work outlived its reply")
+        #expect(fixture.handler.violations.value == 0)
+        await fixture.stop()
+    }
+
     @Test func pausesThenClosesAClientThatStopsReading() async throws {
         let fixture = try TestServer.start {
             $0.outputPauseBytes = 64 * 1024

@@ -16,6 +16,8 @@ final class TestHandler: SessionHandler {
     let handleStarted = Atomic<Int>(0)
     /// Reads handed to `prepare`, across sessions.
     let prepared = Atomic<Int>(0)
+    /// Works let go of (what each work captures, standing for a read's requests), across sessions.
+    let worksReleased = Atomic<Int>(0)
     let sessions = Mutex<[TestSession]>([])
     let reloads = Mutex<[Config]>([])
 
@@ -51,7 +53,11 @@ final class TestSession: Session {
         }
         defer { preparing.store(false, ordering: .relaxed) }
         handler.prepared.add(1)
-        return { await self.handle(lines) }
+        let payload = WorkPayload(handler: handler)
+        return {
+            withExtendedLifetime(payload) {}
+            return await self.handle(lines)
+        }
     }
 
     func handle(_ lines: [InputLine]) async -> [UInt8] {
@@ -163,5 +169,18 @@ final class LogCapture: Sendable {
 
     var logger: Logger {
         Logger(level: .debug, style: .journal) { [self] line in lines.withLock { $0.append(line) } }
+    }
+}
+
+/// What a `TestSession`'s work captures, as a read's requests are captured by the daemon's: counted when let go.
+final class WorkPayload: Sendable {
+    private let handler: TestHandler
+
+    init(handler: TestHandler) {
+        self.handler = handler
+    }
+
+    deinit {
+        handler.worksReleased.add(1)
     }
 }
