@@ -142,8 +142,9 @@ final class Connection: Sendable {
 
     /// What a call does with its reply: run once, on the connection's thread for a reply, or where the call ends
     /// otherwise (cancelled, timed out, the connection over). It decodes the reply and returns what resumes the call,
-    /// which the reading thread runs once the whole read is decoded: resumed one by one as decoded, the calls' tasks
-    /// found the pool's queue empty at each resume, and each resume woke a thread of the pool.
+    /// which the reading thread runs once the read's replies are decoded, or before an event that follows them:
+    /// resumed one by one as decoded, the calls' tasks found the pool's queue empty at each resume, and each resume
+    /// woke a thread of the pool.
     fileprivate typealias Completion = @Sendable (Reply) -> Resume
     fileprivate typealias Resume = @Sendable () -> Void
 
@@ -286,8 +287,7 @@ final class Connection: Sendable {
                 case .tooLarge: answer(nil, .failure(.unreadable("a line over \(maxReplyBytes) bytes")), &resumes)
                 }
             }
-            for resume in resumes { resume() }
-            resumes.removeAll(keepingCapacity: true)
+            Self.resumeAll(&resumes)
             flushFromReader(&sending)
         }
         fail(.connectionClosed(path, reason))
@@ -309,10 +309,18 @@ final class Connection: Sendable {
             return answer(nil, .failure(.unreadable("not JSON (\(error))")), &resumes)
         }
         if root["method"] != nil && root["id"] == nil {
+            // The calls whose replies came before the event resume before it is routed, in the wire's order.
+            Self.resumeAll(&resumes)
             return route(event: root)
         }
         // A reply with `"id": null` (a line the daemon could not read) answers the oldest request.
         answer(root["id"]?.int64, Self.reply(root), &resumes)
+    }
+
+    /// Resumes the calls answered so far, in the order their replies came.
+    private static func resumeAll(_ resumes: inout [Resume]) {
+        for resume in resumes { resume() }
+        resumes.removeAll(keepingCapacity: true)
     }
 
     /// The result or error of a reply line.
