@@ -197,8 +197,7 @@ struct ChangeVisit {
         let mine = request.outcome(in: outcomes)
         // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
         // for a vertical layout: Geometry, "Horizontal feeds").
-        // From the stored fields: the computed `layout.screen` moved the whole 457-byte layout into a temporary first.
-        let screen = ScreenMapping(axis: layout.axis, direction: layout.direction)
+        let screen = layout.screen
         let own = requestHold.map { hold in
             let target = layout.at(width: request.to) ?? layout
             return screen.diff(

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+import WaterfallLayout
 import WaterfallProtocol
 
 /// One accepted client: the socket shell around `ConnectionState`, which owns every rule; each event here is one of
@@ -202,7 +203,7 @@ final class Connection: OutputSink, @unchecked Sendable {
     /// the task ended. Measured right after the last reply of a million-item load, the resident memory per item
     /// was 48–50 B in three loads of five, and 45.7 B ten milliseconds later.
     private func run(_ first: @escaping SessionWork) {
-        let handOff = WorkHandOff(first)
+        let handOff = HandOff<SessionWork?>(first, leaving: nil)
         Task {
             var work = handOff.take()
             var ran = 1
@@ -287,21 +288,5 @@ final class Connection: OutputSink, @unchecked Sendable {
 
     private func writable() {
         transition { [self] in $0.writable(write: writeToSocket) }
-    }
-}
-
-/// The first work of a connection's task, which the task takes out: a closure's captures live as long as the closure,
-/// and the task's closure as long as the task.
-private final class WorkHandOff: @unchecked Sendable {
-    private var work: SessionWork?
-
-    init(_ work: @escaping SessionWork) {
-        self.work = work
-    }
-
-    /// The work, leaving none; called once, by the task.
-    func take() -> SessionWork? {
-        defer { work = nil }
-        return work
     }
 }
