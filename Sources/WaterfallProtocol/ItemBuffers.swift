@@ -15,8 +15,8 @@ import WaterfallLayout
 /// free again, with six 93 % (measured, 800 inserts of 10,000). Six arrays of 10,000 items are 4.3 MB (8.6 MB at
 /// the largest capacity kept), which an idle daemon should not hold (4 bytes per item of a million-item layout):
 /// they are let go (`release`, through `Session.clientPaused`) when a connection that sent a line of
-/// `shortestLine` bytes or more (the least that holds `reusable.lowerBound` items) has sent whole lines only and
-/// they are decoded, as its `LineFramer` lets go of its own line buffers then.
+/// `shortestLine` bytes or more (the least that holds `reusable.lowerBound` items) has nothing left to do, as its
+/// `LineFramer` lets go of its own line buffers then (`releaseSpares`).
 ///
 /// Only arrays of `reusable` capacities are kept, so the pool holds at most `spares` of them whatever a client
 /// sends.
@@ -61,8 +61,8 @@ public enum ItemBuffers {
     /// The arrays kept now.
     static var spareCount: Int { pool.withLock { $0.count } }
 
-    /// Lets go of every spare: a client that streamed a bulk load has stopped (`LineFramer.pausedAfterPooledLines`,
-    /// once the lines of its last read are decoded: they refill the pool), and an idle daemon holds no spares.
+    /// Lets go of every spare: a client that streamed a bulk load has stopped (its connection has nothing left to do,
+    /// `LineFramer.releaseSpares`), and an idle daemon holds no spares.
     public static func release() {
         // The arrays are returned to be freed here, outside the lock.
         _ = pool.withLock { spares in

@@ -60,34 +60,43 @@ import WaterfallLayout
         #expect(try insert(count: 2_400, base: 3) == expected(count: 2_400, base: 3))
     }
 
-    /// The framer tells its connection when to let go of the pool: at the first read that ends with a line after
-    /// lines long enough to fill from it, carried over reads or not.
-    @Test func aFramerReportsAPauseAfterLongLines() {
+    /// The framer tells its connection whether to let go of the pool once it has nothing left to do: after lines
+    /// long enough to fill from it, carried over reads or not, and not while a line is carried.
+    @Test func aFramerReportsPooledLinesWhenReleased() {
         var framer = LineFramer(maxLineBytes: 1 << 20)
+        var released: Bool
         let line = [UInt8](repeating: 0x20, count: 100_000) + Array("{}".utf8)
-        // A long line over two reads is carried; a read that then ends on a line is the client's pause.
+        // A long line over two reads is carried; nothing is let go while a line is carried.
         _ = framer.append(Array(line[..<70_000]))
-        #expect(!framer.pausedAfterPooledLines)
+        released = framer.releaseSpares()
+        #expect(!released)
         _ = framer.append(Array(line[70_000...]) + [0x0A, 0x7B, 0x7D])
-        #expect(!framer.pausedAfterPooledLines)
+        released = framer.releaseSpares()
+        #expect(!released)
         _ = framer.append(Array("\n".utf8))
-        #expect(framer.pausedAfterPooledLines)
+        #expect(framer.spareCapacity > 0)
+        released = framer.releaseSpares()
+        #expect(released)
         #expect(framer.spareCapacity == 0)
-        // Reported once: the next pause of short lines only is not one.
+        // Reported once: short lines only since are not pooled lines.
         _ = framer.append(Array("{}\n".utf8))
-        #expect(!framer.pausedAfterPooledLines)
+        released = framer.releaseSpares()
+        #expect(!released)
         // Lines shorter than a read but long enough to fill from the pool count too.
         let medium = [UInt8](repeating: 0x20, count: ItemBuffers.shortestLine) + Array("{}\n".utf8)
         _ = framer.append(medium + Array("{}".utf8))
-        #expect(!framer.pausedAfterPooledLines)
+        released = framer.releaseSpares()
+        #expect(!released)
         _ = framer.append(Array("\n{}\n".utf8))
-        #expect(framer.pausedAfterPooledLines)
+        released = framer.releaseSpares()
+        #expect(released)
     }
 
-    @Test func shortLinesAreNoPause() {
+    @Test func shortLinesAreNoPooledLines() {
         var framer = LineFramer(maxLineBytes: 1 << 20)
         let short = [UInt8](repeating: 0x20, count: ItemBuffers.shortestLine - 3) + Array("{}\n".utf8)
         _ = framer.append(short + Array("{}\n".utf8))
-        #expect(!framer.pausedAfterPooledLines)
+        let released = framer.releaseSpares()
+        #expect(!released)
     }
 }

@@ -54,9 +54,9 @@ import Testing
         #expect(framer.bufferedByteCount == 0)
     }
 
-    /// Spare buffers are kept while long lines keep coming, and let go once a chunk ends with its line (an idle
-    /// client), so an idle connection holds no more than its partial line.
-    @Test func letsSparesGoWhenTheClientPauses() {
+    /// Spare buffers are kept while long lines keep coming, and let go once the connection has nothing left to do,
+    /// so an idle connection holds no more than its partial line; not while a line is carried.
+    @Test func letsSparesGoWhenReleased() {
         var framer = LineFramer(maxLineBytes: 1 << 20)
         let line = [UInt8](repeating: UInt8(ascii: "a"), count: 100_000) + [0x0A]
         let stream = Array(repeating: line, count: 4).joined() + line[..<50_000]
@@ -69,9 +69,26 @@ import Testing
         #expect(framer.bufferedByteCount == 50_000)
         // One buffer carries the fifth line, two wait for the lines after.
         #expect(framer.spareCapacity >= 2 * 100_000)
+        _ = framer.releaseSpares()
+        #expect(framer.spareCapacity >= 2 * 100_000)
         let lines = framer.append(Array(line[50_000...]))
         #expect(lines == [.line(line.dropLast())])
+        _ = framer.releaseSpares()
         #expect(framer.spareCapacity == 0)
+    }
+
+    /// A client that writes a bulk load line by line has its reads end with a line about every other time, while the
+    /// daemon is still busy with the lines before: such a chunk is no pause, and the spares stay for the next lines
+    /// (dropped there, every line of a million-item load was carried in fresh pages: 38,500 page faults per load
+    /// against 17,000 for the same lines in one write, measured).
+    @Test func keepsSparesWhenAChunkEndsWithItsLine() {
+        var framer = LineFramer(maxLineBytes: 1 << 20)
+        let line = [UInt8](repeating: UInt8(ascii: "a"), count: 100_000) + [0x0A]
+        for _ in 0..<4 {
+            _ = framer.append(Array(line[..<60_000]))
+            #expect(framer.append(Array(line[60_000...])) == [.line(line.dropLast())])
+        }
+        #expect(framer.spareCapacity >= 2 * 100_000)
     }
 
     /// The newline search reads eight bytes at a time: a newline at every offset of a word, among bytes one bit

@@ -158,6 +158,7 @@ final class EmbeddedConnection: OutputSink, Sendable {
         if let work = actions.start {
             Task {
                 let reply = await work()
+                releaseIfIdle()
                 transitionWriting { $0.workFinished(reply: reply, write: $1) }
                 state.withLock { $0.running -= 1 }
                 pump()
@@ -172,9 +173,19 @@ final class EmbeddedConnection: OutputSink, Sendable {
         if actions.read == .resume { pump() }
     }
 
+    /// As a connection does when a work ends: the framer's spares and the session's bulk buffers go once nothing is
+    /// left to do (no read being taken, none waiting, no line partly received).
+    private func releaseIfIdle() {
+        let session = state.withLock { state -> (any Session)? in
+            guard !state.pumping, state.machine.isReading, state.framer.releaseSpares() else { return nil }
+            return state.session
+        }
+        session?.clientPaused()
+    }
+
     /// Takes what the client sent as one read, if reading is on and no other read is being taken.
     private func pump() {
-        let taken = state.withLock { state -> (any Session, [InputLine], Bool, Bool)? in
+        let taken = state.withLock { state -> (any Session, [InputLine], Bool)? in
             guard !state.pumping, state.machine.isReading, let session = state.session,
                 !state.inbound.isEmpty || state.endOfInput
             else { return nil }
@@ -182,11 +193,10 @@ final class EmbeddedConnection: OutputSink, Sendable {
             let lines = state.framer.append(state.inbound)
             state.inbound = []
             defer { state.endOfInput = false }
-            return (session, lines, state.endOfInput, state.framer.pausedAfterPooledLines)
+            return (session, lines, state.endOfInput)
         }
-        guard let (session, lines, endOfInput, paused) = taken else { return }
+        guard let (session, lines, endOfInput) = taken else { return }
         let work = lines.isEmpty ? nil : session.prepare(lines)
-        if work != nil && paused { session.clientPaused() }
         transition { $0.read(work, endOfInput: endOfInput) }
         state.withLock { $0.pumping = false }
         pump()

@@ -53,10 +53,11 @@ actor ClientSession: Session {
     nonisolated var parseBufferBytes: Int { reader.withLock { $0.retainedBytes } }
 
     /// Lets go of what a bulk load's lines grew: the decoder's pool of item arrays (which the lines just decoded
-    /// refilled) and this connection's parse buffers beyond `keptParseBytes`.
+    /// refilled) and this connection's parse buffers beyond `keptParseBytes`, unless a prepare is using them (the
+    /// client is not idle then, and this pool thread must not wait for it).
     nonisolated func clientPaused() {
         ItemBuffers.release()
-        reader.withLock { $0.releaseBuffers(above: Self.keptParseBytes) }
+        reader.withLockIfAvailable { $0.releaseBuffers(above: Self.keptParseBytes) }
     }
 
     func close() async {

@@ -122,6 +122,8 @@ final class Connection: OutputSink, @unchecked Sendable {
     /// it sends, and a read handler that waited for it slept in the kernel (8 % of a pipelining client's daemon
     /// samples, with the context switches).
     private let reading = Atomic<Bool>(false)
+    /// Set while the read handler takes and prepares a read: the connection is not idle then (`releaseIfIdle`).
+    private let preparing = Atomic<Bool>(false)
     private let room = Atomic<Bool>(true)
     private let reader = Mutex<(any Session)?>(nil)
     private let maxLineBytes: Atomic<Int>
@@ -209,6 +211,7 @@ final class Connection: OutputSink, @unchecked Sendable {
             var ran = 1
             while let current = work.take() {
                 let reply = await Self.perform(consume current)
+                releaseIfIdle()
                 let finished = transition(spawnsWork: false) { [self] in
                     $0.workFinished(reply: reply, write: writeToSocket)
                 }
@@ -219,6 +222,18 @@ final class Connection: OutputSink, @unchecked Sendable {
                 if ran % Self.worksPerTurn == 0 { await Task.yield() }
             }
         }
+    }
+
+    /// Lets go of what a bulk load's lines grew (the framer's line buffers, the decoder's item arrays, the session's
+    /// parse buffers) once the connection has nothing left to do: no read being taken or prepared, none waiting,
+    /// no line partly received. Called as a work ends, before its reply is written, so that a client that reads its
+    /// last reply finds them gone; never blocking this pool thread (the framer is skipped while a read holds it, and
+    /// the session skips its parse buffers while a prepare holds them).
+    private func releaseIfIdle() {
+        guard !preparing.load(ordering: .acquiring), reading.load(ordering: .acquiring),
+            framer.withLockIfAvailable({ $0.releaseSpares() }) == true, let session = reader.withLock({ $0 })
+        else { return }
+        session.clientPaused()
     }
 
     /// Runs `work`, which is released when this returns (its parameter is owned here).
@@ -240,12 +255,13 @@ final class Connection: OutputSink, @unchecked Sendable {
 
     private func readable() {
         guard reading.load(ordering: .acquiring), let session = reader.withLock({ $0 }) else { return }
+        preparing.store(true, ordering: .releasing)
+        defer { preparing.store(false, ordering: .releasing) }
         let maxLineBytes = maxLineBytes.load(ordering: .relaxed)
         var lines: [InputLine] = []
         var endOfInput = false
         var failure: Int32?
         var total = 0
-        var paused = false
         framer.withLock { framer in
             framer.maxLineBytes = maxLineBytes
             for _ in 0..<Self.readsPerEvent {
@@ -253,7 +269,6 @@ final class Connection: OutputSink, @unchecked Sendable {
                 if count > 0 {
                     total += count
                     let framed = framer.append(Array(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])))
-                    if framer.pausedAfterPooledLines { paused = true }
                     if lines.isEmpty { lines = framed } else { lines += framed }
                     // No early stop on a short read: data and end-of-file can arrive in one event, and libdispatch
                     // does not report the end-of-file again, so only reading on until EAGAIN sees it.
@@ -280,7 +295,6 @@ final class Connection: OutputSink, @unchecked Sendable {
             if tooLarge > 0 { context.counters.linesTooLarge.add(tooLarge) }
             // Here, on this connection's thread, while the work of the read before may still be running.
             work = session.prepare(lines)
-            if paused { session.clientPaused() }
         }
         guard work != nil || endOfInput else { return }
         transition { $0.read(work, endOfInput: endOfInput) }

@@ -66,9 +66,10 @@ public protocol Session: AnyObject, Sendable {
     /// (`sendReplies`, a chunk at a time, waiting for room between chunks); notifications sent meanwhile may come
     /// between replies, never inside one. A work should stop once the sink `isClosed`: nobody reads its replies.
     func prepare(_ lines: [InputLine]) -> SessionWork
-    /// The read just prepared ended with a line after lines long enough for bulk buffers
-    /// (`LineFramer.pausedAfterPooledLines`): the client may be idle, and buffers grown for those lines can go.
-    /// Called on the connection's own thread, after `prepare`.
+    /// The connection has nothing left to do after lines long enough for bulk buffers (`LineFramer.releaseSpares`):
+    /// the client may be idle, and buffers grown for those lines can go. Called where a work ends (a task of the
+    /// cooperative pool, before its reply is written), possibly while the next read is being prepared: it must not
+    /// block.
     func clientPaused()
     /// The connection ended (peer closed, error or shutdown): drop subscriptions. Called exactly once, after
     /// the last work has returned.
