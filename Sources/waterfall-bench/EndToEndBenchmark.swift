@@ -92,6 +92,8 @@ enum EndToEndBenchmark {
         var seconds: Double
         var cpu: Double
         var replyBytes: Int
+        /// The daemon's minor page faults (`BenchDaemon.minorFaults`).
+        var faults = 0
     }
 
     /// Single-item updates of the last item, two heights in turn: a reply's diff then lists one frame.
@@ -138,13 +140,15 @@ enum EndToEndBenchmark {
                 }
             }
         }
-        let cpu = daemon.cpuSeconds
+        let (cpu, faults) = (daemon.cpuSeconds, daemon.minorFaults)
         let start = nanoseconds()
         runOnThreads(bodies)
         let seconds = Double(nanoseconds() - start) / 1e9
         let result = outcome.withLock { $0 }
         if let failure = result.failures.first { print("  reply: \(failure.prefix(300))") }
-        return Round(seconds: seconds, cpu: daemon.cpuSeconds - cpu, replyBytes: result.bytes)
+        return Round(
+            seconds: seconds, cpu: daemon.cpuSeconds - cpu, replyBytes: result.bytes,
+            faults: daemon.minorFaults - faults)
     }
 
     /// Round trips of one request at a time, each timed, after a tenth as many untimed.
