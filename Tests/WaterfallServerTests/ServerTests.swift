@@ -2,6 +2,7 @@ import Glibc
 import Synchronization
 import Testing
 
+@testable import WaterfallProtocol
 @testable import WaterfallServer
 
 /// The transport in-process, over a temporary socket, with the echoing `TestHandler`.
@@ -100,6 +101,26 @@ import Testing
         #expect(fixture.handler.prepared.value == 2, "a second read ahead was taken")
         #expect(fixture.handler.handleStarted.value == 1, "the next work started before the one running returned")
         #expect(try await client.readLines(4) == ["sleep 400", "a", "b", "c"])
+        #expect(fixture.handler.violations.value == 0)
+        await fixture.stop()
+    }
+
+    /// The buffers a bulk load's long lines grew go once the connection has nothing left to do (its last work ends
+    /// with no read waiting or being taken), before that work's reply is written; not while the next read waits. They
+    /// went whenever a read ended with a line before, which for a client writing a bulk load line by line was about
+    /// every other read, and every line was then carried and decoded into fresh pages.
+    @Test func letsGoOfBulkBuffersOnlyWhenIdle() async throws {
+        let fixture = try TestServer.start()
+        let client = try TestClient(path: fixture.path)
+        let padding = String(repeating: " ", count: ItemBuffers.shortestLine)
+        try await client.write("bulk 200" + padding + "\n")
+        #expect(await eventually { fixture.handler.handleStarted.value == 1 })
+        try await client.write("bulk 300" + padding + "\n")
+        #expect(await eventually { fixture.handler.prepared.value == 2 })
+        #expect(try await client.readLines(1) == ["bulk 200"])
+        #expect(fixture.handler.pauses.value == 0, "let go while the next line waited")
+        #expect(try await client.readLines(1) == ["bulk 300"])
+        #expect(fixture.handler.pauses.value == 1, "kept after the last line")
         #expect(fixture.handler.violations.value == 0)
         await fixture.stop()
     }

@@ -18,6 +18,8 @@ final class TestHandler: SessionHandler {
     let prepared = Atomic<Int>(0)
     /// Works let go of (what each work captures, standing for a read's requests), across sessions.
     let worksReleased = Atomic<Int>(0)
+    /// `clientPaused` calls (the transport letting go of a bulk load's buffers), across sessions.
+    let pauses = Atomic<Int>(0)
     let sessions = Mutex<[TestSession]>([])
     let reloads = Mutex<[Config]>([])
 
@@ -75,6 +77,11 @@ final class TestSession: Session {
             let text = String(decoding: bytes, as: UTF8.self)
             if text.hasPrefix("sleep "), let millis = Int(text.dropFirst(6)) {
                 try? await Task.sleep(for: .milliseconds(millis))
+            } else if text.hasPrefix("bulk "), let millis = Int(text.dropFirst(5).prefix { $0 != " " }) {
+                // A long line (padded with spaces) that takes a while, as a bulk insert does.
+                try? await Task.sleep(for: .milliseconds(millis))
+                reply += Array("bulk \(millis)\n".utf8)
+                continue
             } else if text.hasPrefix("big "), let count = Int(text.dropFirst(4)) {
                 reply += [UInt8](repeating: 0x78, count: count)
                 reply.append(0x0A)
@@ -84,6 +91,10 @@ final class TestSession: Session {
             reply.append(0x0A)
         }
         return reply
+    }
+
+    func clientPaused() {
+        handler.pauses.add(1)
     }
 
     func close() async {
