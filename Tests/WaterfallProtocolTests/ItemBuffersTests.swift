@@ -68,27 +68,27 @@ import WaterfallLayout
         let line = [UInt8](repeating: 0x20, count: 100_000) + Array("{}".utf8)
         // A long line over two reads is carried; nothing is let go while a line is carried.
         _ = framer.append(Array(line[..<70_000]))
-        released = framer.releaseSpares()
+        released = framer.releaseSpares().pooledLines
         #expect(!released)
         _ = framer.append(Array(line[70_000...]) + [0x0A, 0x7B, 0x7D])
-        released = framer.releaseSpares()
+        released = framer.releaseSpares().pooledLines
         #expect(!released)
         _ = framer.append(Array("\n".utf8))
         #expect(framer.spareCapacity > 0)
-        released = framer.releaseSpares()
+        released = framer.releaseSpares().pooledLines
         #expect(released)
         #expect(framer.spareCapacity == 0)
         // Reported once: short lines only since are not pooled lines.
         _ = framer.append(Array("{}\n".utf8))
-        released = framer.releaseSpares()
+        released = framer.releaseSpares().pooledLines
         #expect(!released)
         // Lines shorter than a read but long enough to fill from the pool count too.
         let medium = [UInt8](repeating: 0x20, count: ItemBuffers.shortestLine) + Array("{}\n".utf8)
         _ = framer.append(medium + Array("{}".utf8))
-        released = framer.releaseSpares()
+        released = framer.releaseSpares().pooledLines
         #expect(!released)
         _ = framer.append(Array("\n{}\n".utf8))
-        released = framer.releaseSpares()
+        released = framer.releaseSpares().pooledLines
         #expect(released)
     }
 
@@ -96,7 +96,7 @@ import WaterfallLayout
         var framer = LineFramer(maxLineBytes: 1 << 20)
         let short = [UInt8](repeating: 0x20, count: ItemBuffers.shortestLine - 3) + Array("{}\n".utf8)
         _ = framer.append(short + Array("{}\n".utf8))
-        let released = framer.releaseSpares()
+        let released = framer.releaseSpares().pooledLines
         #expect(!released)
     }
 }

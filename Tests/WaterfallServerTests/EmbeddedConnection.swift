@@ -177,7 +177,7 @@ final class EmbeddedConnection: OutputSink, Sendable {
     /// left to do (no read being taken, none waiting, no line partly received).
     private func releaseIfIdle() {
         let session = state.withLock { state -> (any Session)? in
-            guard !state.pumping, state.machine.isReading, state.framer.releaseSpares() else { return nil }
+            guard !state.pumping, state.machine.isReading, state.framer.releaseSpares().pooledLines else { return nil }
             return state.session
         }
         session?.clientPaused()

@@ -231,8 +231,10 @@ final class Connection: OutputSink, @unchecked Sendable {
     /// the session skips its parse buffers while a prepare holds them).
     private func releaseIfIdle() {
         guard !preparing.load(ordering: .acquiring), reading.load(ordering: .acquiring),
-            framer.withLockIfAvailable({ $0.releaseSpares() }) == true, let session = reader.withLock({ $0 })
+            let released = framer.withLockIfAvailable({ $0.releaseSpares() })
         else { return }
+        // The buffers are freed when `released` goes, here, outside the framer's lock.
+        guard released.pooledLines, let session = reader.withLock({ $0 }) else { return }
         session.clientPaused()
     }
 
