@@ -147,13 +147,13 @@ enum FloorBenchmark {
             let rawSeconds = drive.time(daemon.socketPath, lines: [line])
             let start = nanoseconds()
             // This process runs nothing else meanwhile: its CPU time is the client's (loadgen is a process of its own).
-            let (ownStart, daemonStart) = (processCPUSeconds(), daemon.cpuSeconds)
+            let (ownStart, daemonStart) = (Measure.processCPUSeconds(), daemon.cpuSeconds)
             await ClientBenchmark.updates(client, layout: "floor-0", count: sizes.requests)
             let swiftSeconds = Double(nanoseconds() - start) / 1e9
             guard run > 0 else { continue }
             raw.append(rawSeconds)
             swift.append(Round(seconds: swiftSeconds, cpu: daemon.cpuSeconds - daemonStart))
-            clientCPU.append(processCPUSeconds() - ownStart)
+            clientCPU.append(Measure.processCPUSeconds() - ownStart)
         }
         let n = Double(sizes.requests)
         let rawRate = n / median(raw)
@@ -169,14 +169,6 @@ enum FloorBenchmark {
             "the Swift client / a raw client (loadgen), 256 updates in flight",
             daemon: "\(Format.rate(swiftRate)), \(perCall)", peer: "\(Format.rate(rawRate))",
             ratio: swiftRate / rawRate, atLeast: 0.7)
-    }
-
-    /// The CPU time (user and system) this process has used so far.
-    private static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     private static func median(_ values: [Double]) -> Double {

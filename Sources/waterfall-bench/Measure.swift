@@ -1,8 +1,24 @@
 import Dispatch
 import Foundation
 
-/// Timing: the median of several runs after a warm-up, on the monotonic clock.
+/// Timing: the median of several runs after a warm-up, on the monotonic clock; and the CPU time of this thread or
+/// process, for runs that a shared host would otherwise slow at random.
 enum Measure {
+    /// Seconds of CPU (user and system) this thread has used.
+    static func threadCPUSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// Seconds of CPU (user and system) this process has used, all its threads.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     /// Seconds taken by `body`.
     static func time(_ body: () -> Void) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds

@@ -107,22 +107,15 @@ enum NumberFormatBenchmark {
         var times = Array(repeating: (wall: [Double](), cpu: [Double]()), count: bodies.count)
         for run in 0...runs {
             for (k, body) in bodies.enumerated() {
-                let cpu = threadCPUTime()
+                let cpu = Measure.threadCPUSeconds()
                 let wall = Measure.time(body)
                 if run > 0 {
                     times[k].wall.append(wall)
-                    times[k].cpu.append(threadCPUTime() - cpu)
+                    times[k].cpu.append(Measure.threadCPUSeconds() - cpu)
                 }
             }
         }
         return times.map { (median($0.wall), median($0.cpu)) }
-    }
-
-    /// Seconds of CPU this thread has used.
-    private static func threadCPUTime() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     private static func median(_ times: [Double]) -> Double { times.sorted()[times.count / 2] }

@@ -85,12 +85,9 @@ enum NumberParseBenchmark {
     /// that the scheduler suspends for a slice of another process's doubled or tripled its wall time.
     private static func interleavedCPUTime(runs: Int, _ a: () -> Void, _ b: () -> Void) -> (a: Double, b: Double) {
         func cpuTime(_ body: () -> Void) -> Double {
-            var start = timespec()
-            var end = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start)
+            let start = Measure.threadCPUSeconds()
             body()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end)
-            return Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+            return Measure.threadCPUSeconds() - start
         }
         a()
         b()

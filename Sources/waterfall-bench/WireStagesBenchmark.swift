@@ -49,16 +49,16 @@ enum WireStagesBenchmark {
         for line in lines + [[]] {
             var next: LayoutCommand?
             if !line.isEmpty {
-                let start = threadCPUTime()
+                let start = Measure.threadCPUSeconds()
                 next = decodeInsert(line[...], &reader)
-                decode += threadCPUTime() - start
+                decode += Measure.threadCPUSeconds() - start
                 guard next != nil else { return nil }
             }
             if let command = pending {
                 pending = nil
-                let start = threadCPUTime()
+                let start = Measure.threadCPUSeconds()
                 guard (try? await layout.apply([command], listingItems: false)) != nil else { return nil }
-                apply += threadCPUTime() - start
+                apply += Measure.threadCPUSeconds() - start
             }
             pending = next
         }
@@ -80,11 +80,5 @@ enum WireStagesBenchmark {
         } catch {
             return nil
         }
-    }
-
-    private static func threadCPUTime() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }

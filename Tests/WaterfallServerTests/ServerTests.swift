@@ -89,12 +89,7 @@ import Testing
     /// While a read's work runs, the next read is taken and prepared, and no more: it waits, with reading
     /// suspended, and the replies come in request order.
     @Test func readsOneReadAheadOfTheWorkThatRuns() async throws {
-        let fixture = try TestServer.start()
-        let client = try TestClient(path: fixture.path)
-        try await client.write("sleep 400\n")
-        #expect(await eventually { fixture.handler.handleStarted.value == 1 })
-        try await client.write("a\n")
-        #expect(await eventually { fixture.handler.prepared.value == 2 })
+        let (fixture, client) = try await readAheadOfARunningWork("sleep 400\n", then: "a\n")
         try await client.write("b\n")
         try await client.write("c\n")
         try await Task.sleep(for: .milliseconds(100))
@@ -110,13 +105,9 @@ import Testing
     /// went whenever a read ended with a line before, which for a client writing a bulk load line by line was about
     /// every other read, and every line was then carried and decoded into fresh pages.
     @Test func letsGoOfBulkBuffersOnlyWhenIdle() async throws {
-        let fixture = try TestServer.start()
-        let client = try TestClient(path: fixture.path)
         let padding = String(repeating: " ", count: ItemBuffers.shortestLine)
-        try await client.write("bulk 200" + padding + "\n")
-        #expect(await eventually { fixture.handler.handleStarted.value == 1 })
-        try await client.write("bulk 300" + padding + "\n")
-        #expect(await eventually { fixture.handler.prepared.value == 2 })
+        let (fixture, client) = try await readAheadOfARunningWork(
+            "bulk 200" + padding + "\n", then: "bulk 300" + padding + "\n")
         #expect(try await client.readLines(1) == ["bulk 200"])
         #expect(fixture.handler.pauses.value == 0, "let go while the next line waited")
         #expect(try await client.readLines(1) == ["bulk 300"])
@@ -125,17 +116,26 @@ import Testing
         await fixture.stop()
     }
 
+    /// A server and a client that sent `first`, whose work has started, then `second`, whose read has been prepared
+    /// and waits for it.
+    private func readAheadOfARunningWork(
+        _ first: String, then second: String
+    ) async throws -> (TestServer, TestClient) {
+        let fixture = try TestServer.start()
+        let client = try TestClient(path: fixture.path)
+        try await client.write(first)
+        #expect(await eventually { fixture.handler.handleStarted.value == 1 })
+        try await client.write(second)
+        #expect(await eventually { fixture.handler.prepared.value == 2 })
+        return (fixture, client)
+    }
+
     /// A work is let go before its reply is written, even while the task that ran it goes on with the next: the
     /// daemon's works hold a read's requests (a bulk load's item arrays), whose memory a client that has its reply
     /// counts as freed.
     @Test func letsGoOfAWorkBeforeItsReplyIsWritten() async throws {
-        let fixture = try TestServer.start()
-        let client = try TestClient(path: fixture.path)
-        try await client.write("sleep 200\n")
-        #expect(await eventually { fixture.handler.handleStarted.value == 1 })
         // The next read, prepared while the first runs, runs in the same task after it.
-        try await client.write("sleep 300\n")
-        #expect(await eventually { fixture.handler.prepared.value == 2 })
+        let (fixture, client) = try await readAheadOfARunningWork("sleep 200\n", then: "sleep 300\n")
         #expect(try await client.readLines(1) == ["sleep 200"])
         #expect(fixture.handler.worksReleased.value == 1, "the first work outlived its reply")
         #expect(try await client.readLines(1) == ["sleep 300"])
