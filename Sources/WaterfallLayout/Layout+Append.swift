@@ -7,7 +7,7 @@ extension Layout {
     ///
     /// - Complexity: O(appended items + columns × log n + sections below).
     @inline(__always)
-    mutating func appendItems(_ items: [Item], toSection s: Int, listingItems: Bool) async -> LayoutDiff {
+    mutating func appendItems(_ items: ItemList, toSection s: Int, listingItems: Bool) async -> LayoutDiff {
         let before = metrics[s]
         let start = sections[s].count
         sections[s].insertItems(items, at: start)

@@ -322,7 +322,12 @@ extension SectionState {
     }
 
     /// Inserts `items` at `index`, making their id list only when the section has ids or they bring some.
-    mutating func insertItems(_ items: [Item], at index: Int) {
+    mutating func insertItems(_ items: ItemList, at index: Int) {
+        if let heights = items.heights, ids.isEmpty {
+            insertHeights(heights, at: index)
+            return
+        }
+        let items = items.array
         let needsIDs = !ids.isEmpty || items.contains { $0.id != nil }
         let transposed = geometry.transposesAspect
         if index == inputs.count && !needsIDs {
@@ -340,6 +345,24 @@ extension SectionState {
         }
         insertInputs(
             items.map { ItemInput($0, transposed: transposed) }, ids: needsIDs ? items.map(\.id) : [], at: index)
+    }
+
+    /// Inserts items that are only `heights` at `index`, in a section without ids: a bulk load's usual items, which
+    /// need no `Item` made on the way, no id list and no transposing.
+    private mutating func insertHeights(_ heights: [Double], at index: Int) {
+        guard index == inputs.count else {
+            inputs.insert(contentsOf: heights.lazy.map { ItemInput(height: $0) }, at: index)
+            return
+        }
+        // Through a buffer, as `insertItems` appends.
+        let start = inputs.count
+        inputs.reserveForAppend(heights.count)
+        inputs.append(contentsOf: repeatElement(ItemInput.blank, count: heights.count))
+        inputs.withUnsafeMutableBufferPointer { inputs in
+            heights.withUnsafeBufferPointer { heights in
+                for k in heights.indices { inputs[start + k] = ItemInput(height: heights[k]) }
+            }
+        }
     }
 
     /// Removes the items in `ranges` (ascending, disjoint) in one pass.

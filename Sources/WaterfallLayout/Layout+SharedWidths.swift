@@ -14,7 +14,7 @@ extension Layout {
         for command in commands {
             switch command {
             case .insertItems(_, _, let items):
-                if items.contains(where: { $0.aspectWidth != nil }) { return false }
+                if items.hasAspectItems { return false }
             case .updateItems(_, let updates):
                 if updates.contains(where: { $0.item.aspectWidth != nil }) { return false }
             case .deleteItems, .moveItem, .deleteSections, .moveSection:
@@ -38,7 +38,7 @@ extension Layout {
         var removes = false
         for command in commands {
             switch command {
-            case .insertItems(_, _, let items): adds = adds || items.contains { $0.aspectWidth != nil }
+            case .insertItems(_, _, let items): adds = adds || items.hasAspectItems
             case .updateItems(_, let updates):
                 adds = adds || updates.contains { $0.item.aspectWidth != nil }
                 removes = true

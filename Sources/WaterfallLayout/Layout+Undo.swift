@@ -25,7 +25,8 @@ extension Layout {
             let count = itemCount(inSection: s)
             return Self.runs(of: indices, below: count).map { run in
                 .insertItems(
-                    section: s, at: run.lowerBound, items: run.map { item(at: ItemPath(section: s, item: $0)) })
+                    section: s, at: run.lowerBound,
+                    items: ItemList(run.map { item(at: ItemPath(section: s, item: $0)) }))
             }
         case .updateItems(let s, let updates):
             guard validSection(s) else { return [] }

@@ -64,7 +64,8 @@ struct LayoutShape {
             try checkSection(section, "section")
             try checkPosition(at, upTo: counts[section], "at", what: "an item position")
             try Validation.items(items, "", horizontal: axis == .horizontal)
-            addedFlatAspect = addedFlatAspect || items.contains(where: Validation.isFlatAspect)
+            addedFlatAspect =
+                addedFlatAspect || (items.hasAspectItems && items.contains(where: Validation.isFlatAspect))
             try addItems(items.count, "items")
             counts[section] += items.count
         case .deleteItems(let section, let indices):

@@ -82,7 +82,7 @@ extension Layout {
             return (s, itemCount)
         case .insertItems(let s, let at, let items):
             guard sections.indices.contains(s), at >= 0, at <= metrics[s].count,
-                items.count <= limits.maxItems / widthCount - itemCount, items.allSatisfy(Validation.isPlainlyValid)
+                items.count <= limits.maxItems / widthCount - itemCount, Validation.isPlainlyValid(items)
             else { return nil }
             return (s, itemCount + items.count)
         case .deleteItems(let s, let indices):

@@ -150,6 +150,28 @@ public enum Validation {
         }
     }
 
+    /// `items(_:_:horizontal:)` of a list, reading bare heights as they are held.
+    static func items(_ items: ItemList, _ prefix: String, horizontal: Bool = false) throws(LayoutError) {
+        guard let heights = items.heights else {
+            return try self.items(items.array, prefix, horizontal: horizontal)
+        }
+        for k in heights.indices where !isPlainlyValid(height: heights[k]) {
+            try Self.item(Item(height: heights[k]), "\(prefix)items[\(k)].", horizontal: horizontal)
+        }
+    }
+
+    /// Whether an item that is only `height` passes every check.
+    @inline(__always)
+    static func isPlainlyValid(height: Double) -> Bool {
+        height >= 0 && height <= maxLength
+    }
+
+    /// Whether every item of `items` passes every check, reading bare heights as they are held.
+    static func isPlainlyValid(_ items: ItemList) -> Bool {
+        guard let heights = items.heights else { return items.array.allSatisfy(isPlainlyValid) }
+        return heights.allSatisfy(isPlainlyValid(height:))
+    }
+
     /// Whether `item` is an aspect item too flat for a horizontal layout (`h` below 1e-6).
     @inline(__always)
     static func isFlatAspect(_ item: Item) -> Bool {
@@ -159,7 +181,7 @@ public enum Validation {
     /// The common case of `item(_:_:)` without building anything.
     @inline(__always)
     static func isPlainlyValid(_ item: Item) -> Bool {
-        guard item.height >= 0, item.height <= maxLength else { return false }
+        guard isPlainlyValid(height: item.height) else { return false }
         if let w = item.aspectWidth, !(w >= minAspectWidth && w <= maxLength) { return false }
         if case .columns(let span) = item.span, span < 1 { return false }
         if let id = item.id, id.utf8.count > maxIDBytes { return false }

@@ -3,17 +3,18 @@ import WaterfallLayout
 
 /// Spare item arrays for the next bulk `items.insert`, so that decoding one reuses memory the last ones used.
 ///
-/// Each array of a 10,000-item insert is 720 KB, above the daemon's mmap threshold (`MemoryTuning`): allocated
+/// The array of a 10,000-item insert is 80 KB of bare heights (`ItemList(heights:)`), or 720 KB of `Item`s when
+/// its items are more than heights; either is above the daemon's mmap threshold (`MemoryTuning`): allocated
 /// fresh, its pages fault in while it fills and are unmapped when the engine drops it, about 15 ns of a bulk
-/// load's ~60-90 ns of decoding per item (measured). The pool keeps a reference to the last arrays it handed out;
+/// load's ~60-90 ns of decoding per item (measured with `Item`s). The pool keeps a reference to the last arrays it handed out;
 /// once the engine has dropped a command's copy, the pool's is the only one and the next decode refills it in
 /// place. While a command still holds one (a pipelined client's insert being applied as the next is decoded),
 /// emptying it copies on write, as any array would, so reuse never touches an array in use.
 ///
 /// A pipelining client's connection decodes its next read while the visit applies the last, and a read of a bulk
 /// load holds a few lines, so five or six arrays are in use at once: with two spares only 25 % of takes found one
-/// free again, with six 93 % (measured, 800 inserts of 10,000). Six arrays of 10,000 items are 4.3 MB (8.6 MB at
-/// the largest capacity kept), which an idle daemon should not hold (4 bytes per item of a million-item layout):
+/// free again, with six 93 % (measured, 800 inserts of 10,000). Six arrays of 10,000 `Item`s are 4.3 MB (8.6 MB at
+/// the largest capacity kept; of heights, 0.5 and 1 MB), which an idle daemon should not hold (4 bytes per item of a million-item layout):
 /// they are let go (`release`, through `Session.clientPaused`) when a connection that sent a line of
 /// `shortestLine` bytes or more (the least that holds `reusable.lowerBound` items) has nothing left to do, as its
 /// `LineFramer` lets go of its own line buffers then (`releaseSpares`).
@@ -25,49 +26,66 @@ public enum ItemBuffers {
     static let reusable = 2_048...20_000
     /// The shortest line whose items can fill an array the pool keeps: eight bytes an item (`{"h":1}` and a comma).
     static let shortestLine = 8 * reusable.lowerBound
-    /// Arrays kept, oldest first.
+    /// Arrays kept of each kind, oldest first.
     static let spares = 6
 
-    private static let pool = Mutex<[[Item]]>([])
+    /// Arrays of items, for inserts with items that are more than a height.
+    static let items = Pool<Item>()
+    /// Arrays of bare heights (`ItemList(heights:)`), for inserts whose items are only heights: a bulk load's.
+    static let heights = Pool<Double>()
 
-    /// An empty array with room for `capacity` items: the oldest spare when it fits, else a new one.
-    ///
-    /// The spare leaves the pool, and `keep` puts back the array filled from it, so two arrays take turns.
-    static func take(capacity: Int) -> [Item] {
-        var buffer: [Item] = []
-        if reusable.contains(capacity) {
-            buffer = pool.withLock { spares in
-                // Only with every spare kept: the newer ones are most likely still in use, the oldest free again.
-                guard spares.count >= Self.spares, let k = spares.firstIndex(where: { $0.capacity >= capacity }) else {
-                    return []
-                }
-                return spares.remove(at: k)
-            }
-            buffer.removeAll(keepingCapacity: true)
-        }
-        buffer.reserveCapacity(capacity)
-        return buffer
-    }
-
-    /// Keeps a reference to `items`, just decoded, for a later `take`.
-    static func keep(_ items: [Item]) {
-        guard reusable.contains(items.capacity) else { return }
-        pool.withLock { spares in
-            if spares.count >= Self.spares { spares.removeFirst() }
-            spares.append(items)
-        }
-    }
-
-    /// The arrays kept now.
-    static var spareCount: Int { pool.withLock { $0.count } }
+    /// The arrays of both kinds kept now.
+    static var spareCount: Int { items.spareCount + heights.spareCount }
 
     /// Lets go of every spare: a client that streamed a bulk load has stopped (its connection has nothing left to do,
     /// `LineFramer.releaseSpares`), and an idle daemon holds no spares.
     public static func release() {
-        // The arrays are returned to be freed here, outside the lock.
-        _ = pool.withLock { spares in
-            defer { spares = [] }
-            return spares
+        items.release()
+        heights.release()
+    }
+
+    /// The spare arrays of one element type.
+    final class Pool<Element: Sendable>: Sendable {
+        private let pool = Mutex<[[Element]]>([])
+
+        /// An empty array with room for `capacity` elements: the oldest spare when it fits, else a new one.
+        ///
+        /// The spare leaves the pool, and `keep` puts back the array filled from it, so two arrays take turns.
+        func take(capacity: Int) -> [Element] {
+            var buffer: [Element] = []
+            if reusable.contains(capacity) {
+                buffer = pool.withLock { spares in
+                    // Only with every spare kept: the newer ones are most likely still in use, the oldest free again.
+                    guard spares.count >= ItemBuffers.spares,
+                        let k = spares.firstIndex(where: { $0.capacity >= capacity })
+                    else { return [] }
+                    return spares.remove(at: k)
+                }
+                buffer.removeAll(keepingCapacity: true)
+            }
+            buffer.reserveCapacity(capacity)
+            return buffer
+        }
+
+        /// Keeps a reference to `buffer`, just decoded, for a later `take`.
+        func keep(_ buffer: [Element]) {
+            guard reusable.contains(buffer.capacity) else { return }
+            pool.withLock { spares in
+                if spares.count >= ItemBuffers.spares { spares.removeFirst() }
+                spares.append(buffer)
+            }
+        }
+
+        /// The arrays kept now.
+        var spareCount: Int { pool.withLock { $0.count } }
+
+        /// Lets go of every spare.
+        func release() {
+            // The arrays are returned to be freed here, outside the lock.
+            _ = pool.withLock { spares in
+                defer { spares = [] }
+                return spares
+            }
         }
     }
 }

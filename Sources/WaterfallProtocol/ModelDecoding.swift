@@ -86,17 +86,27 @@ enum ModelDecoding {
         return .full
     }
 
-    static func items(_ nodes: JSONView.Elements, _ path: @autoclosure () -> String) throws(ProtocolError) -> [Item] {
-        var result = ItemBuffers.take(capacity: nodes.underestimatedCount)
-        for (k, node) in nodes.enumerated() {
-            if let height = plainHeight(node) {
-                result.append(Item(height: height))
-            } else {
-                result.append(try item(node, in: path(), at: k))
+    /// Reads the items of an insert: bare heights while every item is only a height (`{"h": 120}`, a bulk load's),
+    /// `Item`s from the first that is more.
+    static func items(
+        _ nodes: JSONView.Elements, _ path: @autoclosure () -> String
+    ) throws(ProtocolError) -> ItemList {
+        var nodes = nodes
+        let count = nodes.underestimatedCount
+        var heights = ItemBuffers.heights.take(capacity: count)
+        while let node = nodes.next() {
+            guard let height = plainHeight(node) else {
+                var items = ItemBuffers.items.take(capacity: count)
+                items.append(contentsOf: heights.lazy.map { Item(height: $0) })
+                items.append(try item(node, in: path(), at: heights.count))
+                for (k, node) in zip(items.count..., nodes) { items.append(try item(node, in: path(), at: k)) }
+                ItemBuffers.items.keep(items)
+                return ItemList(items)
             }
+            heights.append(height)
         }
-        ItemBuffers.keep(result)
-        return result
+        ItemBuffers.heights.keep(heights)
+        return ItemList(heights: heights)
     }
 
     /// The height of an item that is only that, `{"h": NUMBER}` (most items of a bulk insert); nil for any other
@@ -191,7 +201,7 @@ enum ModelDecoding {
     /// Reads a section object that `p` wraps: its properties and items.
     static func section(_ p: inout Params) throws(ProtocolError) -> SectionSpec {
         let properties = try properties(&p)
-        let items = p.contains("items") ? try self.items(p.arrayView("items").elements, "\(p.path).items") : []
+        let items = p.contains("items") ? try self.items(p.arrayView("items").elements, "\(p.path).items").array : []
         try p.finish()
         return SectionSpec(properties: properties, items: items)
     }

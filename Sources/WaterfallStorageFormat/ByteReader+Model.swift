@@ -130,7 +130,7 @@ extension ByteReader {
         let tag = try u8("command tag")
         switch tag {
         case CommandTag.insertItems:
-            return .insertItems(section: try int("section"), at: try int("at"), items: try items())
+            return .insertItems(section: try int("section"), at: try int("at"), items: ItemList(try items()))
         case CommandTag.deleteItems:
             return .deleteItems(section: try int("section"), indices: try ints("indices"))
         case CommandTag.updateItems:

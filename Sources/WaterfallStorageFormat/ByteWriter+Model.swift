@@ -30,7 +30,7 @@ extension ByteWriter {
         if let column = item.column { varint(UInt64(clamping: column)) }
     }
 
-    public mutating func items(_ items: [Item]) {
+    public mutating func items(_ items: some Collection<Item>) {
         // Room for plain items up front (at most 9 bytes each): a bulk insert's record otherwise grows through
         // every power of two, copying itself each time.
         reserve(10 + 9 * items.count)

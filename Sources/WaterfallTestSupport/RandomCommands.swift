@@ -42,8 +42,13 @@ public struct RandomCommands {
         return Double(int(0...upTo))
     }
 
+    /// The height of a random item.
+    private mutating func height() -> Double {
+        heights.map { $0[int(0...$0.count - 1)] } ?? length(200)
+    }
+
     public mutating func item() -> Item {
-        var item = Item(height: heights.map { $0[int(0...$0.count - 1)] } ?? length(200))
+        var item = Item(height: height())
         if chance(aspectChance) {
             item.aspectWidth = Double(int(1...4)) * (chance(0.5) ? 1 : 1.5)
             item.height = Double(int(axisChance > 0 ? 1...6 : 0...6))
@@ -55,6 +60,12 @@ public struct RandomCommands {
     }
 
     public mutating func items(_ count: Int) -> [Item] { (0..<count).map { _ in item() } }
+
+    /// The items of an insert: random items, or (a third of the time) bare heights, as the wire decodes a bulk load.
+    public mutating func insertedItems(_ count: Int) -> ItemList {
+        guard chance(1.0 / 3) else { return ItemList(items(count)) }
+        return ItemList(heights: (0..<count).map { _ in height() })
+    }
 
     public mutating func insets() -> Insets {
         Insets(top: length(20), left: length(20), bottom: length(20), right: length(20))
@@ -111,17 +122,17 @@ public struct RandomCommands {
         case 0, 1, 2:
             let at = bad ? n + 1 : int(0...n)
             let count = chance(0.5) ? 1 : int(1...max(1, maxItems / 4))
-            return .insertItems(section: s, at: at, items: items(count))
+            return .insertItems(section: s, at: at, items: insertedItems(count))
         case 3, 4:
-            guard n > 0 else { return .insertItems(section: s, at: 0, items: items(3)) }
+            guard n > 0 else { return .insertItems(section: s, at: 0, items: insertedItems(3)) }
             let picks = Set((0..<int(1...min(n, 5))).map { _ in int(0...n - 1) })
             return .deleteItems(section: s, indices: Array(picks) + (bad ? [n] : []))
         case 5, 6, 7:
-            guard n > 0 else { return .insertItems(section: s, at: 0, items: items(2)) }
+            guard n > 0 else { return .insertItems(section: s, at: 0, items: insertedItems(2)) }
             let picks = Set((0..<int(1...min(n, 3))).map { _ in int(0...n - 1) })
             return .updateItems(section: s, updates: picks.sorted().map { ItemUpdate(index: $0, item: item()) })
         case 8:
-            guard n > 0 else { return .insertItems(section: s, at: 0, items: items(1)) }
+            guard n > 0 else { return .insertItems(section: s, at: 0, items: insertedItems(1)) }
             let to = int(0...max(0, sections - 1))
             let limit = to == s ? n - 1 : counts[to]
             return .moveItem(

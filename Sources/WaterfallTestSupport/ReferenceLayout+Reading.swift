@@ -13,8 +13,10 @@ extension ReferenceLayout {
                 all.append((ItemPath(section: s, item: k), frame))
             }
         }
-        func nearest(_ keep: (Rect) -> Bool, _ key: (Rect) -> (Double, Double)) -> ItemPath? {
-            all.filter { keep($0.frame) }.min { a, b in
+        func nearest(
+            in candidates: [(path: ItemPath, frame: Rect)], _ keep: (Rect) -> Bool, _ key: (Rect) -> (Double, Double)
+        ) -> ItemPath? {
+            candidates.filter { keep($0.frame) }.min { a, b in
                 let (ka, kb) = (key(a.frame), key(b.frame))
                 if ka != kb { return ka < kb }
                 return (a.path.section, a.path.item) < (b.path.section, b.path.item)
@@ -22,11 +24,25 @@ extension ReferenceLayout {
         }
         func overlapsX(_ r: Rect) -> Bool { r.x < me.maxX && r.maxX > me.x }
         func overlapsY(_ r: Rect) -> Bool { r.y < me.maxY && r.maxY > me.y }
+        // Across the feed (left and right of a vertical layout, above and below a horizontal one) the search stays
+        // in the item's section, as the rule says: sections never overlap along the feed, except by a rounding (a
+        // section's last item may end an ulp past the next section's origin, where a zero-height item would then
+        // overlap it).
+        let level = all.filter { $0.path.section == path.section }
+        let vertical = spec.axis == .vertical
         return [
-            nearest({ $0.maxY <= me.y && overlapsX($0) }, { (me.y - $0.maxY, abs($0.x - me.x)) }),
-            nearest({ $0.y >= me.maxY && overlapsX($0) }, { ($0.y - me.maxY, abs($0.x - me.x)) }),
-            nearest({ $0.maxX <= me.x && overlapsY($0) }, { (me.x - $0.maxX, abs($0.y - me.y)) }),
-            nearest({ $0.x >= me.maxX && overlapsY($0) }, { ($0.x - me.maxX, abs($0.y - me.y)) }),
+            nearest(
+                in: vertical ? all : level, { $0.maxY <= me.y && overlapsX($0) }, { (me.y - $0.maxY, abs($0.x - me.x)) }
+            ),
+            nearest(
+                in: vertical ? all : level, { $0.y >= me.maxY && overlapsX($0) }, { ($0.y - me.maxY, abs($0.x - me.x)) }
+            ),
+            nearest(
+                in: vertical ? level : all, { $0.maxX <= me.x && overlapsY($0) }, { (me.x - $0.maxX, abs($0.y - me.y)) }
+            ),
+            nearest(
+                in: vertical ? level : all, { $0.x >= me.maxX && overlapsY($0) }, { ($0.x - me.maxX, abs($0.y - me.y)) }
+            ),
         ]
     }
 

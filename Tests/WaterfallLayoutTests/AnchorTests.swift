@@ -39,18 +39,18 @@ import WaterfallLayout
     static let cases: [Case] = [
         Case(
             name: "items inserted above, in the section before",
-            anchor: at(1, 0), commands: [.insertItems(section: 0, at: 0, items: items([15, 15]))],
+            anchor: at(1, 0), commands: [.insertItems(section: 0, at: 0, items: plainItems([15, 15]))],
             // [15, 15, 10, 20, 30, 40]: 15 and 15 side by side → [25, 25] → 10 at 25 in column 0 → 20 at 25 in 1
             // → 30 at 45 in 0 → 40 at 55 in 1, ending at 95: section 1 moves from 70 to 95.
             expected: moved(1, 0, 25)),
         Case(
             name: "items inserted above, in the same section",
-            anchor: at(0, 3), commands: [.insertItems(section: 0, at: 0, items: items([15, 15]))],
+            anchor: at(0, 3), commands: [.insertItems(section: 0, at: 0, items: plainItems([15, 15]))],
             // The 40 is item 5 now, at 55 instead of 30.
             expected: moved(0, 5, 25)),
         Case(
             name: "items appended below", anchor: at(0, 0),
-            commands: [.insertItems(section: 0, at: 4, items: items([25]))], expected: moved(0, 0, 0)),
+            commands: [.insertItems(section: 0, at: 4, items: plainItems([25]))], expected: moved(0, 0, 0)),
         Case(
             name: "the anchor deleted", anchor: at(0, 1), commands: [.deleteItems(section: 0, indices: [1])],
             expected: .removed),
@@ -123,7 +123,7 @@ import WaterfallLayout
         Case(
             name: "a batch of several ops", anchor: at(1, 0),
             commands: [
-                .insertItems(section: 1, at: 0, items: items([5])),  // the anchor is (1, 1)
+                .insertItems(section: 1, at: 0, items: plainItems([5])),  // the anchor is (1, 1)
                 .deleteSections([0]),  // (0, 1), section 0 at 0
                 .moveItem(from: at(0, 1), to: at(1, 0)),  // (1, 0): section 1 at 5, the anchor first
             ],
@@ -145,7 +145,7 @@ import WaterfallLayout
     @Test func withoutItemListing() async throws {
         var layout = try await build(Self.base)
         let appended = try await layout.apply(
-            [.insertItems(section: 1, at: 1, items: items([10]))], anchor: Self.at(2, 0), listingItems: false)
+            [.insertItems(section: 1, at: 1, items: plainItems([10]))], anchor: Self.at(2, 0), listingItems: false)
         // Section 1 grows by 10 + 10 (row spacing).
         #expect(appended.anchor == Self.moved(2, 0, 20))
         let updated = try await layout.apply(

@@ -24,7 +24,7 @@ import WaterfallTestSupport
     static let cases: [Case] = [
         Case(
             name: "append one item that grows the section: that item, and section 1 shifted",
-            commands: [.insertItems(section: 0, at: 4, items: items([25]))],
+            commands: [.insertItems(section: 0, at: 4, items: plainItems([25]))],
             diff: LayoutDiff(
                 sections: [
                     SectionDiff(
@@ -34,7 +34,7 @@ import WaterfallTestSupport
                 shifts: [SectionShift(from: 1, to: 1, dy: 15)])),
         Case(
             name: "append one item within the height: only that item",
-            commands: [.insertItems(section: 0, at: 4, items: items([5]))],
+            commands: [.insertItems(section: 0, at: 4, items: plainItems([5]))],
             diff: LayoutDiff(sections: [
                 SectionDiff(
                     section: 0, origin: 0, height: 70, count: 5,
@@ -64,7 +64,7 @@ import WaterfallTestSupport
             diff: LayoutDiff()),
         Case(
             name: "insert at the front: items after it move within the section",
-            commands: [.insertItems(section: 1, at: 0, items: items([5]))],
+            commands: [.insertItems(section: 1, at: 0, items: plainItems([5]))],
             // Section 1 is 1 column: the old item moves from 70 to 85.
             diff: LayoutDiff(sections: [
                 SectionDiff(
@@ -225,7 +225,7 @@ import WaterfallTestSupport
     @Test func appendingToALargeSectionPlacesOneItem() async throws {
         let heights = (0..<10_000).map { Double($0 % 7 * 10 + 20) }
         var layout = try await build(spec(width: 320, SectionProperties(columns: 3), heights: heights))
-        let diff = try await layout.apply([.insertItems(section: 0, at: 10_000, items: items([33]))])
+        let diff = try await layout.apply([.insertItems(section: 0, at: 10_000, items: plainItems([33]))])
         #expect(layout.lastPlacedCount == 1)
         #expect(diff.sections.count == 1)
         #expect(diff.sections.first?.items.map(\.index) == [10_000])
@@ -339,7 +339,7 @@ import WaterfallTestSupport
                         items: (0..<500).map { Item(height: Double($0 % 9) / 10 + 0.1) }),
                 ]))
         var client = ClientFrames(layout)
-        let commands: [LayoutCommand] = [.insertItems(section: 0, at: 3, items: items([0.7]))]
+        let commands: [LayoutCommand] = [.insertItems(section: 0, at: 3, items: plainItems([0.7]))]
         let diff = try await layout.apply(commands)
         let dy = try #require(diff.sections.last?.dy)
         #expect(diff.sections.last?.section == 1)

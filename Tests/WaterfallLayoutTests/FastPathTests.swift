@@ -20,7 +20,7 @@ struct FastPathTests {
                 continue
             }
             let s = random.int(0...(counts.count - 1))
-            let items = random.items(random.int(1...3))
+            let items = random.insertedItems(random.int(1...3))
             var general = layout
             let fast = try await layout.apply([.insertItems(section: s, at: counts[s], items: items)])
             // A second, empty, command sends the same append down the general path.
@@ -52,7 +52,7 @@ struct FastPathTests {
             let command: LayoutCommand
             switch random.int(0...2) {
             case 0: command = .updateItems(section: s, updates: [ItemUpdate(index: index, item: random.item())])
-            case 1: command = .insertItems(section: s, at: index, items: random.items(random.int(1...3)))
+            case 1: command = .insertItems(section: s, at: index, items: random.insertedItems(random.int(1...3)))
             default: command = .deleteItems(section: s, indices: [index])
             }
             var general = layout

@@ -13,6 +13,11 @@ func items(_ heights: [Double]) -> [Item] {
     heights.map { Item(height: $0) }
 }
 
+/// The same items as an insert's list of bare heights, as the wire decodes a bulk load's.
+func plainItems(_ heights: [Double]) -> ItemList {
+    ItemList(heights: heights)
+}
+
 /// A layout of one section with these own properties and item heights.
 func spec(
     width: Double, scale: Double = 0, direction: Direction = .ltr, defaults: SectionProperties = SectionProperties(),

@@ -86,7 +86,9 @@ import WaterfallTestSupport
         spec.widths = [100, 200]
         let limits = LayoutLimits(maxItems: 5, maxSections: 10, maxColumns: 8)
         var layout = try await build(spec, limits: limits)
-        let error = await thrown { _ = try await layout.apply([.insertItems(section: 0, at: 0, items: items([1]))]) }
+        let error = await thrown {
+            _ = try await layout.apply([.insertItems(section: 0, at: 0, items: plainItems([1]))])
+        }
         #expect(error?.description.contains("3 items at 2 widths (6 frames), over the limit of 5") == true)
         let more = await thrown { _ = try await layout.apply([.configureLayout(LayoutPatch(widths: [1, 2, 3]))]) }
         #expect(more?.description.contains("2 items at 3 widths") == true)

@@ -35,7 +35,7 @@ import WaterfallLayout
 
     static let cases: [Case] = [
         Case(
-            name: "insert one item in the middle", commands: [.insertItems(section: 0, at: 1, items: items([5]))],
+            name: "insert one item in the middle", commands: [.insertItems(section: 0, at: 1, items: plainItems([5]))],
             // [10, 5, 20, 30, 40]: colY [20, 15] → 20 in column 1 at 15 → [20, 45] → 30 at 20 → 40 at 45.
             frames: [
                 [
@@ -45,7 +45,7 @@ import WaterfallLayout
                 second(85),
             ], origins: [0, 85], contentHeight: 90),
         Case(
-            name: "append one item", commands: [.insertItems(section: 0, at: 4, items: items([25]))],
+            name: "append one item", commands: [.insertItems(section: 0, at: 4, items: plainItems([25]))],
             // colY [60, 80] → column 0 at 60, ends at 85.
             frames: [
                 [
@@ -55,7 +55,8 @@ import WaterfallLayout
                 second(85),
             ], origins: [0, 85], contentHeight: 90),
         Case(
-            name: "insert two items at the start", commands: [.insertItems(section: 0, at: 0, items: items([15, 15]))],
+            name: "insert two items at the start",
+            commands: [.insertItems(section: 0, at: 0, items: plainItems([15, 15]))],
             // [15, 15, 10, 20, 30, 40]: [25, 25] → 10 ties to column 0 at 25 → 20 in 1 at 25 → 30 in 0 at 45
             // → 40 in 1 at 55.
             frames: [
@@ -130,7 +131,7 @@ import WaterfallLayout
         Case(
             name: "a batch: insert first, then delete by the new indices",
             commands: [
-                .insertItems(section: 0, at: 0, items: items([5])), .deleteItems(section: 0, indices: [4]),
+                .insertItems(section: 0, at: 0, items: plainItems([5])), .deleteItems(section: 0, indices: [4]),
             ],
             // [5, 10, 20, 30]: [15, 0] → [15, 20] → 20 in 0 at 15 → [45, 20] → 30 in 1 at 20.
             frames: [

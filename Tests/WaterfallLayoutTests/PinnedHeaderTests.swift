@@ -197,7 +197,7 @@ import WaterfallLayout
     /// Appending to the last section moves only its pinMaxY (15 further down, with item 1 of 15 beside item 0).
     @Test func anAppendToTheLastSectionMovesItsPinMaxY() async throws {
         var layout = try await build(Self.layout())
-        let diff = try await layout.apply([.insertItems(section: 4, at: 1, items: items([15]))])
+        let diff = try await layout.apply([.insertItems(section: 4, at: 1, items: plainItems([15]))])
         // Item 1 goes to column 1 at 245 and ends at 260: itemsBottom 35 locally, pinMaxY 15, so 240.
         #expect(
             diff

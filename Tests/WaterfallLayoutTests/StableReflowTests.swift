@@ -51,7 +51,7 @@ import WaterfallLayout
     /// 0, the leftmost wins); the items after it keep theirs and re-stack: item 2 (was 1) under it at 40.
     @Test func anInsertInTheMiddleChoosesGivenTheItemsBeforeIt() async throws {
         var stable = try await build(Self.feed(.stable))
-        _ = try await stable.apply([.insertItems(section: 0, at: 1, items: items([30]))])
+        _ = try await stable.apply([.insertItems(section: 0, at: 1, items: plainItems([30]))])
         #expect(
             stable.frames(ofSection: 0).items.map(\.frame) == [
                 rect(0, 0, 100, 100), rect(110, 0, 100, 30), rect(110, 40, 100, 50), rect(220, 0, 100, 80),
@@ -91,9 +91,9 @@ import WaterfallLayout
     /// while item 0 is still 100 tall (column 1), though the batch then shrinks item 0 to 10.
     @Test func aBatchChoosesAsItsCommandsOneAtATime() async throws {
         let commands: [LayoutCommand] = [
-            .insertItems(section: 0, at: 5, items: items([20])),
+            .insertItems(section: 0, at: 5, items: plainItems([20])),
             .updateItems(section: 0, updates: [ItemUpdate(index: 0, item: Item(height: 10))]),
-            .insertItems(section: 0, at: 0, items: items([5])),
+            .insertItems(section: 0, at: 0, items: plainItems([5])),
         ]
         var batched = try await build(Self.feed(.stable))
         _ = try await batched.apply(commands)

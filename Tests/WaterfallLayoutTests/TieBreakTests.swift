@@ -177,7 +177,7 @@ import Testing
         let properties = SectionProperties(columns: 3, rowSpacing: 0, tieBreak: .cursor)
         let heights = Array(repeating: 10.0, count: count)
         var layout = try await build(spec(width: 320, properties, heights: heights))
-        _ = try await layout.apply([.insertItems(section: 0, at: 0, items: items([0]))])
+        _ = try await layout.apply([.insertItems(section: 0, at: 0, items: plainItems([0]))])
         let fresh = try await build(spec(width: 320, properties, heights: [0] + heights))
         let frames = layout.itemFrames(0)
         let expected = fresh.itemFrames(0)

@@ -15,10 +15,10 @@ import WaterfallLayout
     @Test func seqCountsRequests() async throws {
         var layout = try await build(Self.base)
         #expect(layout.seq == 1)
-        _ = try await layout.apply([.insertItems(section: 0, at: 0, items: items([1]))])
+        _ = try await layout.apply([.insertItems(section: 0, at: 0, items: plainItems([1]))])
         #expect(layout.seq == 2)
         _ = try await layout.apply([
-            .insertItems(section: 0, at: 0, items: items([1])), .deleteItems(section: 0, indices: [0]),
+            .insertItems(section: 0, at: 0, items: plainItems([1])), .deleteItems(section: 0, indices: [0]),
             .configureLayout(LayoutPatch(width: 300)),
         ])
         #expect(layout.seq == 3)
@@ -37,7 +37,7 @@ import WaterfallLayout
         Batch(
             name: "insert, update, then delete an index past the end",
             commands: [
-                .insertItems(section: 0, at: 0, items: items([5])),
+                .insertItems(section: 0, at: 0, items: plainItems([5])),
                 .updateItems(section: 0, updates: [ItemUpdate(index: 0, item: Item(height: 7))]),
                 .deleteItems(section: 0, indices: [5]),
             ], field: "ops[2].params.items[0]"),
@@ -52,7 +52,7 @@ import WaterfallLayout
             name: "delete a section, then the indices have moved",
             commands: [
                 .deleteSections([0]), .moveSection(from: 0, to: 0),
-                .insertItems(section: 1, at: 0, items: items([1])),
+                .insertItems(section: 1, at: 0, items: plainItems([1])),
             ], field: "ops[2].params.section"),
         Batch(
             name: "move an item, then a negative height",
@@ -67,13 +67,13 @@ import WaterfallLayout
     @Test(arguments: failingBatches)
     func failingBatchChangesNothing(_ batch: Batch) async throws {
         var layout = try await build(Self.base)
-        _ = try await layout.apply([.insertItems(section: 1, at: 1, items: items([3]))])
+        _ = try await layout.apply([.insertItems(section: 1, at: 1, items: plainItems([3]))])
         let before = Observed(layout)
         let error = await thrown { _ = try await layout.apply(batch.commands) }
         #expect(error?.field == batch.field)
         #expect(Observed(layout) == before)
         // The layout still works after the rejection.
-        _ = try await layout.apply([.insertItems(section: 0, at: 4, items: items([25]))])
+        _ = try await layout.apply([.insertItems(section: 0, at: 4, items: plainItems([25]))])
         #expect(layout.itemFrames(0).last == rect(0, 60, 100, 25))
         #expect(layout.seq == 3)
     }
@@ -93,16 +93,17 @@ import WaterfallLayout
 
     static let rejections: [Rejection] = [
         Rejection(
-            name: "negative height", command: .insertItems(section: 0, at: 0, items: items([1, 2, 3, -1])),
+            name: "negative height", command: .insertItems(section: 0, at: 0, items: plainItems([1, 2, 3, -1])),
             kind: .invalidValue, field: "items[3].h", value: "-1"),
         Rejection(
-            name: "NaN height", command: .insertItems(section: 0, at: 0, items: items([.nan])), kind: .invalidValue,
+            name: "NaN height", command: .insertItems(section: 0, at: 0, items: plainItems([.nan])),
+            kind: .invalidValue,
             field: "items[0].h", value: "nan"),
         Rejection(
-            name: "infinite height", command: .insertItems(section: 0, at: 0, items: items([.infinity])),
+            name: "infinite height", command: .insertItems(section: 0, at: 0, items: plainItems([.infinity])),
             kind: .invalidValue, field: "items[0].h", value: "inf"),
         Rejection(
-            name: "height over 1e9", command: .insertItems(section: 0, at: 0, items: items([2e9])),
+            name: "height over 1e9", command: .insertItems(section: 0, at: 0, items: plainItems([2e9])),
             kind: .invalidValue, field: "items[0].h", value: "2000000000"),
         Rejection(
             name: "aspect width 0", command: .insertItems(section: 0, at: 0, items: [Item(height: 1, aspectWidth: 0)]),
@@ -114,10 +115,11 @@ import WaterfallLayout
             name: "id over 256 bytes", command: .insertItems(section: 0, at: 0, items: [Item(height: 1, id: longID)]),
             kind: .invalidValue, field: "items[0].id", value: "258 bytes"),
         Rejection(
-            name: "insert into a missing section", command: .insertItems(section: 2, at: 0, items: items([1])),
+            name: "insert into a missing section", command: .insertItems(section: 2, at: 0, items: plainItems([1])),
             kind: .notFound, field: "section", value: "2"),
         Rejection(
-            name: "insert past the end", command: .insertItems(section: 0, at: 5, items: items([1])), kind: .notFound,
+            name: "insert past the end", command: .insertItems(section: 0, at: 5, items: plainItems([1])),
+            kind: .notFound,
             field: "at", value: "5"),
         Rejection(
             name: "delete an index twice", command: .deleteItems(section: 0, indices: [1, 1]), kind: .invalidValue,
@@ -257,7 +259,9 @@ import WaterfallLayout
         // The base has 5 items.
         var layout = try await build(Self.base, limits: LayoutLimits(maxItems: 6, maxSections: 10, maxColumns: 8))
         let before = Observed(layout)
-        let two = await thrown { _ = try await layout.apply([.insertItems(section: 0, at: 0, items: items([1, 1]))]) }
+        let two = await thrown {
+            _ = try await layout.apply([.insertItems(section: 0, at: 0, items: plainItems([1, 1]))])
+        }
         guard case .limit(let field, let value, _)? = two else {
             Issue.record("expected a limit error, got \(String(describing: two))")
             return
@@ -270,7 +274,7 @@ import WaterfallLayout
         #expect(Observed(layout) == before)
         // A delete makes room within the same batch.
         _ = try await layout.apply([
-            .deleteItems(section: 1, indices: [0]), .insertItems(section: 0, at: 0, items: items([1, 1])),
+            .deleteItems(section: 1, indices: [0]), .insertItems(section: 0, at: 0, items: plainItems([1, 1])),
         ])
         #expect(layout.itemCount == 6)
     }

@@ -6,12 +6,16 @@ import WaterfallLayout
 
 /// Bulk inserts decoded into reused arrays: a command never sees another's items, held or not.
 @Suite(.serialized) struct ItemBuffersTests {
-    /// The command of an `items.insert` of `count` items of heights `base + k`, with an id on every third one.
-    private func insert(count: Int, base: Int) throws -> LayoutCommand {
+    /// The command of an `items.insert` of `count` items of heights `base + k`, with an id on every third one
+    /// (`plain`: on none).
+    private func insert(count: Int, base: Int, plain: Bool = false) throws -> LayoutCommand {
         let items = (0..<count).map { k in
-            k % 3 == 0 ? #"{"h":\#(base + k),"id":"i\#(base + k)"}"# : #"{"h":\#(base + k)}"#
+            k % 3 == 0 && !plain ? #"{"h":\#(base + k),"id":"i\#(base + k)"}"# : #"{"h":\#(base + k)}"#
         }
-        let text = #"{"section":0,"at":0,"items":[\#(items.joined(separator: ","))]}"#
+        return try command(#"{"section":0,"at":0,"items":[\#(items.joined(separator: ","))]}"#)
+    }
+
+    private func command(_ text: String) throws -> LayoutCommand {
         let document = try JSONDocument(parsing: text)
         var p = try Params(document.root, path: "params")
         let command = try CommandDecoding.command(.itemsInsert, &p)
@@ -19,12 +23,53 @@ import WaterfallLayout
         return command
     }
 
-    private func expected(count: Int, base: Int) -> LayoutCommand {
-        .insertItems(
-            section: 0, at: 0,
-            items: (0..<count).map { k in
-                Item(height: Double(base + k), id: k % 3 == 0 ? "i\(base + k)" : nil)
-            })
+    private func expected(count: Int, base: Int, plain: Bool = false) -> LayoutCommand {
+        let items = (0..<count).map { k in
+            Item(height: Double(base + k), id: k % 3 == 0 && !plain ? "i\(base + k)" : nil)
+        }
+        return .insertItems(section: 0, at: 0, items: ItemList(items))
+    }
+
+    /// The heights of an insert's items when it decoded them bare.
+    private func bareHeights(_ command: LayoutCommand) -> [Double]? {
+        guard case .insertItems(_, _, let items) = command else { return nil }
+        return items.heights
+    }
+
+    @Test func plainItemsAreDecodedAsBareHeights() throws {
+        let command = try insert(count: 3_000, base: 5, plain: true)
+        #expect(bareHeights(command) == (0..<3_000).map { Double(5 + $0) })
+        #expect(command == expected(count: 3_000, base: 5, plain: true))
+        // Any member but `h`, even null, makes the items general ones; they read the same.
+        let general = try self.command(#"{"section":0,"at":0,"items":[{"h":1},{"h":2},{"h":3,"w":null},{"h":4}]}"#)
+        #expect(bareHeights(general) == nil)
+        #expect(general == .insertItems(section: 0, at: 0, items: ItemList(heights: [1, 2, 3, 4])))
+    }
+
+    @Test func heldBareHeightsAreKeptApart() throws {
+        // As `heldCommandsKeepTheirItems`, for the pool of height arrays.
+        let sizes = [4_000, 3_000, 5_000, 2_500, 30_000, 4_000, 2_048, 3_500, 2_200, 4_100, 2_900, 3_300, 2_600, 4_000]
+        var held: [(LayoutCommand, Int, Int)] = []
+        for (k, count) in sizes.enumerated() {
+            let base = 1_000 * k
+            held.append((try insert(count: count, base: base, plain: true), count, base))
+            if k % 2 == 1 { held.removeFirst() }
+            for (command, count, base) in held {
+                #expect(bareHeights(command) == (0..<count).map { Double(base + $0) })
+            }
+        }
+    }
+
+    @Test func anErrorAfterBareHeightsNamesItsItem() throws {
+        let items = Array(repeating: #"{"h":1}"#, count: 2_500) + [#"{"h":2,"id":"x"}"#, #"{"h":"x"}"#]
+        let text = #"{"section":0,"at":0,"items":[\#(items.joined(separator: ","))]}"#
+        #expect(throws: ProtocolError.badParams("params.items[2501].h", "must be a number, not string \"x\"")) {
+            try command(text)
+        }
+        let first = #"{"section":0,"at":0,"items":[{"h":1},{"h":true}]}"#
+        #expect(throws: ProtocolError.badParams("params.items[1].h", "must be a number, not bool true")) {
+            try command(first)
+        }
     }
 
     @Test func heldCommandsKeepTheirItems() throws {
@@ -53,8 +98,11 @@ import WaterfallLayout
     }
 
     @Test func releaseLetsGoOfEverySpare() throws {
+        ItemBuffers.release()
         for k in 0..<(ItemBuffers.spares + 1) { _ = try insert(count: 2_500 + k, base: k) }
-        #expect(ItemBuffers.spareCount == ItemBuffers.spares)
+        for k in 0..<(ItemBuffers.spares + 1) { _ = try insert(count: 2_500 + k, base: k, plain: true) }
+        #expect(ItemBuffers.items.spareCount == ItemBuffers.spares)
+        #expect(ItemBuffers.heights.spareCount == ItemBuffers.spares)
         ItemBuffers.release()
         #expect(ItemBuffers.spareCount == 0)
         #expect(try insert(count: 2_400, base: 3) == expected(count: 2_400, base: 3))

@@ -110,7 +110,9 @@ import WaterfallTestSupport
         }
         #expect(code == ENOSPC)
         // A change that needs more room than is left is refused before it is made.
-        let bound = JournalRecord.encodedSizeBound([.insertItems(section: 0, at: 0, items: big.sections[0].items)])
+        let bound = JournalRecord.encodedSizeBound([
+            .insertItems(section: 0, at: 0, items: ItemList(big.sections[0].items))
+        ])
         #expect(throws: StorageError.self) { try driver.store!.reserve("big0", bytes: bound) }
         try await driver.drop("big0")
         try driver.store!.reserve("big1", bytes: bound / 4)

@@ -24,7 +24,7 @@ import WaterfallTestSupport
             Item(height: -0.0, span: .full, id: ""),
         ]
         let commands: [LayoutCommand] = [
-            .insertItems(section: .max, at: .min, items: items),
+            .insertItems(section: .max, at: .min, items: ItemList(items)),
             .updateItems(section: .min, updates: items.map { ItemUpdate(index: .max, item: $0) }),
             .deleteItems(section: .max, indices: [.min, .max, 0]),
         ]

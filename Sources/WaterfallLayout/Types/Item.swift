@@ -44,7 +44,15 @@ struct ItemInput: Sendable, Hashable {
     var needsColumn = true
 
     /// A placeholder, overwritten before it is read.
-    static let blank = ItemInput(Item(height: 0))
+    static let blank = ItemInput(height: 0)
+
+    /// The input of an item that is only its height (`Item(height:)`).
+    @inline(__always)
+    init(height: Double) {
+        self.height = height
+        aspectWidth = 0
+        span = 1
+    }
 
     init(_ item: Item) {
         height = item.height

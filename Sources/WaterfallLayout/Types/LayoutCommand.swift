@@ -15,7 +15,7 @@ public struct ItemPath: Sendable, Hashable {
 /// the common ones (a request's path copies a command five or six times) a `memcpy` of that size. Boxed, a command
 /// is 33 bytes, and only a configure command allocates.
 public enum LayoutCommand: Sendable, Hashable {
-    case insertItems(section: Int, at: Int, items: [Item])
+    case insertItems(section: Int, at: Int, items: ItemList)
     /// Indices are those before the delete.
     case deleteItems(section: Int, indices: [Int])
     /// Each update replaces the whole item at its index.
