@@ -22,6 +22,23 @@ extension ByteReader {
         return item
     }
 
+    /// The items of an insert: bare heights while every item is only a height (its tag is only its height's
+    /// kind), as the wire decodes a bulk load's, so that a replayed insert is held as it was first applied.
+    public mutating func itemList() throws(FormatError) -> ItemList {
+        let n = try count("item count", limit: remaining)
+        var heights: [Double] = []
+        heights.reserveCapacity(n)
+        while heights.count < n, let tag = peekU8(), tag < 3 {
+            offset += 1
+            heights.append(try number(kind: tag, "item height"))
+        }
+        guard heights.count < n else { return ItemList(heights: heights) }
+        var items = heights.map { Item(height: $0) }
+        items.reserveCapacity(n)
+        while items.count < n { items.append(try item()) }
+        return ItemList(items)
+    }
+
     public mutating func items() throws(FormatError) -> [Item] {
         // Every item takes at least one byte, so the count is bounded by what is left.
         let n = try count("item count", limit: remaining)
@@ -130,7 +147,7 @@ extension ByteReader {
         let tag = try u8("command tag")
         switch tag {
         case CommandTag.insertItems:
-            return .insertItems(section: try int("section"), at: try int("at"), items: ItemList(try items()))
+            return .insertItems(section: try int("section"), at: try int("at"), items: try itemList())
         case CommandTag.deleteItems:
             return .deleteItems(section: try int("section"), indices: try ints("indices"))
         case CommandTag.updateItems:

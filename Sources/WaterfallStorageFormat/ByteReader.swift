@@ -19,6 +19,12 @@ public struct ByteReader {
         .malformed(offset: base + offset, what: what)
     }
 
+    /// The next byte, not read; nil at the end.
+    @inline(__always)
+    func peekU8() -> UInt8? {
+        offset < buffer.count ? buffer[offset] : nil
+    }
+
     @inline(__always)
     public mutating func u8(_ what: @autoclosure () -> String) throws(FormatError) -> UInt8 {
         guard offset < buffer.count else { throw malformed("\(what()) past the end") }

@@ -38,6 +38,46 @@ extension ByteWriter {
         for item in items { self.item(item) }
     }
 
+    /// The items of an insert, byte for byte what `items(_:)` writes; bare heights are written from their array.
+    ///
+    /// A plain item is its tag, which is its height's kind, and the height. Written into room made once, with no
+    /// `Item` made and no append per byte: item by item, a bulk insert's journal record cost a quarter of what a
+    /// durable daemon spent on the load (measured).
+    public mutating func items(_ list: ItemList) {
+        guard let heights = list.heights else { return items(list.array) }
+        varint(UInt64(heights.count))
+        let start = bytes.count
+        // At most 9 bytes each: the tag and an 8-byte height (a varint below 2^53 takes at most 8).
+        bytes.append(contentsOf: repeatElement(0, count: 9 * heights.count))
+        let end = bytes.withUnsafeMutableBytes { out in
+            var p = start
+            for height in heights {
+                let kind = Self.numberKind(height)
+                out[p] = kind
+                p &+= 1
+                switch kind {
+                case 0:
+                    var v = UInt64(height)
+                    while v >= 0x80 {
+                        out[p] = UInt8(truncatingIfNeeded: v) | 0x80
+                        v >>= 7
+                        p &+= 1
+                    }
+                    out[p] = UInt8(v)
+                    p &+= 1
+                case 1:
+                    out.storeBytes(of: Float(height).bitPattern.littleEndian, toByteOffset: p, as: UInt32.self)
+                    p &+= 4
+                default:
+                    out.storeBytes(of: height.bitPattern.littleEndian, toByteOffset: p, as: UInt64.self)
+                    p &+= 8
+                }
+            }
+            return p
+        }
+        bytes.removeSubrange(end...)
+    }
+
     public mutating func insets(_ insets: Insets) {
         double(insets.top)
         double(insets.left)

@@ -49,7 +49,9 @@ public enum JournalRecord: Sendable, Hashable {
         for command in commands {
             switch command {
             case .insertItems(_, _, let items):
-                bound += 1 + 10 + 10 + 10 + items.reduce(0) { $0 + itemBound($1) }
+                // A bare height is at most its tag and 8 bytes.
+                bound +=
+                    1 + 10 + 10 + 10 + (items.heights.map { 9 * $0.count } ?? items.reduce(0) { $0 + itemBound($1) })
             case .updateItems(_, let updates):
                 bound += 1 + 10 + 10 + updates.reduce(0) { $0 + 10 + itemBound($1.item) }
             case .deleteItems(_, let indices):

@@ -25,6 +25,7 @@ import WaterfallTestSupport
         ]
         let commands: [LayoutCommand] = [
             .insertItems(section: .max, at: .min, items: ItemList(items)),
+            .insertItems(section: .max, at: .min, items: ItemList(heights: [9_007_199_254_740_991, 0.1, -0.0, 1e300])),
             .updateItems(section: .min, updates: items.map { ItemUpdate(index: .max, item: $0) }),
             .deleteItems(section: .max, indices: [.min, .max, 0]),
         ]

@@ -33,6 +33,38 @@ import WaterfallTestSupport
         #expect(decoded == record, "seed \(seed)")
     }
 
+    /// An insert of bare heights is written byte for byte as the same items are, and read back bare.
+    @Test func bareHeightsAreWrittenAsTheirItems() throws {
+        let heights: [Double] = [
+            0, 100, 16_383, 16_384, 0.5, 0.1, -0.0, 1e300, .infinity, .nan, 9_007_199_254_740_991,
+            9_007_199_254_740_992, 1e9,
+        ]
+        var bare = ByteWriter()
+        bare.items(ItemList(heights: heights))
+        var items = ByteWriter()
+        items.items(heights.map { Item(height: $0) })
+        #expect(bare.bytes == items.bytes)
+        let list = try Self.itemList(bare.bytes)
+        #expect(list.heights?.map(\.bitPattern) == heights.map(\.bitPattern))
+        // A list that turns general part way reads back as items, the same ones.
+        let mixed = heights.dropLast(3).map { Item(height: $0) } + [Item(height: 1, id: "x"), Item(height: 2)]
+        var general = ByteWriter()
+        general.items(ItemList(mixed))
+        let back = try Self.itemList(general.bytes)
+        #expect(back.heights == nil)
+        #expect(back.map(\.id) == mixed.map(\.id))
+        #expect(back.map(\.height.bitPattern) == mixed.map(\.height.bitPattern))
+    }
+
+    private static func itemList(_ bytes: [UInt8]) throws -> ItemList {
+        try bytes.withUnsafeBytes { bytes in
+            var r = ByteReader(bytes)
+            let list = try r.itemList()
+            #expect(r.isAtEnd)
+            return list
+        }
+    }
+
     @Test(arguments: [
         Item(height: 0), Item(height: 100), Item(height: 16_383), Item(height: 16_384), Item(height: 0.5),
         Item(height: 0.1), Item(height: -0.0), Item(height: 1e300), Item(height: .infinity),
