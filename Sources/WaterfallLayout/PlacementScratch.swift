@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Buffers that placement needs on every change, kept by the layout from one change to the next so that a small
 /// change allocates none of them (each allocation costs about 0.1 µs here, and a one-item update needed a dozen).
 ///
@@ -18,11 +20,21 @@ struct PlacementScratch: Sendable {
     var jobs: [Int] = []
     /// The origins before a change, for its diff.
     var origins: [Double] = []
-    /// `ColumnEntries`' lists when they are too large for the stack: 128 KiB, allocated by a large placement and
-    /// freed by `trim()`, so that it is not left among the sections' long-lived arrays to fragment the heap
-    /// (10,000 sections of 1,000 items measured 49 instead of 46 bytes per item that way).
+    /// `ColumnEntries`' lists when they are too large for the stack: 128 KiB, taken by a large placement and given
+    /// back by `trim()` to `spareEntries`, so that it is not left among the sections' long-lived arrays to fragment
+    /// the heap (10,000 sections of 1,000 items measured 49 instead of 46 bytes per item that way).
     private var entries: ContiguousArray<Int32> = []
     private var counts: ContiguousArray<Int> = []
+
+    /// `entries` that placements gave back, shared by every layout: a bulk load's inserts take turns with the same
+    /// one or two. Each insert of 10,000 items mapped its own, faulted in the pages it wrote (a tenth of the load's
+    /// page faults) and unmapped it again (measured). Two at most, one per placement running at once on this
+    /// daemon's two cores, so the daemon keeps 256 KiB here whatever its number of layouts.
+    private static let spareEntries = Mutex<[ContiguousArray<Int32>]>([])
+    static let sharedSpares = 2
+
+    /// The shared spares kept now.
+    static var spareEntryCount: Int { spareEntries.withLock { $0.count } }
 
     init() {}
 
@@ -37,9 +49,11 @@ struct PlacementScratch: Sendable {
             // Not zeroed: `ColumnEntries` reads only entries it wrote (up to its counts, which it zeroes). Filling
             // all 128 KiB touched every page of a fresh mapping on each bulk insert (3.9 % of a bulk load's daemon
             // samples, in the memset and its page faults); a chunk writes a fraction of each column's room.
-            entries = ContiguousArray(unsafeUninitializedCapacity: ColumnEntries.scratchEntries) { _, count in
-                count = ColumnEntries.scratchEntries
-            }
+            entries =
+                Self.spareEntries.withLock { $0.popLast() }
+                ?? ContiguousArray(unsafeUninitializedCapacity: ColumnEntries.scratchEntries) { _, count in
+                    count = ColumnEntries.scratchEntries
+                }
             counts = ContiguousArray(repeating: 0, count: ColumnEntries.maxColumns)
         }
         return try entries.withUnsafeMutableBufferPointer { entries in
@@ -63,8 +77,12 @@ struct PlacementScratch: Sendable {
     /// `take` empties them: emptying them here would cost a uniqueness check each.
     mutating func trim() {
         if !entries.isEmpty {
+            let spare = entries
             entries = []
             counts = []
+            Self.spareEntries.withLock { spares in
+                if spares.count < Self.sharedSpares { spares.append(spare) }
+            }
         }
         Self.trim(&ys)
         Self.trim(&heights)

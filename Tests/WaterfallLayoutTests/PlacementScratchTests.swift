@@ -1,0 +1,27 @@
+import Testing
+
+@testable import WaterfallLayout
+
+/// The large entry buffer of a bulk placement goes back to a spare shared by every layout, and the next bulk
+/// placement, of any layout, takes it again instead of mapping its own.
+@Suite(.serialized) struct PlacementScratchTests {
+    @Test func bulkInsertsTakeTurnsWithASharedEntryBuffer() async throws {
+        var first = try await build(spec(width: 320, SectionProperties(columns: 3), heights: []))
+        var second = first
+        _ = try await first.apply([.insertItems(section: 0, at: 0, items: plainItems(heights(5_000)))])
+        let kept = PlacementScratch.spareEntryCount
+        #expect((1...PlacementScratch.sharedSpares).contains(kept))
+        for k in 1...4 {
+            _ = try await first.apply([.insertItems(section: 0, at: 5_000 * k, items: plainItems(heights(5_000)))])
+            _ = try await second.apply([
+                .insertItems(section: 0, at: 5_000 * (k - 1), items: plainItems(heights(5_000)))
+            ])
+            #expect(PlacementScratch.spareEntryCount == kept)
+        }
+        // Placed as without the shared buffer: the same frames as a layout built whole.
+        #expect(first.frames(ofSection: 0) == (try await build(first.currentSpec)).frames(ofSection: 0))
+        #expect(second.frames(ofSection: 0) == (try await build(second.currentSpec)).frames(ofSection: 0))
+    }
+
+    private func heights(_ count: Int) -> [Double] { (0..<count).map { Double($0 * 37 % 101 + 10) } }
+}
