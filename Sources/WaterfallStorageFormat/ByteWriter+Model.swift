@@ -44,8 +44,16 @@ extension ByteWriter {
     /// `Item` made and no append per byte: item by item, a bulk insert's journal record cost a quarter of what a
     /// durable daemon spent on the load (measured).
     public mutating func items(_ list: ItemList) {
-        guard let heights = list.heights else { return items(list.array) }
-        varint(UInt64(heights.count))
+        varint(UInt64(list.count))
+        itemSequence(list)
+    }
+
+    /// The items of `list` one after another, without their count (a snapshot's record of items).
+    public mutating func itemSequence(_ list: ItemList) {
+        guard let heights = list.heights else {
+            for item in list { self.item(item) }
+            return
+        }
         let start = bytes.count
         // At most 9 bytes each: the tag and an 8-byte height (a varint below 2^53 takes at most 8).
         bytes.append(contentsOf: repeatElement(0, count: 9 * heights.count))

@@ -26,6 +26,7 @@ public enum SnapshotFormat {
                 minContentHeight: layout.minContentHeight, defaults: layout.defaults)
             w.varint(UInt64(layout.sectionCount))
         }
+        var heights: [Double] = []
         for s in 0..<layout.sectionCount {
             let count = layout.itemCount(inSection: s)
             RecordFile.append(to: &w) { w in
@@ -33,19 +34,20 @@ public enum SnapshotFormat {
                 w.properties(layout.properties(ofSection: s))
                 w.varint(UInt64(count))
             }
-            var start = -1
-            var left = 0
-            layout.forEachItem(inSection: s) { item in
-                if left == 0 {
-                    if start >= 0 { RecordFile.endRecord(&w, startedAt: start) }
-                    start = RecordFile.beginRecord(&w)
+            for start in stride(from: 0, to: count, by: itemsPerRecord) {
+                let range = start..<min(start + itemsPerRecord, count)
+                RecordFile.append(to: &w) { w in
                     w.u8(Tag.items)
-                    left = itemsPerRecord
+                    // Items that are only heights are written from an array of them: one by one, through `Item`s,
+                    // writing the snapshot of a bulk-loaded layout was a tenth of what the durable daemon spent on
+                    // the load (measured).
+                    if layout.heights(inSection: s, in: range, into: &heights) {
+                        w.itemSequence(ItemList(heights: heights))
+                    } else {
+                        layout.forEachItem(inSection: s, in: range) { w.item($0) }
+                    }
                 }
-                w.item(item)
-                left -= 1
             }
-            if start >= 0 { RecordFile.endRecord(&w, startedAt: start) }
         }
         RecordFile.append(to: &w) { w in
             w.u8(Tag.end)

@@ -48,5 +48,25 @@ struct ItemListTests {
         #expect(layout.items(inSection: 0).map(\.height) == [5, 1, 2, 8, 3])
     }
 
+    /// A layout gives its items back as bare heights only where they are nothing more.
+    @Test func heightsAreReadBackOnlyForPlainItems() async throws {
+        var layout = try await build(spec(width: 320, SectionProperties(columns: 2), heights: [5, 6, 7, 8]))
+        var heights: [Double] = []
+        #expect(layout.heights(inSection: 0, in: 1..<4, into: &heights))
+        #expect(heights == [6, 7, 8])
+        _ = try await layout.apply([.insertItems(section: 0, at: 4, items: [Item(height: 3, aspectWidth: 4)])])
+        #expect(!layout.heights(inSection: 0, in: 0..<5, into: &heights))
+        #expect(layout.heights(inSection: 0, in: 0..<4, into: &heights))
+        _ = try await layout.apply([.insertItems(section: 0, at: 0, items: [Item(height: 1, id: "a")])])
+        #expect(!layout.heights(inSection: 0, in: 1..<2, into: &heights))
+        var stable = SectionProperties(columns: 2)
+        stable.reflow = .stable
+        let kept = try await build(spec(width: 320, stable, heights: [5, 6]))
+        #expect(!kept.heights(inSection: 0, in: 0..<2, into: &heights))
+        var read: [Item] = []
+        layout.forEachItem(inSection: 0, in: 2..<5) { read.append($0) }
+        #expect(read == [Item(height: 6), Item(height: 7), Item(height: 8)])
+    }
+
     private func items(_ heights: [Double]) -> [Item] { heights.map { Item(height: $0) } }
 }

@@ -48,6 +48,42 @@ import WaterfallTestSupport
         #expect(bytes.count < count * 3 + 200)
     }
 
+    /// Records of bare heights and records of general items side by side in one section, and each item of either
+    /// in the bytes `ByteWriter.item` writes for it: the second record has an aspect item, the third an id.
+    @Test func recordsOfHeightsAndOfItemsMix() async throws {
+        let count = SnapshotFormat.itemsPerRecord * 2 + 5
+        var items = (0..<count).map { (k: Int) -> Item in
+            // Integers and tenths: varints, `Float`s and `Double`s among the heights.
+            let height: Double = k % 3 == 0 ? 0.1 * Double(k) : Double(k % 500)
+            return Item(height: height)
+        }
+        items[SnapshotFormat.itemsPerRecord + 7].aspectWidth = 2
+        items[count - 1].id = "last"
+        let spec = LayoutSpec(width: 300, sections: [SectionSpec(items: items)])
+        let bytes = try await Self.encode(spec)
+        let stored = try bytes.withUnsafeBytes { try SnapshotFormat.decode($0) }
+        #expect(stored.spec == spec)
+        var itemBytes = ByteWriter()
+        for item in items { itemBytes.item(item) }
+        // The records: header, section, three of items (a tag byte, then the items), end.
+        let payloads = Self.payloads(bytes)
+        #expect(payloads.count == 6)
+        #expect(payloads[2...4].flatMap { $0.dropFirst() } == itemBytes.bytes)
+    }
+
+    /// The payloads of a file's records, in order.
+    static func payloads(_ bytes: [UInt8]) -> [[UInt8]] {
+        var result: [[UInt8]] = []
+        var offset = RecordFile.headerSize
+        while offset + RecordFile.frameOverhead <= bytes.count {
+            let length = (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+            let start = offset + RecordFile.frameOverhead
+            result.append(Array(bytes[start..<min(bytes.count, start + length)]))
+            offset = start + length
+        }
+        return result
+    }
+
     /// A snapshot is renamed into place whole: any cut or flipped byte is refused, never cut off.
     @Test func anyDamageIsRefused() async throws {
         var random = RandomCommands(seed: 3, maxItems: 5)

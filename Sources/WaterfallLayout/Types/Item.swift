@@ -67,6 +67,12 @@ struct ItemInput: Sendable, Hashable {
         }
     }
 
+    /// Whether the item is only its height, `Item(height:)`, as `item(id: nil, keepsColumn:)` reads it.
+    @inline(__always)
+    func isOnlyHeight(keepsColumn: Bool) -> Bool {
+        aspectWidth == 0 && span == 1 && !(keepsColumn && !needsColumn)
+    }
+
     /// The span clamped to `columnCount`.
     @inline(__always)
     func span(in columnCount: Int) -> Int {
