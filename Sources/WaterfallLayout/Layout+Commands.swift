@@ -354,15 +354,10 @@ extension SectionState {
             inputs.insert(contentsOf: heights.lazy.map { ItemInput(height: $0) }, at: index)
             return
         }
-        // Through a buffer, as `insertItems` appends.
-        let start = inputs.count
+        // One append at a time into room made first: each element is written once, where filling the room with
+        // blanks and then overwriting them wrote it twice.
         inputs.reserveForAppend(heights.count)
-        inputs.append(contentsOf: repeatElement(ItemInput.blank, count: heights.count))
-        inputs.withUnsafeMutableBufferPointer { inputs in
-            heights.withUnsafeBufferPointer { heights in
-                for k in heights.indices { inputs[start + k] = ItemInput(height: heights[k]) }
-            }
-        }
+        for height in heights { inputs.append(ItemInput(height: height)) }
     }
 
     /// Removes the items in `ranges` (ascending, disjoint) in one pass.
