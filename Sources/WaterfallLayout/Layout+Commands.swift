@@ -331,16 +331,11 @@ extension SectionState {
         let needsIDs = !ids.isEmpty || items.contains { $0.id != nil }
         let transposed = geometry.transposesAspect
         if index == inputs.count && !needsIDs {
-            // Appended through a buffer: `append(contentsOf:)` of a lazy map went element by element through the
-            // generic sequence copy, a quarter of a bulk insert's engine time.
-            let start = inputs.count
+            // One append at a time into room made first: `append(contentsOf:)` of a lazy map went element by element
+            // through the generic sequence copy, a quarter of a bulk insert's engine time, and filling the room with
+            // blanks to overwrite them wrote each element twice.
             inputs.reserveForAppend(items.count)
-            inputs.append(contentsOf: repeatElement(ItemInput.blank, count: items.count))
-            inputs.withUnsafeMutableBufferPointer { inputs in
-                items.withUnsafeBufferPointer { items in
-                    for k in items.indices { inputs[start + k] = ItemInput(items[k], transposed: transposed) }
-                }
-            }
+            for item in items { inputs.append(ItemInput(item, transposed: transposed)) }
             return
         }
         insertInputs(
@@ -354,8 +349,7 @@ extension SectionState {
             inputs.insert(contentsOf: heights.lazy.map { ItemInput(height: $0) }, at: index)
             return
         }
-        // One append at a time into room made first: each element is written once, where filling the room with
-        // blanks and then overwriting them wrote it twice.
+        // As `insertItems` appends.
         inputs.reserveForAppend(heights.count)
         for height in heights { inputs.append(ItemInput(height: height)) }
     }

@@ -43,9 +43,6 @@ struct ItemInput: Sendable, Hashable {
     /// was padding; sections with exact reflow never read it).
     var needsColumn = true
 
-    /// A placeholder, overwritten before it is read.
-    static let blank = ItemInput(height: 0)
-
     /// The input of an item that is only its height (`Item(height:)`).
     @inline(__always)
     init(height: Double) {
