@@ -180,7 +180,7 @@ import WaterfallProtocol
         visit += [
             change("feed", .deleteSections([1])),
             change("feed", .deleteItems(section: 0, indices: [99])),
-            change("feed", .insertItems(section: 0, at: 0, items: [Item(height: 4)])),
+            change("feed", .insertItems(section: 0, at: 0, items: ItemList(heights: [4, 5.5]))),
         ]
         try await expectUndone(visit, failingOnItsOwn: visit.count - 2, fault: fault)
     }

@@ -58,6 +58,16 @@ import WaterfallTestSupport
         Case(
             #"{"id":1,"method":"items.insert","params":{"layout":"feed","section":0,"at":0,"items":[{"h":1,"span":\#(huge)}]}}"#,
             "bad_params", "params.items[0].span", huge),
+        // Items that are only heights, decoded as bare heights since 3 December, and a list that turns general.
+        Case(
+            #"{"id":1,"method":"items.insert","params":{"layout":"feed","section":0,"at":0,"items":[{"h":1},{"h":2},{"h":-1}]}}"#,
+            "bad_params", "params.items[2].h", "-1"),
+        Case(
+            #"{"id":1,"method":"items.insert","params":{"layout":"feed","section":0,"at":0,"items":[{"h":1},{"h":1e10}]}}"#,
+            "bad_params", "params.items[1].h", "10000000000"),
+        Case(
+            #"{"id":1,"method":"items.insert","params":{"layout":"feed","section":0,"at":0,"items":[{"h":1},{"h":2},{"h":3,"w":0}]}}"#,
+            "bad_params", "params.items[2].w", "0"),
         Case(
             #"{"id":1,"method":"layout.get","params":{"layout":"feed","sections":[0,0]}}"#,
             "bad_params", "params.sections", "0"),
