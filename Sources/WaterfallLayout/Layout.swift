@@ -244,11 +244,14 @@ public struct Layout: Sendable {
             for chunk in slots {
                 group.addTask {
                     var scratch = PlacementScratch()
-                    return chunk.map { slot in
+                    let placed = chunk.map { slot in
                         var section = slot.section.take()
                         let list = Self.place(&section, change: slot.change, scratch: &scratch)
                         return (slot.index, section, list)
                     }
+                    // Gives a large placement's entry buffer back to the spares shared by every layout.
+                    scratch.trim()
+                    return placed
                 }
             }
             var all: [(Int, SectionState, [Int32])] = []

@@ -99,7 +99,7 @@ enum ModelDecoding {
                 var items = ItemBuffers.items.take(capacity: count)
                 items.append(contentsOf: heights.lazy.map { Item(height: $0) })
                 items.append(try item(node, in: path(), at: heights.count))
-                for (k, node) in zip(items.count..., nodes) { items.append(try item(node, in: path(), at: k)) }
+                try append(nodes, from: items.count, to: &items, path())
                 ItemBuffers.items.keep(items)
                 return ItemList(items)
             }
@@ -107,6 +107,29 @@ enum ModelDecoding {
         }
         ItemBuffers.heights.keep(heights)
         return ItemList(heights: heights)
+    }
+
+    /// Reads the items of a section object as `Item`s, which its spec holds.
+    static func itemArray(
+        _ nodes: JSONView.Elements, _ path: @autoclosure () -> String
+    ) throws(ProtocolError) -> [Item] {
+        var items = ItemBuffers.items.take(capacity: nodes.underestimatedCount)
+        try append(nodes, from: 0, to: &items, path())
+        ItemBuffers.items.keep(items)
+        return items
+    }
+
+    /// Appends the items `nodes`, the first of them at index `k` of their array, to `items`.
+    private static func append(
+        _ nodes: JSONView.Elements, from k: Int, to items: inout [Item], _ path: @autoclosure () -> String
+    ) throws(ProtocolError) {
+        for (k, node) in zip(k..., nodes) {
+            if let height = plainHeight(node) {
+                items.append(Item(height: height))
+            } else {
+                items.append(try item(node, in: path(), at: k))
+            }
+        }
     }
 
     /// The height of an item that is only that, `{"h": NUMBER}` (most items of a bulk insert); nil for any other
@@ -201,7 +224,7 @@ enum ModelDecoding {
     /// Reads a section object that `p` wraps: its properties and items.
     static func section(_ p: inout Params) throws(ProtocolError) -> SectionSpec {
         let properties = try properties(&p)
-        let items = p.contains("items") ? try self.items(p.arrayView("items").elements, "\(p.path).items").array : []
+        let items = p.contains("items") ? try itemArray(p.arrayView("items").elements, "\(p.path).items") : []
         try p.finish()
         return SectionSpec(properties: properties, items: items)
     }

@@ -50,6 +50,8 @@ extension ByteWriter {
 
     /// The items of `list` one after another, without their count (a snapshot's record of items).
     public mutating func itemSequence(_ list: ItemList) {
+        // Room up front, as `items(_:)` makes it.
+        reserve(9 * list.count)
         guard let heights = list.heights else {
             for item in list { self.item(item) }
             return
