@@ -30,27 +30,25 @@ extension ByteWriter {
         if let column = item.column { varint(UInt64(clamping: column)) }
     }
 
-    public mutating func items(_ items: some Collection<Item>) {
-        // Room for plain items up front (at most 9 bytes each): a bulk insert's record otherwise grows through
-        // every power of two, copying itself each time.
-        reserve(10 + 9 * items.count)
-        varint(UInt64(items.count))
-        for item in items { self.item(item) }
+    public mutating func items(_ items: [Item]) {
+        self.items(ItemList(items))
     }
 
-    /// The items of an insert, byte for byte what `items(_:)` writes; bare heights are written from their array.
-    ///
-    /// A plain item is its tag, which is its height's kind, and the height. Written into room made once, with no
-    /// `Item` made and no append per byte: item by item, a bulk insert's journal record cost a quarter of what a
-    /// durable daemon spent on the load (measured).
+    /// The count of `list`, then its items.
     public mutating func items(_ list: ItemList) {
         varint(UInt64(list.count))
         itemSequence(list)
     }
 
-    /// The items of `list` one after another, without their count (a snapshot's record of items).
+    /// The items of `list` one after another, without their count (a snapshot's record of items): each as
+    /// `item(_:)` writes it, bare heights straight from their array.
+    ///
+    /// A plain item is its tag, which is its height's kind, and the height. Written into room made once, with no
+    /// `Item` made and no append per byte: item by item, a bulk insert's journal record cost a quarter of what a
+    /// durable daemon spent on the load (measured).
     public mutating func itemSequence(_ list: ItemList) {
-        // Room up front, as `items(_:)` makes it.
+        // Room for plain items up front (at most 9 bytes each): a bulk insert's record otherwise grows through
+        // every power of two, copying itself each time.
         reserve(9 * list.count)
         guard let heights = list.heights else {
             for item in list { self.item(item) }
