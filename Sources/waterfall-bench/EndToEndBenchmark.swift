@@ -105,10 +105,12 @@ enum EndToEndBenchmark {
     }
 
     /// The median round of `runs` after one warm-up.
-    static func measure(_ daemon: BenchDaemon, _ pipelines: [Pipeline], runs: Int) -> Round {
+    static func measure(
+        _ daemon: BenchDaemon, _ pipelines: [Pipeline], runs: Int, expectingErrors: Bool = false
+    ) -> Round {
         var rounds: [Round] = []
         for _ in 0...runs {
-            guard let round = pipelined(daemon, pipelines) else {
+            guard let round = pipelined(daemon, pipelines, expectingErrors: expectingErrors) else {
                 return Round(seconds: .infinity, cpu: 0, replyBytes: 0)
             }
             rounds.append(round)
@@ -117,8 +119,10 @@ enum EndToEndBenchmark {
         return rounds.sorted { $0.seconds < $1.seconds }[rounds.count / 2]
     }
 
-    /// Each pipeline on its own connection: a thread writes its chunks while another reads the replies.
-    static func pipelined(_ daemon: BenchDaemon, _ pipelines: [Pipeline]) -> Round? {
+    /// Each pipeline on its own connection: a thread writes its chunks while another reads the replies, which are
+    /// expected to be results (errors, with `expectingErrors`).
+    static func pipelined(_ daemon: BenchDaemon, _ pipelines: [Pipeline], expectingErrors: Bool = false) -> Round? {
+        let expected = expectingErrors ? "\"error\"" : "\"result\""
         let clients = pipelines.compactMap { _ in BenchClient(path: daemon.socketPath) }
         guard clients.count == pipelines.count else { return nil }
         let outcome = Mutex((bytes: 0, failures: [String]()))
@@ -135,7 +139,7 @@ enum EndToEndBenchmark {
                 let read = client.readLines(pipeline.count)
                 outcome.withLock { outcome in
                     outcome.bytes += read?.bytes ?? 0
-                    if let first = read?.first, !first.contains("\"result\"") { outcome.failures.append(first) }
+                    if let first = read?.first, !first.contains(expected) { outcome.failures.append(first) }
                     if read == nil { outcome.failures.append("connection closed early") }
                 }
             }

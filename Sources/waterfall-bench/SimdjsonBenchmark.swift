@@ -4,7 +4,9 @@ import WaterfallTestSupport
 /// Bulk loads against the parsing limit (issue 20): the daemon loading a million heights (100 `items.insert` of
 /// 10,000, diff off, `--ephemeral`) against simdjson's on-demand parser reading and converting every number of the
 /// same requests (`simdjson-sum`, best of 5), real-valued and integer heights, in the same run; with the daemon's
-/// CPU time and page faults per item, fresh memory being a large part of a load's cost on this host.
+/// CPU time and page faults per item, fresh memory being a large part of a load's cost on this host; and the same
+/// lines sent to a layout that does not exist, the connection's stage alone (reading, parsing, decoding, and an error
+/// reply), no goal of its own.
 enum SimdjsonBenchmark {
     static func run(
         items: Int, perInsert: Int, runs: Int, peers: PeerPrograms, table: inout Table, ratios: inout RatioTable
@@ -55,6 +57,16 @@ enum SimdjsonBenchmark {
                 "bulk load of \(items) \(name) heights (\(inserts) items.insert of \(perInsert)) / simdjson-sum",
                 daemon: "\(Format.rate(rate)) items, \(perItem)",
                 peer: "\(Format.rate(peer)) items (best of 5)", ratio: rate / peer, atLeast: 0.5)
+            // The connection's stage alone: read, parsed and decoded before their `not_found` reply, nothing placed.
+            let absent = lines.map { $0.replacingOccurrences(of: #""layout":"bulk""#, with: #""layout":"absent""#) }
+            let stage = EndToEndBenchmark.measure(
+                daemon, [EndToEndBenchmark.Pipeline(lines: absent, perChunk: 1)], runs: runs, expectingErrors: true)
+            let stageRate = Double(items) / stage.seconds
+            ratios.add(
+                "the same lines to a layout that does not exist (reading, parsing, decoding only) / simdjson-sum",
+                daemon: "\(Format.rate(stageRate)) items, \(Format.seconds(stage.cpu / Double(items))) CPU per item",
+                peer: "\(Format.rate(peer)) items", ratio: Format.ratio(stageRate / peer),
+                goal: "none: the connection's stage alone")
         }
     }
 
