@@ -99,13 +99,15 @@ extension JSONScanner {
         var j = k + 2
         guard base[j] == UInt8(ascii: "-") || Self.isDigit(base[j]) else { return false }
         let object = nodeCount
-        append(TapeNode(kind: .object, start: i, end: i, next: object + 1))
-        append(TapeNode(kind: .string, start: i + 1, end: k + 1, next: object + 2))
+        // Room for the four nodes at once: one check, not one per node.
+        reserve(4)
+        appendReserved(TapeNode(kind: .object, start: i, end: i, next: object + 1))
+        appendReserved(TapeNode(kind: .string, start: i + 1, end: k + 1, next: object + 2))
         if let number = JSONNumber.plain(base, from: j, end: end) {
             // Read once: the value goes on the tape, so that the decoder does not read the digits again.
             let flags = TapeNode.hasValue | (number.isInteger ? TapeNode.isInteger : 0)
-            append(TapeNode(kind: .number, flags: flags, start: j, end: number.end, next: nodeCount + 2))
-            append(TapeNode(payload: number.value))
+            appendReserved(TapeNode(kind: .number, flags: flags, start: j, end: number.end, next: nodeCount + 2))
+            appendReserved(TapeNode(payload: number.value))
             j = number.end
         } else if !scanInteger(base, at: &j, end: end) && scanNumber(base, at: &j, end: end) != nil {
             nodeCount = object

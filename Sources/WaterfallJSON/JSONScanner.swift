@@ -144,15 +144,32 @@ internal struct JSONScanner {
     /// Appends a node to the tape, growing it by doubling.
     @inline(__always)
     mutating func append(_ node: TapeNode) {
-        if nodeCount == nodeCapacity {
-            let grown = UnsafeMutablePointer<TapeNode>.allocate(capacity: nodeCapacity * 2)
-            grown.moveInitialize(from: nodes, count: nodeCount)
-            nodes.deallocate()
-            nodes = grown
-            nodeCapacity *= 2
-        }
+        if nodeCount == nodeCapacity { grow(toHold: nodeCount + 1) }
+        appendReserved(node)
+    }
+
+    /// Appends a node to the tape, which has room for it (`reserve`).
+    @inline(__always)
+    mutating func appendReserved(_ node: TapeNode) {
         (nodes + nodeCount).initialize(to: node)
         nodeCount += 1
+    }
+
+    /// Makes room for `count` more nodes.
+    @inline(__always)
+    mutating func reserve(_ count: Int) {
+        if nodeCount + count > nodeCapacity { grow(toHold: nodeCount + count) }
+    }
+
+    /// Moves the tape to room for `count` nodes, at least twice its capacity.
+    @inline(never)
+    mutating func grow(toHold count: Int) {
+        let capacity = max(nodeCapacity * 2, count)
+        let grown = UnsafeMutablePointer<TapeNode>.allocate(capacity: capacity)
+        grown.moveInitialize(from: nodes, count: nodeCount)
+        nodes.deallocate()
+        nodes = grown
+        nodeCapacity = capacity
     }
 
     // MARK: Private
