@@ -331,11 +331,7 @@ extension SectionState {
         let needsIDs = !ids.isEmpty || items.contains { $0.id != nil }
         let transposed = geometry.transposesAspect
         if index == inputs.count && !needsIDs {
-            // One append at a time into room made first: `append(contentsOf:)` of a lazy map went element by element
-            // through the generic sequence copy, a quarter of a bulk insert's engine time, and filling the room with
-            // blanks to overwrite them wrote each element twice.
-            inputs.reserveForAppend(items.count)
-            for item in items { inputs.append(ItemInput(item, transposed: transposed)) }
+            appendInputs(items) { ItemInput($0, transposed: transposed) }
             return
         }
         insertInputs(
@@ -349,9 +345,16 @@ extension SectionState {
             inputs.insert(contentsOf: heights.lazy.map { ItemInput(height: $0) }, at: index)
             return
         }
-        // As `insertItems` appends.
-        inputs.reserveForAppend(heights.count)
-        for height in heights { inputs.append(ItemInput(height: height)) }
+        appendInputs(heights) { ItemInput(height: $0) }
+    }
+
+    /// Appends the inputs of `source` one at a time into room made first: `append(contentsOf:)` of a lazy map went
+    /// element by element through the generic sequence copy, a quarter of a bulk insert's engine time, and filling
+    /// the room with blanks to overwrite them wrote each element twice.
+    @inline(__always)
+    private mutating func appendInputs<Source: Collection>(_ source: Source, _ input: (Source.Element) -> ItemInput) {
+        inputs.reserveForAppend(source.count)
+        for element in source { inputs.append(input(element)) }
     }
 
     /// Removes the items in `ranges` (ascending, disjoint) in one pass.

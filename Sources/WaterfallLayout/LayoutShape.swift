@@ -64,8 +64,7 @@ struct LayoutShape {
             try checkSection(section, "section")
             try checkPosition(at, upTo: counts[section], "at", what: "an item position")
             try Validation.items(items, "", horizontal: axis == .horizontal)
-            addedFlatAspect =
-                addedFlatAspect || (items.hasAspectItems && items.contains(where: Validation.isFlatAspect))
+            addedFlatAspect = addedFlatAspect || Validation.hasFlatAspect(items)
             try addItems(items.count, "items")
             counts[section] += items.count
         case .deleteItems(let section, let indices):

@@ -172,6 +172,12 @@ public enum Validation {
         return heights.allSatisfy(isPlainlyValid(height:))
     }
 
+    /// Whether an item of `items` is an aspect item too flat for a horizontal layout; bare heights never are, and
+    /// are not looked at.
+    static func hasFlatAspect(_ items: ItemList) -> Bool {
+        items.heights == nil && items.contains(where: isFlatAspect)
+    }
+
     /// Whether `item` is an aspect item too flat for a horizontal layout (`h` below 1e-6).
     @inline(__always)
     static func isFlatAspect(_ item: Item) -> Bool {
