@@ -35,6 +35,9 @@ public struct JSONDocument: Sendable {
     @inlinable
     public var nodeCount: Int { storage.nodeCount }
 
+    /// Whether an array of the document is kept as its heights (``JSONReader/readsHeightRuns``).
+    public var hasHeightRuns: Bool { storage.hasHeightRuns }
+
     // MARK: Internal
 
     /// The bytes and the tape.

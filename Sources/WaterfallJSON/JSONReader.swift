@@ -25,6 +25,13 @@ public struct JSONReader: Sendable {
     /// The deepest nesting of arrays and objects accepted; deeper input throws `nestingTooDeep`.
     public var maximumDepth: Int
 
+    /// Whether the `items` member of the `params` of a top-level object, when it is an array of objects that
+    /// are each only a number `h` (a bulk `items.insert`'s), is kept as its heights: one tape node per item
+    /// instead of four, read with ``JSONView/appendHeightRun(to:)``. Such an array then has no elements for any
+    /// other reader (its `count` is 0): only a decoder that reads runs should ask for them, and it should parse
+    /// again without them (``JSONDocument/hasHeightRuns``) where it reads that member otherwise. Off by default.
+    public var readsHeightRuns = false
+
     /// Parses exactly one JSON value surrounded only by whitespace.
     ///
     /// Error offsets count from `bytes.startIndex`, and so do the node byte ranges of the document.
@@ -36,7 +43,7 @@ public struct JSONReader: Sendable {
             storage = JSONStorage()
         }
         storage.load(bytes)
-        var scanner = JSONScanner(storage: storage, maximumDepth: maximumDepth)
+        var scanner = JSONScanner(storage: storage, maximumDepth: maximumDepth, readsHeightRuns: readsHeightRuns)
         let failure = scanner.scan(storage.bytes, count: bytes.count)
         scanner.finish(into: storage)
         if let failure {

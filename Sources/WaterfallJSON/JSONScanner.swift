@@ -6,12 +6,13 @@ internal struct JSONScanner {
     // MARK: Lifecycle
 
     /// A scanner filling `storage`, which its caller holds uniquely.
-    init(storage: JSONStorage, maximumDepth: Int) {
+    init(storage: JSONStorage, maximumDepth: Int, readsHeightRuns: Bool = false) {
         nodes = storage.nodes
         nodeCapacity = storage.nodeCapacity
         stack = storage.stack
         stackCapacity = storage.stackCapacity
         self.maximumDepth = maximumDepth
+        self.readsHeightRuns = readsHeightRuns
     }
 
     // MARK: Internal
@@ -30,6 +31,10 @@ internal struct JSONScanner {
     var stackCapacity: Int
     /// The deepest nesting accepted.
     let maximumDepth: Int
+    /// Whether a request's `params.items` of one-height objects is kept as its heights (`scanHeightRun`).
+    let readsHeightRuns: Bool
+    /// Whether the tape holds an array kept as its heights.
+    var hasHeightRuns = false
 
     /// Gives the (possibly reallocated) buffers back to `storage`.
     func finish(into storage: JSONStorage) {
@@ -38,6 +43,7 @@ internal struct JSONScanner {
         storage.nodeCapacity = nodeCapacity
         storage.stack = stack
         storage.stackCapacity = stackCapacity
+        storage.hasHeightRuns = hasHeightRuns
     }
 
     /// Parses `count` bytes at `base` as one JSON value surrounded by whitespace; returns the first error, or nil.
@@ -66,6 +72,12 @@ internal struct JSONScanner {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 // The items of a bulk insert, `{"h":120.5}`, take a shortcut that leaves the same tape.
                 if byte == UInt8(ascii: "{") && depth < maximumDepth && scanNumberMember(base, at: &i, end: end) {
+                    break
+                }
+                // A bulk insert's whole `items` array, when that is all it holds, as its heights alone.
+                if byte == UInt8(ascii: "[") && readsHeightRuns && isObject && depth == 2 && depth + 1 < maximumDepth
+                    && isParamsItems(container: container, base) && scanHeightRun(base, at: &i, end: end)
+                {
                     break
                 }
                 guard depth < maximumDepth else { return JSONError(.nestingTooDeep(limit: maximumDepth), at: i) }

@@ -46,6 +46,8 @@ internal final class JSONStorage: @unchecked Sendable {
     @exclusivity(unchecked) var byteCapacity: Int
     /// The caller's input, kept for `rawBytes` so sub-values can be spliced without copying.
     @exclusivity(unchecked) @usableFromInline var input: ArraySlice<UInt8> = []
+    /// Whether the tape holds an array kept as its heights (`JSONReader.readsHeightRuns`).
+    @exclusivity(unchecked) var hasHeightRuns = false
     /// The scanner's stack of open containers, kept for its capacity.
     @exclusivity(unchecked) var stack: UnsafeMutablePointer<UInt32>
     /// Allocated stack entries.
@@ -63,6 +65,7 @@ internal final class JSONStorage: @unchecked Sendable {
     func load(_ input: ArraySlice<UInt8>) {
         self.input = input
         nodeCount = 0
+        hasHeightRuns = false
         if input.count > byteCapacity {
             bytes.deallocate()
             byteCapacity = max(input.count, byteCapacity * 2)

@@ -16,6 +16,10 @@ internal struct TapeNode: Sendable {
     /// A number's value was computed as it was scanned, and sits in the next node (`payload`), which its `next`
     /// skips (see `JSONScanner.scanNumberMember`).
     @usableFromInline static let hasValue: UInt8 = 8
+    /// An array of one-height objects (`[{"h":120},{"h":80.5}]`) held as its heights: `payload` nodes, one per
+    /// element, which its `next` skips. Its `count` is 0, so a walk over elements sees none (see
+    /// `JSONScanner.scanHeightRun`).
+    @usableFromInline static let isHeightRun: UInt8 = 16
 
     // MARK: Storage
 
