@@ -218,7 +218,7 @@ func decodeCommand(_ method: ChangeMethod, _ p: inout Params) throws(ProtocolErr
         let section = try p.index("section")
         let at = try p.index("at")
         return .insertItems(
-            section: section, at: at, items: try ModelDecoding.items(p.arrayView("items").elements, p.field("items")))
+            section: section, at: at, items: try ModelDecoding.items(p.arrayView("items"), p.field("items")))
     case .itemsDelete:
         let section = try p.index("section")
         return .deleteItems(

@@ -28,18 +28,19 @@ public enum DecodedRequest: Sendable {
         var isNotification = false
         var known: Method?
         do throws(ProtocolError) {
-            let document: JSONDocument
-            do {
-                document = try reader.parse(bytes)
-            } catch {
-                throw ProtocolError(.parseError, "line: \(error)")
-            }
-            let request = try Request(document, partialID: &id)
+            var request = try Request(Self.parse(bytes, &reader), partialID: &id)
             isNotification = request.isNotification
             guard let method = request.knownMethod else {
                 throw ProtocolError(.unknownMethod, "method: no method named \"\(request.method)\"")
             }
             known = method
+            if request.document.hasHeightRuns && method != .change(.itemsInsert) {
+                // Only `items.insert` reads `params.items` kept as heights (`JSONReader.readsHeightRuns`): for any
+                // other method the line is read again as plain JSON, so its items meet the general decoder and
+                // its errors. The bytes are the same, so the parse cannot fail this time.
+                var general = JSONReader(maximumDepth: reader.maximumDepth)
+                request = try Request(Self.parse(bytes, &general), partialID: &id)
+            }
             self = try Self.decode(method, request, maxBatchOps: maxBatchOps)
         } catch {
             self = .failed(id, error, isNotification: isNotification, method: known)
@@ -63,6 +64,17 @@ public enum DecodedRequest: Sendable {
     }
 
     // MARK: Private
+
+    /// Parses a request line; its error is the request's.
+    private static func parse(_ bytes: ArraySlice<UInt8>, _ reader: inout JSONReader) throws(ProtocolError)
+        -> JSONDocument
+    {
+        do {
+            return try reader.parse(bytes)
+        } catch {
+            throw ProtocolError(.parseError, "line: \(error)")
+        }
+    }
 
     /// Whether `bytes` are 1–128 of `[A-Za-z0-9._:-]`.
     private static func isLayoutName(_ bytes: some Collection<UInt8>) -> Bool {
@@ -185,5 +197,15 @@ public enum DecodedRequest: Sendable {
         return LayoutChange(
             id: request.id, isNotification: request.isNotification, layout: name, commands: commands, ops: ops,
             wantsDiff: wantsDiff, anchor: anchor, viewport: viewport, width: width)
+    }
+}
+
+extension JSONReader {
+    /// The reader for a connection's request lines (``DecodedRequest``): it keeps the items of a bulk
+    /// `items.insert` as their heights (``JSONReader/readsHeightRuns``), one tape node per item instead of four.
+    public static func forRequests() -> JSONReader {
+        var reader = JSONReader()
+        reader.readsHeightRuns = true
+        return reader
     }
 }

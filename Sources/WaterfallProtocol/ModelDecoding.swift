@@ -86,6 +86,16 @@ enum ModelDecoding {
         return .full
     }
 
+    /// Reads the items of an insert, `array`: its heights when the reader kept them as such
+    /// (`JSONReader.readsHeightRuns`, a bulk load's), else its elements as `items(_:_:)` does.
+    static func items(_ array: JSONView, _ path: @autoclosure () -> String) throws(ProtocolError) -> ItemList {
+        guard let count = array.heightRunCount else { return try items(array.elements, path()) }
+        var heights = ItemBuffers.heights.take(capacity: count)
+        array.appendHeightRun(to: &heights)
+        ItemBuffers.heights.keep(heights)
+        return ItemList(heights: heights)
+    }
+
     /// Reads the items of an insert: bare heights while every item is only a height (`{"h": 120}`, a bulk load's),
     /// `Item`s from the first that is more.
     static func items(

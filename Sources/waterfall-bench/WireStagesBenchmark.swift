@@ -42,7 +42,7 @@ enum WireStagesBenchmark {
     private static func load(_ lines: [[UInt8]]) async -> (decode: Double, apply: Double)? {
         let spec = LayoutSpec(width: 1000, defaults: SectionProperties(columns: 3), sections: [SectionSpec()])
         guard var layout = try? await Layout.make(spec).layout else { return nil }
-        var reader = JSONReader()
+        var reader = JSONReader.forRequests()
         var decode = 0.0
         var apply = 0.0
         var pending: LayoutCommand?

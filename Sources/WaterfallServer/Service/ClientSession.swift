@@ -24,7 +24,7 @@ actor ClientSession: Session {
     private var lastCounted: (method: Method?, row: Int) = (nil, RequestTally.row(of: nil))
     /// The parser of `prepare`, which keeps its buffers from one line to the next (locked once per read, by one
     /// thread at a time).
-    private let reader = Mutex(JSONReader())
+    private let reader = Mutex(JSONReader.forRequests())
     /// The texts of numbers this connection's replies wrote lately, kept from one read's replies to the next (used
     /// by `handle`, one read at a time, on this actor).
     private let numberTexts = LastingNumberTextCache()
