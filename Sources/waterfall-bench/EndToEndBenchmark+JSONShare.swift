@@ -5,7 +5,7 @@ extension EndToEndBenchmark {
     /// The share of a request's time that the daemon spends on JSON.
     ///
     /// The daemon cannot be profiled from here, so the JSON work is measured on its own, in this process: the same
-    /// request line through the daemon's decoding path (`JSONReader`, `Request`, `Params`, `CommandDecoding`) and
+    /// request line through the daemon's decoding path (`JSONReader.forRequests`, `Request`, `Params`, `CommandDecoding`) and
     /// a reply of the same shape through `ReplyEncoding` (`JSONBenchmark.decode` / `encode`). That time is divided
     /// by what one request cost in the pipelined run: its wall time (what the client waits for; the daemon's two
     /// cores overlap work, so this share can pass 100 %) and the daemon's CPU time per request from
@@ -33,7 +33,7 @@ extension EndToEndBenchmark {
 
     /// Decoding `line` and encoding its reply, per line, median of 5 after a warm-up.
     private static func perLine(_ line: ArraySlice<UInt8>, diff: LayoutDiff?) -> Double {
-        var reader = JSONReader()
+        var reader = JSONReader.forRequests()
         var writer = JSONWriter(capacity: 512)
         var sink = 0
         let lines = max(20, 2_000_000 / line.count)
