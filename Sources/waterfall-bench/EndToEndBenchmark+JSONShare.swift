@@ -5,11 +5,12 @@ extension EndToEndBenchmark {
     /// The share of a request's time that the daemon spends on JSON.
     ///
     /// The daemon cannot be profiled from here, so the JSON work is measured on its own, in this process: the same
-    /// request line through the daemon's decoding path (`JSONReader.forRequests`, `Request`, `Params`, `CommandDecoding`) and
-    /// a reply of the same shape through `ReplyEncoding` (`JSONBenchmark.decode` / `encode`). That time is divided
-    /// by what one request cost in the pipelined run: its wall time (what the client waits for; the daemon's two
-    /// cores overlap work, so this share can pass 100 %) and the daemon's CPU time per request from
-    /// /proc/<pid>/stat (all its work: JSON, engine, actor hops, syscalls), which is the truer denominator.
+    /// request line through the daemon's decoding path (`JSONReader.forRequests`, `Request`, `Params`,
+    /// `CommandDecoding`) and a reply of the same shape through `ReplyEncoding` (`JSONBenchmark.decode` /
+    /// `encode`). That time is divided by what one request cost in the pipelined run: its wall time (what the
+    /// client waits for; the daemon's two cores overlap work, so this share can pass 100 %) and the daemon's CPU
+    /// time per request from /proc/<pid>/stat (all its work: JSON, engine, actor hops, syscalls), which is the
+    /// truer denominator.
     static func jsonShare(_ update: Round, requests: Int, bulk: Round, bulkRequests: Int, _ table: inout Table) {
         let updateLine = Array(updateLines(layout: "e2e-0", count: 1)[0].utf8)[...]
         let updateJSON = perLine(updateLine, diff: JSONBenchmark.replyDiff)
