@@ -138,22 +138,22 @@ final class Connection: Sendable {
         shutDown()
     }
 
-    // MARK: Private
+    // MARK: Shared with the pipeline (`Connection+Pipeline`)
 
     /// What a call does with its reply: run once, on the connection's thread for a reply, or where the call ends
     /// otherwise (cancelled, timed out, the connection over). It decodes the reply and returns what resumes the call,
     /// which the reading thread runs once the read's replies are decoded, or before an event that follows them:
     /// resumed one by one as decoded, the calls' tasks found the pool's queue empty at each resume, and each resume
     /// woke a thread of the pool.
-    fileprivate typealias Completion = @Sendable (Reply) -> Resume
-    fileprivate typealias Resume = @Sendable () -> Void
+    typealias Completion = @Sendable (Reply) -> Resume
+    typealias Resume = @Sendable () -> Void
 
-    fileprivate struct Pending {
+    struct Pending {
         var method: String
         var completion: Completion
     }
 
-    fileprivate struct State {
+    struct State {
         /// The requests written and not yet answered, in wire order.
         var inFlight = InFlightCalls<Pending>()
         /// Requests cancelled before they were registered.
@@ -180,31 +180,12 @@ final class Connection: Sendable {
         }
     }
 
-    /// The bytes being sent: only `flush` (on `writer`) uses them, between taking them from `State.outgoing` and
-    /// giving the emptied buffer back for the next requests; the reading thread has a buffer of its own.
-    private final class SendBuffer: @unchecked Sendable {
-        var bytes = JSONWriter(capacity: 4_096)
-    }
-
-    private let fd: Int32
-    private let maxReplyBytes: Int
-    private let writer: DispatchQueue
-    private let nextID = Atomic<Int64>(1)
-    private let state = Mutex(State())
-    private let sending = SendBuffer()
-
-    /// Wakes the reading thread (end of input) and any blocked write, once, and never after the descriptor is
-    /// closed: its number may by then be another connection's.
-    private func shutDown() {
-        state.withLock { state in
-            guard !state.isShutDown, !state.isDescriptorClosed else { return }
-            state.isShutDown = true
-            Socket.shutdown(fd)
-        }
-    }
+    let writer: DispatchQueue
+    let nextID = Atomic<Int64>(1)
+    let state = Mutex(State())
 
     /// Appends a request line and its newline to `w`: the envelope, then what `params` writes.
-    private static func writeRequest(
+    static func writeRequest(
         id: Int64, method: String, params: (inout JSONWriter) -> Void, into w: inout JSONWriter
     ) {
         w.beginObject()
@@ -220,7 +201,7 @@ final class Connection: Sendable {
     /// On `writer`: sends every request queued, in one write when they fit one (calls made together, as a
     /// pipelining client makes them, then cost one system call, not one each), until none is left. The two buffers
     /// change places, so that neither is allocated again.
-    private func flush() {
+    func flush() {
         while true {
             let isQueued = state.withLock { state -> Bool in
                 guard state.takeOutgoing(into: &sending.bytes) else {
@@ -233,6 +214,34 @@ final class Connection: Sendable {
             let failure = sending.bytes.withUnsafeBytes { Socket.sendAll(fd, $0) }
             sending.bytes.reset()
             if let failure { return failed(failure) }
+        }
+    }
+
+    /// Ends the call of request `id` before its reply (a timeout); its reply, when it comes, is dropped.
+    func end(_ id: Int64, _ error: WaterfallClientError) {
+        let pending = state.withLock { $0.inFlight.end(id) }
+        pending?.completion(.failure(error))()
+    }
+
+    // MARK: Private
+
+    /// The bytes being sent: only `flush` (on `writer`) uses them, between taking them from `State.outgoing` and
+    /// giving the emptied buffer back for the next requests; the reading thread has a buffer of its own.
+    private final class SendBuffer: @unchecked Sendable {
+        var bytes = JSONWriter(capacity: 4_096)
+    }
+
+    private let fd: Int32
+    private let maxReplyBytes: Int
+    private let sending = SendBuffer()
+
+    /// Wakes the reading thread (end of input) and any blocked write, once, and never after the descriptor is
+    /// closed: its number may by then be another connection's.
+    private func shutDown() {
+        state.withLock { state in
+            guard !state.isShutDown, !state.isDescriptorClosed else { return }
+            state.isShutDown = true
+            Socket.shutdown(fd)
         }
     }
 
@@ -361,12 +370,6 @@ final class Connection: Sendable {
             (id.map { state.inFlight.answer($0) } ?? state.inFlight.answerOldest())?.call
         }
         if let pending { resumes.append(pending.completion(reply)) }
-    }
-
-    /// Ends the call of request `id` before its reply (a timeout); its reply, when it comes, is dropped.
-    private func end(_ id: Int64, _ error: WaterfallClientError) {
-        let pending = state.withLock { $0.inFlight.end(id) }
-        pending?.completion(.failure(error))()
     }
 
     /// Records the end of the connection (the first reason wins) and fails everything waiting.

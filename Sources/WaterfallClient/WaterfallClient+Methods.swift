@@ -238,23 +238,30 @@ extension WaterfallClient {
         _ method: String, layout: String, _ options: MutationOptions, members: (inout JSONWriter) -> Void
     ) async throws(WaterfallClientError) -> MutationResult {
         try await result(method, decode: ReplyDecoding.mutation) { w in
-            w.key("params")
+            Self.writeMutationParams(&w, layout: layout, options, members: members)
+        }
+    }
+
+    /// A change's `params`: `layout`, what `members` writes, then the options.
+    static func writeMutationParams(
+        _ w: inout JSONWriter, layout: String, _ options: MutationOptions, members: (inout JSONWriter) -> Void
+    ) {
+        w.key("params")
+        w.beginObject()
+        w.member("layout", layout)
+        members(&w)
+        if !options.diff { w.member("diff", false) }
+        if let anchor = options.anchor {
+            w.key("anchor")
             w.beginObject()
-            w.member("layout", layout)
-            members(&w)
-            if !options.diff { w.member("diff", false) }
-            if let anchor = options.anchor {
-                w.key("anchor")
-                w.beginObject()
-                w.member("section", anchor.section)
-                w.member("i", anchor.item)
-                w.endObject()
-            }
-            if let viewport = options.viewport {
-                w.key("viewport")
-                w.write(CommandEncoding.viewport(viewport))
-            }
+            w.member("section", anchor.section)
+            w.member("i", anchor.item)
             w.endObject()
         }
+        if let viewport = options.viewport {
+            w.key("viewport")
+            w.write(CommandEncoding.viewport(viewport))
+        }
+        w.endObject()
     }
 }

@@ -1,0 +1,31 @@
+import WaterfallJSON
+import WaterfallLayout
+import WaterfallProtocol
+
+extension WaterfallClient {
+    /// `items.update`, pipelined: one request per element of `requests` (each replacing the items it lists in
+    /// `section`), at most `window` of them unanswered at a time, and their results in the same order.
+    ///
+    /// This is how to stream many changes: where concurrent `updateItems` calls cost a task's suspension and a
+    /// continuation each, a pipeline writes as many requests at once as the window has room for, and its replies
+    /// are decoded into one buffer as they are read; the caller waits only while the window is full. A failed
+    /// request does not stop the others (each has its own result). Cancelling the task stops the sending: the
+    /// requests not yet sent fail with `cancelled`, and those sent are waited for.
+    public func updateItems(
+        pipelining requests: [[ItemUpdate]], inSection section: Int, of layout: String, window: Int = 256,
+        options: MutationOptions = .init()
+    ) async -> [Result<MutationResult, WaterfallClientError>] {
+        await connection.pipeline(
+            ChangeMethod.itemsUpdate.rawValue, count: requests.count, window: window, timeout: timeout,
+            decode: ReplyDecoding.mutation
+        ) { k, w in
+            Self.writeMutationParams(&w, layout: layout, options) { w in
+                w.member("section", section)
+                w.itemsMember(requests[k]) { w, update in
+                    w.member("i", update.index)
+                    w.itemMembers(update.item)
+                }
+            }
+        }
+    }
+}

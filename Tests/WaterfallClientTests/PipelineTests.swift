@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import WaterfallClient
+import WaterfallLayout
+
+/// `updateItems(pipelining:)`: many requests written as the window allows, their replies decoded into one buffer.
+@Suite struct PipelineTests {
+    static let spec = LayoutSpec(
+        width: 300, defaults: SectionProperties(columns: 3),
+        sections: [SectionSpec(items: (0..<50).map { Item(height: Double(20 + $0 % 7)) })])
+
+    /// The updates of a pipeline, for each window from one on: the results of the same updates made one call at a
+    /// time on another layout, in the same order.
+    @Test(arguments: [1, 2, 7, 256])
+    func resultsAreThoseOfCallsOneAtATime(window: Int) async throws {
+        try await InProcessDaemon.with { daemon in
+            let client = try await WaterfallClient.connect(to: daemon.path)
+            _ = try await client.createLayout("piped", Self.spec)
+            _ = try await client.createLayout("called", Self.spec)
+            let requests = (0..<300).map { k in
+                [ItemUpdate(index: (k * 7) % 50, item: Item(height: Double(10 + k % 13)))]
+                    + (k % 5 == 0 ? [ItemUpdate(index: 49, item: Item(height: Double(k)))] : [])
+            }
+            let piped = await client.updateItems(pipelining: requests, inSection: 0, of: "piped", window: window)
+            var called: [MutationResult] = []
+            for updates in requests { called.append(try await client.updateItems(updates, inSection: 0, of: "called")) }
+            #expect(piped.count == requests.count)
+            #expect(piped.map { try? $0.get() } == called.map { Optional($0) })
+            #expect(piped.compactMap { try? $0.get().seq } == Array(2...301))
+            #expect(try await client.frames(of: "piped") == (try await client.frames(of: "called")))
+        }
+    }
+
+    /// A request the daemon refuses fails alone; those around it succeed.
+    @Test func eachRequestHasItsOwnResult() async throws {
+        try await InProcessDaemon.with { daemon in
+            let client = try await WaterfallClient.connect(to: daemon.path)
+            _ = try await client.createLayout("f", Self.spec)
+            let requests = (0..<40).map { k in [ItemUpdate(index: k % 10 == 3 ? 50 + k : k, item: Item(height: 30))] }
+            let results = await client.updateItems(pipelining: requests, inSection: 0, of: "f", window: 8)
+            for (k, result) in results.enumerated() {
+                switch result {
+                case .success: #expect(k % 10 != 3, "request \(k) succeeded")
+                case .failure(let error): #expect(k % 10 == 3 && error.source == .daemon, "request \(k): \(error)")
+                }
+            }
+            let empty = await client.updateItems(pipelining: [], inSection: 0, of: "f")
+            #expect(empty.isEmpty)
+        }
+    }
+
+    /// A daemon that never answers: every request sent times out, each with its own error, and the call returns.
+    @Test func aSilentDaemonTimesEachRequestOut() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let silent = try SilentListener(path: directory + "/silent.sock")
+        defer { silent.close() }
+        let client = try await WaterfallClient.connect(to: silent.path, timeout: .milliseconds(100))
+        let requests = Array(repeating: [ItemUpdate(index: 0, item: Item(height: 1))], count: 20)
+        let results = await client.updateItems(pipelining: requests, inSection: 0, of: "f", window: 8)
+        #expect(results.count == 20)
+        for result in results {
+            guard case .failure(let error) = result else {
+                Issue.record("a reply from a silent daemon")
+                continue
+            }
+            #expect(error.source == .timeout && error.message == "no reply to items.update within 0.1 s")
+        }
+    }
+
+    /// A closed client: nothing is sent, and every request fails with the connection's end.
+    @Test func aClosedClientFailsEveryRequest() async throws {
+        try await InProcessDaemon.with { daemon in
+            let client = try await WaterfallClient.connect(to: daemon.path)
+            client.close()
+            let requests = Array(repeating: [ItemUpdate(index: 0, item: Item(height: 1))], count: 5)
+            let results = await client.updateItems(pipelining: requests, inSection: 0, of: "f")
+            #expect(results.count == 5)
+            #expect(results.allSatisfy { if case .failure(let e) = $0 { e.source == .connection } else { false } })
+        }
+    }
+}
