@@ -84,6 +84,18 @@ enum ClientBenchmark {
             "\(Format.ratio(gets.b / gets.a)) of raw")
     }
 
+    /// `count` one-item updates of item 999 in section 0 of `layout` through the client's pipeline, 256 in flight
+    /// (`updateItems(pipelining:)`, its way to stream changes); each request is made in the timed run, as the
+    /// lanes of `updates` make theirs. Returns how many failed.
+    @discardableResult
+    static func pipelinedUpdates(_ client: WaterfallClient, layout: String = "c", count: Int) async -> Int {
+        let requests = (0..<count).map { k in [ItemUpdate(index: 999, item: Item(height: k % 2 == 0 ? 120 : 100))] }
+        let results = await client.updateItems(pipelining: requests, inSection: 0, of: layout, window: 256)
+        return results.reduce(0) { failures, result in
+            if case .failure = result { failures + 1 } else { failures }
+        }
+    }
+
     /// `count` one-item updates of item 999 in section 0 of `layout`, 256 in flight: 256 tasks, each making its
     /// share of the calls one after the other (a task per call cost the driver a task's creation and a wake-up of
     /// the group's owner per call, which is not the client's cost).
