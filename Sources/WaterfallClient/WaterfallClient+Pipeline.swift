@@ -15,17 +15,42 @@ extension WaterfallClient {
         pipelining requests: [[ItemUpdate]], inSection section: Int, of layout: String, window: Int = 256,
         options: MutationOptions = .init()
     ) async -> [Result<MutationResult, WaterfallClientError>] {
-        await connection.pipeline(
-            ChangeMethod.itemsUpdate.rawValue, count: requests.count, window: window, timeout: timeout,
-            decode: ReplyDecoding.mutation
+        await pipelinedMutations(
+            ChangeMethod.itemsUpdate.rawValue, count: requests.count, of: layout, window: window, options
         ) { k, w in
-            Self.writeMutationParams(&w, layout: layout, options) { w in
-                w.member("section", section)
-                w.itemsMember(requests[k]) { w, update in
-                    w.member("i", update.index)
-                    w.itemMembers(update.item)
-                }
+            w.member("section", section)
+            w.itemsMember(requests[k]) { w, update in
+                w.member("i", update.index)
+                w.itemMembers(update.item)
             }
+        }
+    }
+
+    /// `items.insert`, pipelined as `updateItems(pipelining:)` is: one request per element of `requests`, each
+    /// inserting its `items` at its index `at` of `section` (an index in the section as the requests before it
+    /// left it), at most `window` unanswered at a time; a bulk load streamed in chunks.
+    public func insertItems(
+        pipelining requests: [(at: Int, items: [Item])], inSection section: Int, of layout: String,
+        window: Int = 256, options: MutationOptions = .init()
+    ) async -> [Result<MutationResult, WaterfallClientError>] {
+        await pipelinedMutations(
+            ChangeMethod.itemsInsert.rawValue, count: requests.count, of: layout, window: window, options
+        ) { k, w in
+            w.member("section", section)
+            w.member("at", requests[k].at)
+            w.itemsMember(requests[k].items) { w, item in w.itemMembers(item) }
+        }
+    }
+
+    /// `count` changes of `method` to `layout`, the `k`th's members written by `members(k, &writer)`.
+    private func pipelinedMutations(
+        _ method: String, count: Int, of layout: String, window: Int, _ options: MutationOptions,
+        members: (Int, inout JSONWriter) -> Void
+    ) async -> [Result<MutationResult, WaterfallClientError>] {
+        await connection.pipeline(
+            method, count: count, window: window, timeout: timeout, decode: ReplyDecoding.mutation
+        ) { k, w in
+            Self.writeMutationParams(&w, layout: layout, options) { w in members(k, &w) }
         }
     }
 }

@@ -31,6 +31,32 @@ import WaterfallLayout
         }
     }
 
+    /// A bulk load streamed in chunks of inserts: the frames of one insert of every item, each chunk's result that
+    /// of the same insert made alone.
+    @Test func insertsStreamABulkLoad() async throws {
+        try await InProcessDaemon.with { daemon in
+            let client = try await WaterfallClient.connect(to: daemon.path)
+            let empty = LayoutSpec(width: 300, defaults: SectionProperties(columns: 3), sections: [SectionSpec()])
+            _ = try await client.createLayout("piped", empty)
+            _ = try await client.createLayout("whole", empty)
+            let items = (0..<2_000).map { Item(height: Double(20 + ($0 * 37) % 180)) }
+            let chunks = stride(from: 0, to: items.count, by: 125).map {
+                (at: $0, items: Array(items[$0..<($0 + 125)]))
+            }
+            let results = await client.insertItems(pipelining: chunks, inSection: 0, of: "piped", window: 4)
+            #expect(results.count == 16)
+            #expect(results.compactMap { try? $0.get().seq } == Array(2...17))
+            #expect(
+                results.compactMap { try? $0.get().diff?.sections.first?.items.count }
+                    == Array(repeating: 125, count: 16))
+            _ = try await client.insertItems(items, at: 0, inSection: 0, of: "whole")
+            // The same frames; only the seq differs (16 inserts against one).
+            let (piped, whole) = (try await client.frames(of: "piped"), try await client.frames(of: "whole"))
+            #expect(piped.sections == whole.sections && piped.contentSize == whole.contentSize)
+            #expect(piped.seq == 17 && whole.seq == 2)
+        }
+    }
+
     /// A request the daemon refuses fails alone; those around it succeed.
     @Test func eachRequestHasItsOwnResult() async throws {
         try await InProcessDaemon.with { daemon in
