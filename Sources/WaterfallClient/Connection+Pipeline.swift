@@ -33,24 +33,14 @@ extension Connection {
             let (refusal, flushes) = state.withLock { state -> (WaterfallClientError?, Bool) in
                 if let failure = state.failure { return (failure, false) }
                 // As for a call: with replies on the way, the reading thread sends these after its next read.
-                let replyComes = state.inFlight.count > state.queued
+                let replyComes = state.replyComes
                 for k in first..<(first + room) {
                     let id = nextID.add(1, ordering: .relaxed).oldValue
                     Self.writeRequest(id: id, method: method, params: { params(k, &$0) }, into: &state.outgoing)
-                    let completion: Completion = { reply in
-                        let decoded = reply.flatMap { node in
-                            Result { () throws(WaterfallClientError) in try decode(node) }
-                        }
-                        return results.store(
-                            k, decoded.mapError { $0.source == .reply ? .badReply(method, $0.message) : $0 })
-                    }
-                    state.inFlight.append(id: id, Pending(method: method, completion: completion))
-                    state.queued += 1
+                    state.record(id, method) { reply in results.store(k, Self.decoded(reply, method, decode)) }
                     if timeout != nil { ids.append(id) }
                 }
-                guard !replyComes, !state.isWriterActive else { return (nil, false) }
-                state.isWriterActive = true
-                return (nil, true)
+                return (nil, state.takesWriter(replyComes: replyComes))
             }
             if let refusal {
                 for k in first..<count { _ = results.store(k, .failure(refusal)) }
@@ -58,12 +48,7 @@ extension Connection {
             }
             sent += room
             if flushes { writer.async { self.flush() } }
-            if let timeout {
-                let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self, ids] in
-                    for id in ids { self?.end(id, .timeout(method, seconds)) }
-                }
-            }
+            if let timeout { endAfter(timeout, ids, method) }
         }
         _ = await results.wait(untilAnswered: count)
         return results.taken()

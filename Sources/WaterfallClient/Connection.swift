@@ -59,34 +59,20 @@ final class Connection: Sendable {
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, WaterfallClientError>, Never>) in
                 let completion: Completion = { reply in
-                    let decoded = reply.flatMap { node in Result { () throws(WaterfallClientError) in try decode(node) }
-                    }
-                    .mapError { $0.source == .reply ? .badReply(method, $0.message) : $0 }
+                    let decoded = Self.decoded(reply, method, decode)
                     return { continuation.resume(returning: decoded) }
                 }
                 let (refusal, flushes) = state.withLock { state -> (WaterfallClientError?, Bool) in
                     if let failure = state.failure { return (failure, false) }
                     if state.cancelled.remove(id) != nil { return (.cancelled(method), false) }
-                    // A request sent and not answered: its reply will wake the reading thread, which then sends what
-                    // has gathered, this request too (no hop to the writer's thread for each batch).
-                    let replyComes = state.inFlight.count > state.queued
-                    // Queued in wire order; one flush sends whatever has gathered by the time it runs.
+                    let replyComes = state.replyComes
                     Self.writeRequest(id: id, method: method, params: params, into: &state.outgoing)
-                    state.inFlight.append(id: id, Pending(method: method, completion: completion))
-                    state.queued += 1
-                    guard !replyComes, !state.isWriterActive else { return (nil, false) }
-                    state.isWriterActive = true
-                    return (nil, true)
+                    state.record(id, method, completion)
+                    return (nil, state.takesWriter(replyComes: replyComes))
                 }
                 if let refusal { return continuation.resume(returning: .failure(refusal)) }
                 if flushes { writer.async { self.flush() } }
-                if let timeout {
-                    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-                    // Weak: a closed connection must not wait for its timers to be released.
-                    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
-                        self?.end(id, .timeout(method, seconds))
-                    }
-                }
+                if let timeout { endAfter(timeout, [id], method) }
             }
         } onCancel: {
             let pending = state.withLock { state -> Pending? in
@@ -170,6 +156,25 @@ final class Connection: Sendable {
         /// The writer's queue has a flush on its way or is sending: `outgoing` is then left to it, and sent in order.
         var isWriterActive = false
 
+        /// A request is sent and not answered: its reply will wake the reading thread, which then sends what has
+        /// gathered after its read (no hop to the writer's thread for each batch).
+        var replyComes: Bool { inFlight.count > queued }
+
+        /// Records the call of request `id`, just written into `outgoing` (in wire order: one flush sends whatever
+        /// has gathered by the time it runs).
+        mutating func record(_ id: Int64, _ method: String, _ completion: @escaping Completion) {
+            inFlight.append(id: id, Pending(method: method, completion: completion))
+            queued += 1
+        }
+
+        /// Whether the writer must send what was just queued (no reply was on the way to wake the reading thread,
+        /// and the writer is idle), marking it active if so.
+        mutating func takesWriter(replyComes: Bool) -> Bool {
+            guard !replyComes, !isWriterActive else { return false }
+            isWriterActive = true
+            return true
+        }
+
         /// Moves the requests queued into `buffer` (empty), leaving it `outgoing` for the next ones; false when there
         /// are none to send, or the descriptor is closed.
         mutating func takeOutgoing(into buffer: inout JSONWriter) -> Bool {
@@ -221,6 +226,23 @@ final class Connection: Sendable {
     func end(_ id: Int64, _ error: WaterfallClientError) {
         let pending = state.withLock { $0.inFlight.end(id) }
         pending?.completion(.failure(error))()
+    }
+
+    /// Ends the calls of requests `ids` with a timeout error once `timeout` has passed without their replies.
+    func endAfter(_ timeout: Duration, _ ids: [Int64], _ method: String) {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        // Weak: a closed connection must not wait for its timers to be released.
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+            for id in ids { self?.end(id, .timeout(method, seconds)) }
+        }
+    }
+
+    /// A reply read by `decode`, a decoding error naming `method`.
+    static func decoded<T>(
+        _ reply: Reply, _ method: String, _ decode: (JSONNode) throws(WaterfallClientError) -> T
+    ) -> Result<T, WaterfallClientError> {
+        reply.flatMap { node in Result { () throws(WaterfallClientError) in try decode(node) } }
+            .mapError { $0.source == .reply ? .badReply(method, $0.message) : $0 }
     }
 
     // MARK: Private

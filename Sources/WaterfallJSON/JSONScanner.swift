@@ -74,8 +74,9 @@ internal struct JSONScanner {
                 if byte == UInt8(ascii: "{") && depth < maximumDepth && scanNumberMember(base, at: &i, end: end) {
                     break
                 }
-                // A bulk insert's whole `items` array, when that is all it holds, as its heights alone.
-                if byte == UInt8(ascii: "[") && readsHeightRuns && isObject && depth == 2 && depth + 1 < maximumDepth
+                // A bulk insert's whole `items` array, when that is all it holds, as its heights alone (its objects
+                // would be four deep, so the nesting limit must allow that, as the general loop would check).
+                if byte == UInt8(ascii: "[") && readsHeightRuns && isObject && depth == 2 && maximumDepth > 3
                     && isParamsItems(container: container, base) && scanHeightRun(base, at: &i, end: end)
                 {
                     break

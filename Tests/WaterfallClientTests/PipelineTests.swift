@@ -77,20 +77,17 @@ import WaterfallLayout
 
     /// A daemon that never answers: every request sent times out, each with its own error, and the call returns.
     @Test func aSilentDaemonTimesEachRequestOut() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let silent = try SilentListener(path: directory + "/silent.sock")
-        defer { silent.close() }
-        let client = try await WaterfallClient.connect(to: silent.path, timeout: .milliseconds(100))
-        let requests = Array(repeating: [ItemUpdate(index: 0, item: Item(height: 1))], count: 20)
-        let results = await client.updateItems(pipelining: requests, inSection: 0, of: "f", window: 8)
-        #expect(results.count == 20)
-        for result in results {
-            guard case .failure(let error) = result else {
-                Issue.record("a reply from a silent daemon")
-                continue
+        try await SilentListener.withClient(timeout: .milliseconds(100)) { client in
+            let requests = Array(repeating: [ItemUpdate(index: 0, item: Item(height: 1))], count: 20)
+            let results = await client.updateItems(pipelining: requests, inSection: 0, of: "f", window: 8)
+            #expect(results.count == 20)
+            for result in results {
+                guard case .failure(let error) = result else {
+                    Issue.record("a reply from a silent daemon")
+                    continue
+                }
+                #expect(error.source == .timeout && error.message == "no reply to items.update within 0.1 s")
             }
-            #expect(error.source == .timeout && error.message == "no reply to items.update within 0.1 s")
         }
     }
 

@@ -1,4 +1,6 @@
+import Foundation
 import Glibc
+import WaterfallClient
 
 /// A Unix socket that accepts connections (the kernel's backlog does) and never answers.
 final class SilentListener: @unchecked Sendable {
@@ -24,5 +26,19 @@ final class SilentListener: @unchecked Sendable {
     func close() {
         Glibc.close(fd)
         unlink(path)
+    }
+}
+
+extension SilentListener {
+    /// Runs `body` with a client whose calls time out after `timeout`, connected to a silent listener in a
+    /// temporary directory that is removed afterwards.
+    static func withClient(
+        timeout: Duration, _ body: (WaterfallClient) async throws -> Void
+    ) async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let silent = try SilentListener(path: directory + "/silent.sock")
+        defer { silent.close() }
+        try await body(try await WaterfallClient.connect(to: silent.path, timeout: timeout))
     }
 }

@@ -311,13 +311,10 @@ import WaterfallLayout
 
     @Test func aTimeoutFailsTheCallNotTheConnection() async throws {
         // A listening socket that never answers: the call times out, naming its method.
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let silent = try SilentListener(path: directory + "/silent.sock")
-        defer { silent.close() }
-        let client = try await WaterfallClient.connect(to: silent.path, timeout: .milliseconds(100))
-        let error = await #expect(throws: WaterfallClientError.self) { try await client.ping() }
-        #expect(error?.source == .timeout && error?.message == "no reply to ping within 0.1 s")
+        try await SilentListener.withClient(timeout: .milliseconds(100)) { client in
+            let error = await #expect(throws: WaterfallClientError.self) { try await client.ping() }
+            #expect(error?.source == .timeout && error?.message == "no reply to ping within 0.1 s")
+        }
     }
 
     @Test func theRawCallReturnsTheResultAsWritten() async throws {
