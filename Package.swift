@@ -31,9 +31,11 @@ let package = Package(
         .target(name: "WaterfallProtocol", dependencies: ["WaterfallLayout", "WaterfallJSON"], swiftSettings: server),
         // The binary formats of snapshots and journals (CRC-32C, framing, encodings): standard library only.
         .target(name: "WaterfallStorageFormat", dependencies: ["WaterfallLayout"], swiftSettings: server),
+        // epoll and eventfd, which Swift's Glibc module lacks: a few C wrappers.
+        .target(name: "CEpoll"),
         // Sockets, signals, config, systemd, the layout store and its files: the only Glibc user.
         .target(
-            name: "WaterfallServer", dependencies: ["WaterfallProtocol", "WaterfallStorageFormat"],
+            name: "WaterfallServer", dependencies: ["WaterfallProtocol", "WaterfallStorageFormat", "CEpoll"],
             swiftSettings: server),
         .executableTarget(name: "waterfalld", dependencies: ["WaterfallServer"], swiftSettings: server),
         // The Swift client: async calls over the socket, subscriptions, a frame model that applies diffs.

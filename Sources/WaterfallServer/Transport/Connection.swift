@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Synchronization
 import WaterfallLayout
@@ -7,14 +6,13 @@ import WaterfallProtocol
 /// One accepted client: the socket shell around `ConnectionState`, which owns every rule; each event here is one of
 /// its transitions, under the lock, and this class does what the transition returns.
 ///
-/// Reading and writing run on dispatch sources on the connection's own serial queue, and so does the session's
-/// `prepare` (parsing, decoding); the work it returns runs in a task, one read's work at a time, in order (a work
-/// that finds the next one waiting when it ends runs it in the same task, `run`). While it runs, the next read is
-/// taken and prepared, and then waits with reading suspended: a pipelining client has its next requests decoded on
-/// this thread while the last ones run, and the daemon never holds more than one read ahead. `@unchecked` only
-/// because Dispatch does not mark its sources Sendable; libdispatch documents them as thread-safe, the read buffer is
-/// used on the connection's queue only, and every other field is immutable or inside a mutex.
-final class Connection: OutputSink, @unchecked Sendable {
+/// Reading and writing run on the thread of an `EventLoop`, and so does the session's `prepare` (parsing,
+/// decoding); the work it returns runs in a task, one read's work at a time, in order (a work that finds the next one
+/// waiting when it ends runs it in the same task, `run`). While it runs, the next read is taken and prepared, and
+/// then waits with reading suspended: a pipelining client has its next requests decoded on the loop's thread while
+/// the last ones run, and the daemon never holds more than one read ahead. `@unchecked` only because of the read
+/// buffer, used on the event loop's thread only; every other field is immutable or inside a mutex.
+final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
     // MARK: Lifecycle
 
     /// Wraps an accepted, non-blocking socket; nothing happens until `start(session:)`.
@@ -23,11 +21,8 @@ final class Connection: OutputSink, @unchecked Sendable {
         self.peer = peer
         self.context = context
         self.id = context.nextConnectionID()
-        let queue = DispatchQueue(label: "waterfalld.connection.\(id)")
-        self.readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        self.writeSource = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
         let limits = context.limits
-        self.state = Mutex(Machine(limits: limits.output))
+        self.state = Mutex(Shell(machine: Machine(limits: limits.output)))
         self.framer = Mutex(LineFramer(maxLineBytes: limits.maxLineBytes))
         self.maxLineBytes = Atomic(limits.maxLineBytes)
         self.readBuffer = .allocate(byteCount: Self.readChunkBytes, alignment: 16)
@@ -40,7 +35,7 @@ final class Connection: OutputSink, @unchecked Sendable {
     let id: UInt64
     let peer: PeerCredentials
 
-    var pendingBytes: Int { state.withLock { $0.pendingBytes } }
+    var pendingBytes: Int { state.withLock { $0.machine.pendingBytes } }
 
     var isClosed: Bool { closed.load(ordering: .acquiring) }
 
@@ -56,10 +51,7 @@ final class Connection: OutputSink, @unchecked Sendable {
 
     /// Attaches the session and starts reading.
     func start(session: any Session) {
-        readSource.setEventHandler { [self] in readable() }
-        writeSource.setEventHandler { [self] in writable() }
-        readSource.setCancelHandler { [self] in transition { $0.sourceCancelled() } }
-        writeSource.setCancelHandler { [self] in transition { $0.sourceCancelled() } }
+        events.withLock { $0 = EventLoop.next().register(fd, self) }
         reader.withLock { $0 = session }
         transition { $0.start() }
     }
@@ -102,6 +94,33 @@ final class Connection: OutputSink, @unchecked Sendable {
 
     private typealias Machine = ConnectionState<SessionWork, CheckedContinuation<Bool, Never>>
 
+    /// The machine, and what the event loop watches: the machine's read and write sources as one interest.
+    private struct Shell {
+        struct Interest: Equatable {
+            var reading = false
+            var writing = false
+        }
+
+        var machine: Machine
+        var interest = Interest()
+
+        /// The interest once `actions` changed the sources.
+        func interest(after actions: Machine.Actions) -> Interest {
+            var next = interest
+            switch actions.read {
+            case .activate, .resume: next.reading = true
+            case .suspend: next.reading = false
+            case nil: break
+            }
+            switch actions.write {
+            case .activate, .resume: next.writing = true
+            case .suspend: next.writing = false
+            case nil: break
+            }
+            return next
+        }
+    }
+
     /// Under 64 KiB, so that the per-read copy of a chunk comes from the heap: `MemoryTuning` has blocks of 64 KiB
     /// and more mapped fresh, which would cost a page fault per 4 KiB on every read.
     private static let readChunkBytes = 60 * 1024
@@ -112,9 +131,9 @@ final class Connection: OutputSink, @unchecked Sendable {
 
     private let fd: Int32
     private let context: TransportContext
-    private let readSource: any DispatchSourceRead
-    private let writeSource: any DispatchSourceWrite
-    private let state: Mutex<Machine>
+    /// The socket's interest in its event loop, set by `start`.
+    private let events = Mutex<SocketEvents?>(nil)
+    private let state: Mutex<Shell>
     /// Set once the connection closes, for work to check between requests without taking the lock.
     private let closed = Atomic<Bool>(false)
     /// The machine's `isReading` after its last transition, and the session (until it is closed) and the line
@@ -130,7 +149,7 @@ final class Connection: OutputSink, @unchecked Sendable {
     /// Apart from `state`: framing a read takes a while, and replies are sent under `state` from the task that
     /// runs the work meanwhile (a send that waited for it slept in the kernel).
     private let framer: Mutex<LineFramer>
-    /// The connection's read buffer, allocated once: used by the read handler only, on the connection's queue.
+    /// The connection's read buffer, allocated once: used by the read handler only, on the event loop's thread.
     private let readBuffer: UnsafeMutableRawBufferPointer
 
     /// Runs one transition under the lock and does what it returns: the sources' changes under the lock (so they
@@ -138,26 +157,19 @@ final class Connection: OutputSink, @unchecked Sendable {
     /// unless `spawnsWork` is false: then it is returned, for the caller (`run`) to run.
     @discardableResult
     private func transition(spawnsWork: Bool = true, _ body: (inout Machine) -> Machine.Actions) -> SessionWork? {
-        let actions = state.withLock { machine -> Machine.Actions in
-            let actions = body(&machine)
-            reading.store(machine.isReading, ordering: .releasing)
-            room.store(machine.hasRoom, ordering: .releasing)
-            switch actions.read {
-            case .activate: readSource.activate()
-            case .resume: readSource.resume()
-            case .suspend: readSource.suspend()
-            case nil: break
-            }
-            switch actions.write {
-            case .resume, .activate: writeSource.resume()
-            case .suspend: writeSource.suspend()
-            case nil: break
-            }
+        let actions = state.withLock { shell -> Machine.Actions in
+            let actions = body(&shell.machine)
+            reading.store(shell.machine.isReading, ordering: .releasing)
+            room.store(shell.machine.hasRoom, ordering: .releasing)
+            // The sources' changes, under the lock so that the event loop sees them in the transitions' order.
+            let interest = shell.interest(after: actions)
             if actions.closed != nil {
                 closed.store(true, ordering: .releasing)
-                readSource.cancel()
-                writeSource.cancel()
+                events.withLock { $0?.cancel() }
+            } else if interest != shell.interest {
+                events.withLock { $0?.setInterest(reading: interest.reading, writing: interest.writing) }
             }
+            shell.interest = interest
             return actions
         }
         // Taken out once closed: the session holds this connection as its output.
@@ -180,9 +192,8 @@ final class Connection: OutputSink, @unchecked Sendable {
             if spawnsWork { run(work) } else { next = work }
         }
         if actions.closeDescriptor {
-            // Dropping the handlers breaks the connection → source → handler → connection cycle.
-            readSource.setEventHandler(handler: nil)
-            writeSource.setEventHandler(handler: nil)
+            // The loop let go of this connection before it reported the cancellation: no handler runs any more.
+            events.withLock { $0 = nil }
             Glibc.close(fd)
         }
         if let session {
@@ -255,7 +266,7 @@ final class Connection: OutputSink, @unchecked Sendable {
         }
     }
 
-    private func readable() {
+    func readable() {
         guard reading.load(ordering: .acquiring), let session = reader.withLock({ $0 }) else { return }
         preparing.store(true, ordering: .releasing)
         defer { preparing.store(false, ordering: .releasing) }
@@ -302,7 +313,13 @@ final class Connection: OutputSink, @unchecked Sendable {
         transition { $0.read(work, endOfInput: endOfInput) }
     }
 
-    private func writable() {
+    func writable() {
         transition { [self] in $0.writable(write: writeToSocket) }
+    }
+
+    /// The socket's one cancellation stands for both of the machine's sources (reading and writing).
+    func eventsCancelled() {
+        transition { $0.sourceCancelled() }
+        transition { $0.sourceCancelled() }
     }
 }

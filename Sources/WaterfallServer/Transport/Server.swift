@@ -72,6 +72,10 @@ public final class Server: Sendable {
     public func start() throws(ServerError) {
         signal(SIGPIPE, SIG_IGN)
         MemoryTuning.apply()
+        // Started here, where a failure is a clear startup error, not at the first connection.
+        guard !EventLoop.shared.isEmpty else {
+            throw ServerError("cannot start the event loop (epoll, eventfd): \(describeErrno())")
+        }
         let config = self.config
         FileLimit.raise(toAtLeast: config.maxConnections + 64)
         let listener = try openListener(config)

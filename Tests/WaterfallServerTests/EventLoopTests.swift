@@ -1,0 +1,154 @@
+import Glibc
+import Synchronization
+import Testing
+
+@testable import WaterfallServer
+
+/// The event loop on a socket pair: a handler is called while its interest is on and not while it is off, again
+/// while data is left unread (level-triggered), not at all once cancelled, and its cancellation is reported once.
+@Suite struct EventLoopTests {
+    @Test func readingIsReportedOnlyWhileWatched() async throws {
+        let pair = try SocketPair()
+        let handler = RecordingHandler(fd: pair.near)
+        let events = EventLoop.next().register(pair.near, handler)
+        defer { events.cancel() }
+        pair.send("a")
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(handler.reads.load(ordering: .acquiring) == 0, "nothing is watched before the first interest")
+        events.setInterest(reading: true, writing: false)
+        try await handler.wait { $0.received == "a" }
+        events.setInterest(reading: false, writing: false)
+        let before = handler.reads.load(ordering: .acquiring)
+        pair.send("b")
+        // The peer's hang-up, which epoll reports whatever is asked, must not reach a suspended socket.
+        pair.closeFar()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(handler.reads.load(ordering: .acquiring) == before)
+        events.setInterest(reading: true, writing: false)
+        try await handler.wait { $0.received == "ab" && $0.sawEnd }
+    }
+
+    @Test func dataLeftUnreadIsReportedAgain() async throws {
+        let pair = try SocketPair()
+        let handler = RecordingHandler(fd: pair.near, bytesPerRead: 1)
+        let events = EventLoop.next().register(pair.near, handler)
+        defer { events.cancel() }
+        events.setInterest(reading: true, writing: false)
+        pair.send("hello")
+        try await handler.wait { $0.received == "hello" }
+        #expect(handler.reads.load(ordering: .acquiring) >= 5)
+    }
+
+    @Test func writingIsReportedWhileWatched() async throws {
+        let pair = try SocketPair()
+        let handler = RecordingHandler(fd: pair.near)
+        let events = EventLoop.next().register(pair.near, handler)
+        defer { events.cancel() }
+        events.setInterest(reading: false, writing: true)
+        try await handler.wait { _ in handler.writes.load(ordering: .acquiring) > 0 }
+        events.setInterest(reading: false, writing: false)
+        try await Task.sleep(for: .milliseconds(20))
+        let settled = handler.writes.load(ordering: .acquiring)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(handler.writes.load(ordering: .acquiring) == settled, "a writable socket no longer watched is quiet")
+    }
+
+    @Test func aCancelledSocketIsReportedOnceAndHeardNoMore() async throws {
+        let pair = try SocketPair()
+        let handler = RecordingHandler(fd: pair.near)
+        let events = EventLoop.next().register(pair.near, handler)
+        events.setInterest(reading: true, writing: true)
+        events.cancel()
+        events.cancel()
+        events.setInterest(reading: true, writing: true)
+        try await handler.wait { _ in handler.cancellations.load(ordering: .acquiring) == 1 }
+        let reads = handler.reads.load(ordering: .acquiring)
+        let writes = handler.writes.load(ordering: .acquiring)
+        pair.send("late")
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(handler.cancellations.load(ordering: .acquiring) == 1)
+        #expect(handler.reads.load(ordering: .acquiring) == reads)
+        #expect(handler.writes.load(ordering: .acquiring) == writes)
+        #expect(handler.callsAfterCancel.load(ordering: .acquiring) == 0)
+    }
+}
+
+/// Two connected Unix stream sockets: `near` is watched, the test writes through the far end.
+private final class SocketPair {
+    let near: Int32
+    private var far: Int32
+
+    init() throws {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { throw SocketPairError() }
+        near = fds[0]
+        far = fds[1]
+        _ = fcntl(near, F_SETFL, fcntl(near, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+        Glibc.close(near)
+        if far >= 0 { Glibc.close(far) }
+    }
+
+    func send(_ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.write(far, $0.baseAddress, $0.count) }
+    }
+
+    func closeFar() {
+        Glibc.close(far)
+        far = -1
+    }
+}
+
+private struct SocketPairError: Error {}
+
+/// Reads what it is told is readable (a bounded amount per call) and counts every call.
+private final class RecordingHandler: SocketEventHandler {
+    struct Seen {
+        var received = ""
+        var sawEnd = false
+    }
+
+    let reads = Atomic(0)
+    let writes = Atomic(0)
+    let cancellations = Atomic(0)
+    let callsAfterCancel = Atomic(0)
+    private let fd: Int32
+    private let bytesPerRead: Int
+    private let seen = Mutex(Seen())
+
+    init(fd: Int32, bytesPerRead: Int = 64) {
+        self.fd = fd
+        self.bytesPerRead = bytesPerRead
+    }
+
+    func readable() {
+        if cancellations.load(ordering: .acquiring) > 0 { callsAfterCancel.add(1, ordering: .relaxed) }
+        reads.add(1, ordering: .relaxed)
+        var buffer = [UInt8](repeating: 0, count: bytesPerRead)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        seen.withLock { seen in
+            if count > 0 { seen.received += String(decoding: buffer[..<count], as: UTF8.self) }
+            if count == 0 { seen.sawEnd = true }
+        }
+    }
+
+    func writable() {
+        if cancellations.load(ordering: .acquiring) > 0 { callsAfterCancel.add(1, ordering: .relaxed) }
+        writes.add(1, ordering: .relaxed)
+    }
+
+    func eventsCancelled() {
+        cancellations.add(1, ordering: .relaxed)
+    }
+
+    /// Waits (up to 5 s) until `condition` holds of what was read.
+    func wait(_ condition: (Seen) -> Bool) async throws {
+        for _ in 0..<500 {
+            if seen.withLock({ condition($0) }) { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("timed out; read \(seen.withLock { $0 })")
+    }
+}
