@@ -1,4 +1,7 @@
+#define _GNU_SOURCE
 #include "CEpoll.h"
+
+#include <pthread.h>
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -31,3 +34,5 @@ int cepoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int capacity, int 
 }
 
 int cepoll_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+void cepoll_name_thread(const char *name) { pthread_setname_np(pthread_self(), name); }

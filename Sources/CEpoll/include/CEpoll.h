@@ -1,4 +1,4 @@
-// What Swift's Glibc module lacks for the daemon's event loop: epoll and eventfd. `struct epoll_event` is packed on
+// What Swift's Glibc module lacks for the daemon's event loop: epoll, eventfd and naming a thread. `struct epoll_event` is packed on
 // x86_64, which Swift cannot import faithfully, so the calls that take one are wrapped here with plain arguments.
 #ifndef CEPOLL_H
 #define CEPOLL_H
@@ -16,6 +16,9 @@ int cepoll_wait(int epfd, uint32_t *events, uint64_t *tokens, int capacity, int 
 
 /// `eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)`.
 int cepoll_eventfd(void);
+
+/// Names the calling thread (at most 15 bytes are kept), as `top -H` and `perf` show it.
+void cepoll_name_thread(const char *name);
 
 extern const int CEPOLL_CTL_ADD;
 extern const int CEPOLL_CTL_MOD;

@@ -34,8 +34,11 @@ final class EventLoop: Sendable {
             if wakeFD >= 0 { Glibc.close(wakeFD) }
             return nil
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "waterfalld.events.\(index)"
+        let thread = Thread { [self] in
+            // 15 bytes at most: "waterfalld.io.0".
+            cepoll_name_thread("waterfalld.io.\(index)")
+            run()
+        }
         thread.start()
     }
 
