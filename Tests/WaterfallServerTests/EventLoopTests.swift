@@ -15,16 +15,16 @@ import Testing
         pair.send("a")
         try await Task.sleep(for: .milliseconds(50))
         #expect(handler.reads.load(ordering: .acquiring) == 0, "nothing is watched before the first interest")
-        events.setInterest(reading: true, writing: false)
+        #expect(events.setInterest(reading: true, writing: false) == nil)
         try await handler.wait { $0.received == "a" }
-        events.setInterest(reading: false, writing: false)
+        #expect(events.setInterest(reading: false, writing: false) == nil)
         let before = handler.reads.load(ordering: .acquiring)
         pair.send("b")
         // The peer's hang-up, which epoll reports whatever is asked, must not reach a suspended socket.
         pair.closeFar()
         try await Task.sleep(for: .milliseconds(50))
         #expect(handler.reads.load(ordering: .acquiring) == before)
-        events.setInterest(reading: true, writing: false)
+        #expect(events.setInterest(reading: true, writing: false) == nil)
         try await handler.wait { $0.received == "ab" && $0.sawEnd }
     }
 
@@ -33,7 +33,7 @@ import Testing
         let handler = RecordingHandler(fd: pair.near, bytesPerRead: 1)
         let events = EventLoop.next().register(pair.near, handler)
         defer { events.cancel() }
-        events.setInterest(reading: true, writing: false)
+        #expect(events.setInterest(reading: true, writing: false) == nil)
         pair.send("hello")
         try await handler.wait { $0.received == "hello" }
         #expect(handler.reads.load(ordering: .acquiring) >= 5)
@@ -44,23 +44,34 @@ import Testing
         let handler = RecordingHandler(fd: pair.near)
         let events = EventLoop.next().register(pair.near, handler)
         defer { events.cancel() }
-        events.setInterest(reading: false, writing: true)
+        #expect(events.setInterest(reading: false, writing: true) == nil)
         try await handler.wait { _ in handler.writes.load(ordering: .acquiring) > 0 }
-        events.setInterest(reading: false, writing: false)
+        #expect(events.setInterest(reading: false, writing: false) == nil)
         try await Task.sleep(for: .milliseconds(20))
         let settled = handler.writes.load(ordering: .acquiring)
         try await Task.sleep(for: .milliseconds(50))
         #expect(handler.writes.load(ordering: .acquiring) == settled, "a writable socket no longer watched is quiet")
     }
 
+    @Test func aSocketTheKernelWillNotWatchIsReported() throws {
+        // A regular file: epoll refuses it (EPERM), as it would refuse a socket when out of watches.
+        let file = open(#filePath, O_RDONLY | O_CLOEXEC)
+        try #require(file >= 0)
+        defer { Glibc.close(file) }
+        let events = EventLoop.next().register(file, RecordingHandler(fd: file))
+        defer { events.cancel() }
+        #expect(events.setInterest(reading: true, writing: false) == EPERM)
+        #expect(events.setInterest(reading: false, writing: false) == nil, "nothing to take out")
+    }
+
     @Test func aCancelledSocketIsReportedOnceAndHeardNoMore() async throws {
         let pair = try SocketPair()
         let handler = RecordingHandler(fd: pair.near)
         let events = EventLoop.next().register(pair.near, handler)
-        events.setInterest(reading: true, writing: true)
+        #expect(events.setInterest(reading: true, writing: true) == nil)
         events.cancel()
         events.cancel()
-        events.setInterest(reading: true, writing: true)
+        #expect(events.setInterest(reading: true, writing: true) == nil)
         try await handler.wait { _ in handler.cancellations.load(ordering: .acquiring) == 1 }
         let reads = handler.reads.load(ordering: .acquiring)
         let writes = handler.writes.load(ordering: .acquiring)

@@ -157,6 +157,7 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
     /// unless `spawnsWork` is false: then it is returned, for the caller (`run`) to run.
     @discardableResult
     private func transition(spawnsWork: Bool = true, _ body: (inout Machine) -> Machine.Actions) -> SessionWork? {
+        var unwatched: Int32?
         let actions = state.withLock { shell -> Machine.Actions in
             let actions = body(&shell.machine)
             reading.store(shell.machine.isReading, ordering: .releasing)
@@ -167,7 +168,7 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
                 closed.store(true, ordering: .releasing)
                 events.withLock { $0?.cancel() }
             } else if interest != shell.interest {
-                events.withLock { $0?.setInterest(reading: interest.reading, writing: interest.writing) }
+                unwatched = events.withLock { $0?.setInterest(reading: interest.reading, writing: interest.writing) }
             }
             shell.interest = interest
             return actions
@@ -201,6 +202,10 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
                 await session.close()
                 context.unregister(self)
             }
+        }
+        if let unwatched {
+            // Without events the connection would wait forever: it closes, as after a failed read.
+            transition { $0.close(.aborted("cannot watch the socket: \(String(cString: strerror(unwatched)))")) }
         }
         return next
     }

@@ -150,21 +150,25 @@ final class SocketEvents: Sendable {
 
     // MARK: Internal
 
-    /// Watches the socket for reading and writing as asked (nothing is watched until the first call).
-    func setInterest(reading: Bool, writing: Bool) {
-        state.withLock { state in
-            guard !state.cancelled else { return }
-            let old = state.registered
+    /// Watches the socket for reading and writing as asked (nothing is watched until the first call). Returns the
+    /// errno when the kernel refuses (out of memory, or of `max_user_watches`): the socket is then not watched for
+    /// what was asked, and its owner must close it rather than wait for events that will not come.
+    func setInterest(reading: Bool, writing: Bool) -> Int32? {
+        state.withLock { state -> Int32? in
+            guard !state.cancelled else { return nil }
             state.reading = reading
             state.writing = writing
             let events = (reading ? CEPOLL_IN | CEPOLL_RDHUP : 0) | (writing ? CEPOLL_OUT : 0)
             // Under the lock, so that the set sees the changes in their order.
             if events == 0 {
-                if old { _ = cepoll_ctl(loop.epollFD, CEPOLL_CTL_DEL, fd, 0, token) }
-            } else {
-                _ = cepoll_ctl(loop.epollFD, old ? CEPOLL_CTL_MOD : CEPOLL_CTL_ADD, fd, events, token)
+                if state.registered { _ = cepoll_ctl(loop.epollFD, CEPOLL_CTL_DEL, fd, 0, token) }
+                state.registered = false
+                return nil
             }
-            state.registered = events != 0
+            let op = state.registered ? CEPOLL_CTL_MOD : CEPOLL_CTL_ADD
+            guard cepoll_ctl(loop.epollFD, op, fd, events, token) == 0 else { return errno }
+            state.registered = true
+            return nil
         }
     }
 
