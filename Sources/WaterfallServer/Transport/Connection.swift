@@ -288,8 +288,8 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
                     total += count
                     let framed = framer.append(Array(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])))
                     if lines.isEmpty { lines = framed } else { lines += framed }
-                    // No early stop on a short read: data and end-of-file can arrive in one event, and libdispatch
-                    // does not report the end-of-file again, so only reading on until EAGAIN sees it.
+                    // No early stop on a short read: data and end-of-file can arrive in one event, and reading on
+                    // until EAGAIN sees the end in it (dispatch, before the event loop, did not report it again).
                 } else if count == 0 {
                     endOfInput = true
                     break

@@ -96,8 +96,8 @@ extension ConnectionState {
         }
 
         /// Closes: drops the output, the read waiting and the held events, releases room waiters with false, and
-        /// leaves both sources resumed for their cancellation (dispatch runs no cancel handler of a suspended or
-        /// never-activated source, and must not release one). Returns the closed phase.
+        /// leaves both sources resumed for their cancellation (the contract dispatch sources set: no cancel handler
+        /// ran for a suspended or never-activated one). Returns the closed phase.
         mutating func close(_ reason: CloseReason) -> Phase {
             switch serving.reading {
             case .inactive: actions.change(read: .activate)

@@ -1,7 +1,7 @@
 /// A connection's state as one value that owns every rule of the connection; each event (a read, a send, work
 /// finishing, writability, a room request, a stall check, a close) is a transition that returns what the connection
 /// must do (`Actions`, the way swift-nio's state machines answer), so the rules are tested without sockets, threads
-/// or dispatch sources.
+/// or event loops.
 ///
 /// The rules, each kept in one place:
 /// - **Work in order, one read ahead.** One read's work runs at a time; the read taken meanwhile waits as the next
@@ -58,8 +58,9 @@ struct ConnectionState<Work, Waiter> {
         var lastCheck: (written: Int, at: UInt64)?
     }
 
-    /// The read source's state, which dispatch requires to be tracked: suspensions and resumptions must balance, and
-    /// a source must be resumed (or activated) before it is cancelled.
+    /// The read source's state: suspensions and resumptions balance, and a source is resumed (or activated) before
+    /// it is cancelled. Dispatch sources required it; the machine keeps it as its contract, and `Connection` turns
+    /// each change into the socket's interest in its event loop.
     enum ReadSource: Equatable {
         /// Never activated: `start` activates it.
         case inactive
