@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Glibc
 import Synchronization
 import WaterfallProtocol
@@ -16,6 +17,12 @@ final class TestHandler: SessionHandler {
     let handleStarted = Atomic<Int>(0)
     /// Reads handed to `prepare`, across sessions.
     let prepared = Atomic<Int>(0)
+    /// Reads prepared on an event loop's thread, and reads holding a line of `longLineBytes` or more prepared on it
+    /// and apart from it.
+    let preparedOnLoop = Atomic<Int>(0)
+    let longPreparedOnLoop = Atomic<Int>(0)
+    let longPreparedApart = Atomic<Int>(0)
+    static let longLineBytes = 256 * 1024
     /// Works let go of (what each work captures, standing for a read's requests), across sessions.
     let worksReleased = Atomic<Int>(0)
     /// `clientPaused` calls (the transport letting go of a bulk load's buffers), across sessions.
@@ -55,6 +62,13 @@ final class TestSession: Session {
         }
         defer { preparing.store(false, ordering: .relaxed) }
         handler.prepared.add(1)
+        let onLoop = Thread.current.name?.hasPrefix("waterfalld.io.") == true
+        let long = lines.contains {
+            if case .line(let bytes) = $0 { bytes.count >= TestHandler.longLineBytes } else { false }
+        }
+        if onLoop { handler.preparedOnLoop.add(1) }
+        if long, onLoop { handler.longPreparedOnLoop.add(1) }
+        if long, !onLoop { handler.longPreparedApart.add(1) }
         let payload = WorkPayload(handler: handler)
         return {
             withExtendedLifetime(payload) {}

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 import WaterfallLayout
@@ -94,7 +95,8 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
 
     private typealias Machine = ConnectionState<SessionWork, CheckedContinuation<Bool, Never>>
 
-    /// The machine, and what the event loop watches: the machine's read and write sources as one interest.
+    /// The machine, and what the event loop watches: the machine's read and write sources as one interest, less
+    /// reading while a long read is prepared apart.
     private struct Shell {
         struct Interest: Equatable {
             var reading = false
@@ -102,7 +104,14 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
         }
 
         var machine: Machine
+        /// The machine's sources.
         var interest = Interest()
+        /// Reading held off while a read is prepared on a thread apart (`readable`).
+        var readingHeld = false
+        /// What the event loop was last given.
+        var applied = Interest()
+
+        var wanted: Interest { Interest(reading: interest.reading && !readingHeld, writing: interest.writing) }
 
         /// The interest once `actions` changed the sources.
         func interest(after actions: Machine.Actions) -> Interest {
@@ -124,6 +133,9 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
     /// Under 64 KiB, so that the per-read copy of a chunk comes from the heap: `MemoryTuning` has blocks of 64 KiB
     /// and more mapped fresh, which would cost a page fault per 4 KiB on every read.
     private static let readChunkBytes = 60 * 1024
+    /// Complete lines of at least this many bytes in one read are prepared apart from the loop's thread: only a line
+    /// that spanned several reads gets there (a read event takes at most `readsPerEvent` chunks, 240 KiB).
+    private static let preparedApartBytes = 256 * 1024
     /// Reads per readable event: enough to batch a pipelining client, few enough to stay fair to others.
     private static let readsPerEvent = 4
     /// Works a connection runs in a row on one task before it lets other tasks have the thread.
@@ -163,14 +175,13 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
             reading.store(shell.machine.isReading, ordering: .releasing)
             room.store(shell.machine.hasRoom, ordering: .releasing)
             // The sources' changes, under the lock so that the event loop sees them in the transitions' order.
-            let interest = shell.interest(after: actions)
+            shell.interest = shell.interest(after: actions)
             if actions.closed != nil {
                 closed.store(true, ordering: .releasing)
                 events.withLock { $0?.cancel() }
-            } else if interest != shell.interest {
-                unwatched = events.withLock { $0?.setInterest(reading: interest.reading, writing: interest.writing) }
+            } else {
+                unwatched = applyInterest(&shell)
             }
-            shell.interest = interest
             return actions
         }
         // Taken out once closed: the session holds this connection as its output.
@@ -203,10 +214,7 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
                 context.unregister(self)
             }
         }
-        if let unwatched {
-            // Without events the connection would wait forever: it closes, as after a failed read.
-            transition { $0.close(.aborted("cannot watch the socket: \(String(cString: strerror(unwatched)))")) }
-        }
+        if let unwatched { closeUnwatched(unwatched) }
         return next
     }
 
@@ -274,7 +282,6 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
     func readable() {
         guard reading.load(ordering: .acquiring), let session = reader.withLock({ $0 }) else { return }
         preparing.store(true, ordering: .releasing)
-        defer { preparing.store(false, ordering: .releasing) }
         let maxLineBytes = maxLineBytes.load(ordering: .relaxed)
         var lines: [InputLine] = []
         var endOfInput = false
@@ -303,19 +310,62 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
         }
         context.counters.bytesRead.add(total)
         if let failure {
+            preparing.store(false, ordering: .releasing)
             transition { $0.close(.readFailed(failure)) }
             return
         }
+        var lineBytes = 0
+        for case .line(let bytes) in lines { lineBytes += bytes.count }
+        guard lineBytes >= Self.preparedApartBytes else {
+            // Here, on the loop's thread, while the work of the read before may still be running.
+            prepare(lines, endOfInput: endOfInput, session)
+            return
+        }
+        // A long line's parse would hold the loop's other connections for milliseconds (a 2.4 MB insert: a ping on
+        // the same loop waited 9 ms at the 99th percentile instead of 4): it runs on a thread of its own, with this
+        // socket's reading held off meanwhile, so that the loop neither reads on nor sees it readable again.
+        holdReading(true)
+        DispatchQueue.global().async { [self, lines, endOfInput] in
+            prepare(lines, endOfInput: endOfInput, session)
+            holdReading(false)
+        }
+    }
+
+    /// Counts and prepares a read's `lines` (none when it brought only the end of input) and hands its work to the
+    /// machine; the read is then no longer being prepared.
+    private func prepare(_ lines: [InputLine], endOfInput: Bool, _ session: any Session) {
         var work: SessionWork?
         if !lines.isEmpty {
             let tooLarge = lines.count { if case .tooLarge = $0 { true } else { false } }
             context.counters.linesRead.add(lines.count)
             if tooLarge > 0 { context.counters.linesTooLarge.add(tooLarge) }
-            // Here, on this connection's thread, while the work of the read before may still be running.
             work = session.prepare(lines)
         }
+        preparing.store(false, ordering: .releasing)
         guard work != nil || endOfInput else { return }
         transition { $0.read(work, endOfInput: endOfInput) }
+    }
+
+    /// Holds the socket's reading off (or lets it go back to what the machine says) while a read is prepared apart.
+    private func holdReading(_ hold: Bool) {
+        let unwatched = state.withLock { shell -> Int32? in
+            shell.readingHeld = hold
+            return applyInterest(&shell)
+        }
+        if let unwatched { closeUnwatched(unwatched) }
+    }
+
+    /// Gives the event loop the interest `shell` asks for, if it changed; the errno when the kernel refuses it.
+    private func applyInterest(_ shell: inout Shell) -> Int32? {
+        let wanted = shell.wanted
+        guard wanted != shell.applied else { return nil }
+        shell.applied = wanted
+        return events.withLock { $0?.setInterest(reading: wanted.reading, writing: wanted.writing) }
+    }
+
+    /// Without events the connection would wait forever: it closes, as after a failed read.
+    private func closeUnwatched(_ error: Int32) {
+        transition { $0.close(.aborted("cannot watch the socket: \(String(cString: strerror(error)))")) }
     }
 
     func writable() {

@@ -34,11 +34,13 @@ final class EventLoop: Sendable {
             if wakeFD >= 0 { Glibc.close(wakeFD) }
             return nil
         }
+        let name = "waterfalld.io.\(index)"
         let thread = Thread { [self] in
-            // 15 bytes at most: "waterfalld.io.0".
-            cepoll_name_thread("waterfalld.io.\(index)")
+            // The system's name (15 bytes at most), for top -H and perf; `Thread.name` is Foundation's own.
+            cepoll_name_thread(name)
             run()
         }
+        thread.name = name
         thread.start()
     }
 
