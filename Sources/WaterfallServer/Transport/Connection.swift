@@ -295,6 +295,9 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
                     total += count
                     let framed = framer.append(Array(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])))
                     if lines.isEmpty { lines = framed } else { lines += framed }
+                    // A long line being carried: the loop's other connections get their turn after each chunk (its
+                    // copy and page faults held them up to a millisecond in four); the rest is read next round.
+                    if framer.bufferedByteCount >= Self.readChunkBytes { break }
                     // No early stop on a short read: data and end-of-file can arrive in one event, and reading on
                     // until EAGAIN sees the end in it (dispatch, before the event loop, did not report it again).
                 } else if count == 0 {
