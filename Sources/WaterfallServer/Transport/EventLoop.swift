@@ -48,8 +48,8 @@ final class EventLoop: Sendable {
 
     /// The process's loops, one per core (at most 4), started on first use (`Server.start` checks that there are
     /// some) and running for the life of the process, as dispatch's threads did. A connection stays on the loop it
-    /// was given: a long line's parse delays the other connections of its loop, as it held one of the two cores
-    /// before.
+    /// was given, and shares its thread with the others there: what could hold it for long, a long line's parse, runs
+    /// apart, and a long line being carried is read a chunk per round (`Connection.readable`).
     static let shared: [EventLoop] = {
         let count = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         return (0..<count).compactMap { EventLoop(index: $0) }
