@@ -177,15 +177,14 @@ struct DiffEntries {
     private(set) var shifts: [SectionShift] = []
     /// One per entry, or empty while no entry lists an item (an append lists its new items apart, and sections
     /// that only moved list none): an array fewer for most changes.
-    private(set) var listings: [ItemListing] = []
+    private(set) var listings = ItemListings()
     /// The items listed in all.
     private(set) var total = 0
 
     /// Records the listing of the entry appended last, which lists `count` items.
     mutating func list(_ listing: ItemListing, count: Int) {
         guard count > 0 || !listings.isEmpty else { return }
-        let missing = entries.count - 1 - listings.count
-        if missing > 0 { listings.append(contentsOf: repeatElement(.some([]), count: missing)) }
+        for _ in listings.count..<max(listings.count, entries.count - 1) { listings.append(.some([])) }
         listings.append(listing)
         total += count
     }
@@ -253,9 +252,27 @@ enum ItemListing: Sendable {
     case some([Int32])
 }
 
+/// The listings of a diff's entries, by entry: the first inline, as most changes list one section (an array of one
+/// was an allocation and a free for every change), the others in an array.
+struct ItemListings: Sendable {
+    private var first: ItemListing?
+    private var rest: [ItemListing] = []
+
+    var count: Int { first == nil ? 0 : 1 + rest.count }
+    var isEmpty: Bool { first == nil }
+
+    subscript(k: Int) -> ItemListing {
+        k == 0 ? first! : rest[k - 1]
+    }
+
+    mutating func append(_ listing: ItemListing) {
+        if first == nil { first = listing } else { rest.append(listing) }
+    }
+}
+
 extension Layout {
     /// Builds the listed item frames of every entry, in a task group when there are enough.
-    mutating func fillItems(_ entries: inout [SectionDiff], _ listings: [ItemListing], total: Int) async {
+    mutating func fillItems(_ entries: inout [SectionDiff], _ listings: ItemListings, total: Int) async {
         guard total > 0 else { return }
         guard fillsInParallel(entries, total: total) else { return fillItemsSerially(&entries, listings) }
         let targets = entries.map(\.section)
@@ -301,7 +318,7 @@ extension Layout {
     /// Mutating, though it changes nothing: a section read through a borrowed layout, or through a buffer pointer,
     /// was copied for the call (520 bytes and a retain and a release of each of its arrays, 11 calls of a one-item
     /// update's 150), as the compiler cannot rule out a change to it meanwhile; an inout access rules that out.
-    mutating func fillItemsSerially(_ entries: inout [SectionDiff], _ listings: [ItemListing]) {
+    mutating func fillItemsSerially(_ entries: inout [SectionDiff], _ listings: ItemListings) {
         for k in entries.indices {
             if case .some(let listed) = listings[k], listed.isEmpty { continue }
             let s = entries[k].section

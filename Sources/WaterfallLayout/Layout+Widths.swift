@@ -11,6 +11,32 @@ public struct WidthOutcome: Sendable {
     public var anchor: AnchorOutcome?
 }
 
+/// A change's outcomes, one per width it leads to, in the widths' order: a layout at one width, the usual case, has
+/// its one outcome inline (an array of one was an allocation and a free for every change).
+public enum WidthOutcomes: RandomAccessCollection, Sendable {
+    case one(WidthOutcome)
+    case several([WidthOutcome])
+
+    public var startIndex: Int { 0 }
+
+    public var endIndex: Int {
+        switch self {
+        case .one: 1
+        case .several(let outcomes): outcomes.count
+        }
+    }
+
+    public subscript(position: Int) -> WidthOutcome {
+        switch self {
+        case .one(let outcome):
+            precondition(position == 0, "index \(position) of one outcome")
+            return outcome
+        case .several(let outcomes):
+            return outcomes[position]
+        }
+    }
+}
+
 /// A layout at several widths (`layout.create`'s `widths`): the same inputs laid out at each, as one value.
 ///
 /// The value's own frames are those at the first width; `others` holds one layout per further width, each with no
@@ -60,7 +86,7 @@ extension Layout {
     /// - Complexity: that of a change at one width, per width; the widths are placed in parallel.
     public mutating func apply(
         _ change: ValidatedChange, listingItems: (Double) -> Bool, from removed: [Double] = []
-    ) async throws(LayoutError) -> [WidthOutcome] {
+    ) async throws(LayoutError) -> WidthOutcomes {
         guard change.stamp == stamp else {
             throw .inconsistent("a change validated at seq \(change.stamp.seq) was applied at seq \(seq)")
         }
@@ -82,13 +108,13 @@ extension Layout {
     @inline(__always)
     mutating func performEverywhere(
         _ change: ValidatedChange, countsAsChange: Bool, listingItems: (Double) -> Bool, from removed: [Double] = []
-    ) async -> [WidthOutcome] {
+    ) async -> WidthOutcomes {
         // A layout at one width that stays at one width, the usual case, changes in place: taking it out and
         // putting it back moved the whole value twice and retained every field (half a pipelined update's CPU).
         if removed.isEmpty, staysAtOneWidth(after: change) {
             let outcome = await applyHere(change, countsAsChange: countsAsChange, listingItems: listingItems(width))
             noteHeights(after: change.commands)
-            return [WidthOutcome(width: width, from: width, diff: outcome.diff, anchor: outcome.anchor)]
+            return .one(WidthOutcome(width: width, from: width, diff: outcome.diff, anchor: outcome.anchor))
         }
         var jobs = takeWidths(for: change, removed: removed)
         // A removed width's diff is for readers that followed it, which hold no viewport's worth of it only.
@@ -99,7 +125,7 @@ extension Layout {
                 jobs[0].change, countsAsChange: countsAsChange, listingItems: flags[0])
             jobs[0].layout.noteHeights(after: change.commands)
             self = jobs[0].layout
-            return [WidthOutcome(width: width, from: jobs[0].from, diff: outcome.diff, anchor: outcome.anchor)]
+            return .one(WidthOutcome(width: width, from: jobs[0].from, diff: outcome.diff, anchor: outcome.anchor))
         }
         // The widths that will share the first's placement are not placed: their state is let go before the first
         // changes (shared storage would make its first write copy each section whole), and derived after.
@@ -152,9 +178,10 @@ extension Layout {
         var primary = layouts.removeFirst()
         primary.others = layouts
         self = primary
-        return results.map { k, layout, diff, anchor in
-            WidthOutcome(width: layout.width, from: jobs[k].from, diff: diff, anchor: anchor)
-        }
+        return .several(
+            results.map { k, layout, diff, anchor in
+                WidthOutcome(width: layout.width, from: jobs[k].from, diff: diff, anchor: anchor)
+            })
     }
 
     // MARK: Private

@@ -183,7 +183,7 @@ struct ChangeVisit {
             for (key, route) in routes where key.viewport == nil && !route.isMove { full.insert(route.to) }
             removed = Set(routes.values.filter(\.isMove).map(\.from))
         }
-        let outcomes: [WidthOutcome]
+        let outcomes: WidthOutcomes
         do {
             outcomes = try await layout.apply(
                 validated, listingItems: { (ownFull && $0 == request.to) || full.contains($0) }, from: Array(removed))

@@ -32,7 +32,7 @@ struct WidthRoute: Hashable {
     }
 
     /// The outcome of this route among a change's.
-    func outcome(in outcomes: [WidthOutcome]) -> WidthOutcome {
+    func outcome(in outcomes: WidthOutcomes) -> WidthOutcome {
         guard let found = outcomes.first(where: { $0.width == to && $0.from == from }) else {
             // Every route's outcome is asked of the engine; a miss is a bug, answered with the first width's.
             assertionFailure("no outcome for \(self)")
