@@ -335,8 +335,10 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
     }
 
     /// Counts and prepares a read's `lines` (none when it brought only the end of input) and hands its work to the
-    /// machine; the read is then no longer being prepared.
+    /// machine; the read is no longer being prepared once the machine has it (not before: a work ending meanwhile
+    /// would take the connection for idle and let its buffers go, `releaseIfIdle`).
     private func prepare(_ lines: [InputLine], endOfInput: Bool, _ session: any Session) {
+        defer { preparing.store(false, ordering: .releasing) }
         var work: SessionWork?
         if !lines.isEmpty {
             let tooLarge = lines.count { if case .tooLarge = $0 { true } else { false } }
@@ -344,7 +346,6 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
             if tooLarge > 0 { context.counters.linesTooLarge.add(tooLarge) }
             work = session.prepare(lines)
         }
-        preparing.store(false, ordering: .releasing)
         guard work != nil || endOfInput else { return }
         transition { $0.read(work, endOfInput: endOfInput) }
     }
