@@ -184,7 +184,8 @@ struct DiffEntries {
     /// Records the listing of the entry appended last, which lists `count` items.
     mutating func list(_ listing: ItemListing, count: Int) {
         guard count > 0 || !listings.isEmpty else { return }
-        for _ in listings.count..<max(listings.count, entries.count - 1) { listings.append(.some([])) }
+        // The entries added before the first that lists items list none.
+        while listings.count < entries.count - 1 { listings.append(.some([])) }
         listings.append(listing)
         total += count
     }
@@ -261,8 +262,10 @@ struct ItemListings: Sendable {
     var count: Int { first == nil ? 0 : 1 + rest.count }
     var isEmpty: Bool { first == nil }
 
+    /// Entry `k`'s listing; `k` below `count`, as an array's index.
     subscript(k: Int) -> ItemListing {
-        k == 0 ? first! : rest[k - 1]
+        guard k > 0 else { return first! }
+        return rest[k - 1]
     }
 
     mutating func append(_ listing: ItemListing) {

@@ -1,5 +1,6 @@
-// What Swift's Glibc module lacks for the daemon's event loop: epoll, eventfd and naming a thread. `struct epoll_event` is packed on
-// x86_64, which Swift cannot import faithfully, so the calls that take one are wrapped here with plain arguments.
+// What Swift's Glibc module lacks for the daemon's event loop: epoll, eventfd and naming a thread.
+// `struct epoll_event` is packed on x86_64, which Swift cannot import faithfully, so the calls that take one are
+// wrapped here with plain arguments.
 #ifndef CEPOLL_H
 #define CEPOLL_H
 
