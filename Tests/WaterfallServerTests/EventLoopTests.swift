@@ -16,7 +16,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(50))
         #expect(handler.reads.load(ordering: .acquiring) == 0, "nothing is watched before the first interest")
         #expect(events.setInterest(reading: true, writing: false) == nil)
-        try await handler.wait { $0.received == "a" }
+        #expect(await eventually(within: 5) { handler.seen.received == "a" })
         #expect(events.setInterest(reading: false, writing: false) == nil)
         let before = handler.reads.load(ordering: .acquiring)
         pair.send("b")
@@ -25,7 +25,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(50))
         #expect(handler.reads.load(ordering: .acquiring) == before)
         #expect(events.setInterest(reading: true, writing: false) == nil)
-        try await handler.wait { $0.received == "ab" && $0.sawEnd }
+        #expect(await eventually(within: 5) { handler.seen.received == "ab" && handler.seen.sawEnd })
     }
 
     @Test func dataLeftUnreadIsReportedAgain() async throws {
@@ -35,7 +35,7 @@ import Testing
         defer { events.cancel() }
         #expect(events.setInterest(reading: true, writing: false) == nil)
         pair.send("hello")
-        try await handler.wait { $0.received == "hello" }
+        #expect(await eventually(within: 5) { handler.seen.received == "hello" })
         #expect(handler.reads.load(ordering: .acquiring) >= 5)
     }
 
@@ -45,7 +45,7 @@ import Testing
         let events = EventLoop.next().register(pair.near, handler)
         defer { events.cancel() }
         #expect(events.setInterest(reading: false, writing: true) == nil)
-        try await handler.wait { _ in handler.writes.load(ordering: .acquiring) > 0 }
+        #expect(await eventually(within: 5) { handler.writes.load(ordering: .acquiring) > 0 })
         #expect(events.setInterest(reading: false, writing: false) == nil)
         try await Task.sleep(for: .milliseconds(20))
         let settled = handler.writes.load(ordering: .acquiring)
@@ -72,7 +72,7 @@ import Testing
         events.cancel()
         events.cancel()
         #expect(events.setInterest(reading: true, writing: true) == nil)
-        try await handler.wait { _ in handler.cancellations.load(ordering: .acquiring) == 1 }
+        #expect(await eventually(within: 5) { handler.cancellations.load(ordering: .acquiring) == 1 })
         let reads = handler.reads.load(ordering: .acquiring)
         let writes = handler.writes.load(ordering: .acquiring)
         pair.send("late")
@@ -127,7 +127,10 @@ private final class RecordingHandler: SocketEventHandler {
     let callsAfterCancel = Atomic(0)
     private let fd: Int32
     private let bytesPerRead: Int
-    private let seen = Mutex(Seen())
+    private let state = Mutex(Seen())
+
+    /// What was read so far.
+    var seen: Seen { state.withLock { $0 } }
 
     init(fd: Int32, bytesPerRead: Int = 64) {
         self.fd = fd
@@ -139,7 +142,7 @@ private final class RecordingHandler: SocketEventHandler {
         reads.add(1, ordering: .relaxed)
         var buffer = [UInt8](repeating: 0, count: bytesPerRead)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        seen.withLock { seen in
+        state.withLock { seen in
             if count > 0 { seen.received += String(decoding: buffer[..<count], as: UTF8.self) }
             if count == 0 { seen.sawEnd = true }
         }
@@ -154,12 +157,4 @@ private final class RecordingHandler: SocketEventHandler {
         cancellations.add(1, ordering: .relaxed)
     }
 
-    /// Waits (up to 5 s) until `condition` holds of what was read.
-    func wait(_ condition: (Seen) -> Bool) async throws {
-        for _ in 0..<500 {
-            if seen.withLock({ condition($0) }) { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("timed out; read \(seen.withLock { $0 })")
-    }
 }

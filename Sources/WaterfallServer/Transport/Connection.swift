@@ -104,29 +104,14 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
         }
 
         var machine: Machine
-        /// The machine's sources.
-        var interest = Interest()
         /// Reading held off while a read is prepared on a thread apart (`readable`).
         var readingHeld = false
-        /// What the event loop was last given.
+        /// What the event loop was last given: a transition that leaves the sources as they were (most of them)
+        /// then takes no other lock.
         var applied = Interest()
 
-        var wanted: Interest { Interest(reading: interest.reading && !readingHeld, writing: interest.writing) }
-
-        /// The interest once `actions` changed the sources.
-        func interest(after actions: Machine.Actions) -> Interest {
-            var next = interest
-            switch actions.read {
-            case .activate, .resume: next.reading = true
-            case .suspend: next.reading = false
-            case nil: break
-            }
-            switch actions.write {
-            case .activate, .resume: next.writing = true
-            case .suspend: next.writing = false
-            case nil: break
-            }
-            return next
+        var wanted: Interest {
+            Interest(reading: machine.isReading && !readingHeld, writing: machine.isWriteArmed)
         }
     }
 
@@ -175,7 +160,6 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
             reading.store(shell.machine.isReading, ordering: .releasing)
             room.store(shell.machine.hasRoom, ordering: .releasing)
             // The sources' changes, under the lock so that the event loop sees them in the transitions' order.
-            shell.interest = shell.interest(after: actions)
             if actions.closed != nil {
                 closed.store(true, ordering: .releasing)
                 events.withLock { $0?.cancel() }

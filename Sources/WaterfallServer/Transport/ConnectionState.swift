@@ -156,6 +156,9 @@ struct ConnectionState<Work, Waiter> {
     /// Whether the read source is on: a read event is taken only then.
     var isReading: Bool { serving?.reading == .reading }
 
+    /// Whether the write source is on (armed): output is unsent and waits for writability.
+    var isWriteArmed: Bool { serving?.writeArmed ?? false }
+
     /// Bytes queued or held and not yet written.
     var pendingBytes: Int {
         guard let serving else { return 0 }
