@@ -143,6 +143,7 @@ enum WaterfallBench {
                 (name, BulkFeed.insertLines(items, quick ? 2_000 : 10_000).map { Array($0.utf8) }, million)
             }
             await WireStagesBenchmark.run(lines: lines, runs: runs, table: &table)
+            await WireStagesBenchmark.requestLine(count: quick ? 50_000 : 200_000, runs: runs, table: &table)
         }
         print("\n" + table.render())
         if !ratios.isEmpty { print("\nThe daemon against its peers, in this run (issue 20):\n\n" + ratios.render()) }

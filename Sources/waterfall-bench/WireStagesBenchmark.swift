@@ -38,6 +38,32 @@ enum WireStagesBenchmark {
         }
     }
 
+    /// The connection's reading of a pipelined one-item `items.update` line (the floor scenario's), through the
+    /// general path (parse into a tape, then decode) and through the one-pass path that takes such lines
+    /// (`QuickRequest`), timed in turn.
+    static func requestLine(count: Int, runs: Int, table: inout Table) async {
+        let line = Array(
+            (#"{"jsonrpc":"2.0","id":17,"method":"items.update","params":{"layout":"floor-0","section":0,"#
+                + #""items":[{"i":999,"h":100.17}]}}"#).utf8)[...]
+        func read(quick: Bool) -> () async -> Void {
+            {
+                var reader = JSONReader.forRequests()
+                var changes = 0
+                for _ in 0..<count {
+                    if case .change = DecodedRequest(.line(line), reader: &reader, maxBatchOps: 10_000, quick: quick) {
+                        changes += 1
+                    }
+                }
+                precondition(changes == count, "the line was not read as a change")
+            }
+        }
+        let (general, quick) = await Measure.interleaved(runs: runs, read(quick: false), read(quick: true))
+        table.add(
+            "request line, pipelined one-item items.update: general path vs one pass",
+            "\(Format.seconds(general / Double(count))) vs \(Format.seconds(quick / Double(count))) per line",
+            "\(Format.ratio(general / quick)) faster")
+    }
+
     /// The CPU seconds of decoding and of applying `lines` in turn into a fresh layout of one 3-column section.
     private static func load(_ lines: [[UInt8]]) async -> (decode: Double, apply: Double)? {
         let spec = LayoutSpec(width: 1000, defaults: SectionProperties(columns: 3), sections: [SectionSpec()])
