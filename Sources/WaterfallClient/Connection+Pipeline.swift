@@ -14,7 +14,7 @@ extension Connection {
     func pipeline<T: Sendable>(
         _ method: String, count: Int, window: Int, timeout: Duration?,
         decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
-        params: (Int, inout JSONWriter) -> Void
+        quick: (@Sendable (MutationResult) -> T)? = nil, params: (Int, inout JSONWriter) -> Void
     ) async -> [Result<T, WaterfallClientError>] {
         let results = PipelineResults<T>(count: count)
         let window = max(1, window)
@@ -37,7 +37,12 @@ extension Connection {
                 for k in first..<(first + room) {
                     let id = nextID.add(1, ordering: .relaxed).oldValue
                     Self.writeRequest(id: id, method: method, params: { params(k, &$0) }, into: &state.outgoing)
-                    state.record(id, method) { reply in results.store(k, Self.decoded(reply, method, decode)) }
+                    var mutation: MutationCompletion?
+                    if let quick {
+                        mutation = { (result: MutationResult) -> Resume in results.store(k, .success(quick(result))) }
+                    }
+                    let completion: Completion = { reply in results.store(k, Self.decoded(reply, method, decode)) }
+                    state.record(id, method, completion, mutation: mutation)
                     if timeout != nil { ids.append(id) }
                 }
                 return (nil, state.takesWriter(replyComes: replyComes))

@@ -51,9 +51,12 @@ final class Connection: Sendable {
     ///
     /// The request is written straight into the connection's outgoing bytes (no tree of values, no line of its
     /// own), and the call waits on one continuation; there is no task per call.
+    ///
+    /// `quick`, for a change's call, takes the result of a reply that `QuickReply` read in one pass.
     func call<T: Sendable>(
         _ method: String, timeout: Duration?, params: (inout JSONWriter) -> Void,
-        decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T
+        decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
+        quick: (@Sendable (MutationResult) -> T)? = nil
     ) async -> Result<T, WaterfallClientError> {
         let id = nextID.add(1, ordering: .relaxed).oldValue
         return await withTaskCancellationHandler {
@@ -62,12 +65,19 @@ final class Connection: Sendable {
                     let decoded = Self.decoded(reply, method, decode)
                     return { continuation.resume(returning: decoded) }
                 }
+                var mutation: MutationCompletion?
+                if let quick {
+                    mutation = { (result: MutationResult) -> Resume in
+                        let value = quick(result)
+                        return { continuation.resume(returning: .success(value)) }
+                    }
+                }
                 let (refusal, flushes) = state.withLock { state -> (WaterfallClientError?, Bool) in
                     if let failure = state.failure { return (failure, false) }
                     if state.cancelled.remove(id) != nil { return (.cancelled(method), false) }
                     let replyComes = state.replyComes
                     Self.writeRequest(id: id, method: method, params: params, into: &state.outgoing)
-                    state.record(id, method, completion)
+                    state.record(id, method, completion, mutation: mutation)
                     return (nil, state.takesWriter(replyComes: replyComes))
                 }
                 if let refusal { return continuation.resume(returning: .failure(refusal)) }
@@ -133,10 +143,14 @@ final class Connection: Sendable {
     /// woke a thread of the pool.
     typealias Completion = @Sendable (Reply) -> Resume
     typealias Resume = @Sendable () -> Void
+    /// What a change's call does with a result `QuickReply` read: as `Completion`, with nothing left to decode.
+    typealias MutationCompletion = @Sendable (MutationResult) -> Resume
 
     struct Pending {
         var method: String
         var completion: Completion
+        /// Set for the calls whose result is a `MutationResult` as `ReplyDecoding.mutation` reads it.
+        var mutation: MutationCompletion?
     }
 
     struct State {
@@ -162,8 +176,10 @@ final class Connection: Sendable {
 
         /// Records the call of request `id`, just written into `outgoing` (in wire order: one flush sends whatever
         /// has gathered by the time it runs).
-        mutating func record(_ id: Int64, _ method: String, _ completion: @escaping Completion) {
-            inFlight.append(id: id, Pending(method: method, completion: completion))
+        mutating func record(
+            _ id: Int64, _ method: String, _ completion: @escaping Completion, mutation: MutationCompletion? = nil
+        ) {
+            inFlight.append(id: id, Pending(method: method, completion: completion, mutation: mutation))
             queued += 1
         }
 
@@ -333,6 +349,13 @@ final class Connection: Sendable {
 
     /// Hands one line to its call or its subscriptions.
     private func dispatch(_ bytes: ArraySlice<UInt8>, _ reader: inout JSONReader, _ resumes: inout [Resume]) {
+        // A change's result, read in one pass, for a call that takes it so; any other reply is read in full.
+        if let (id, result) = QuickReply.mutation(bytes) {
+            let mutation = state.withLock { state in
+                state.inFlight.answer(id, ifItsCall: { $0.mutation != nil })?.call?.mutation
+            }
+            if let mutation { return resumes.append(mutation(result)) }
+        }
         let root: JSONNode
         do {
             root = try reader.parse(bytes).root

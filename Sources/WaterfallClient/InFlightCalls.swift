@@ -43,6 +43,15 @@ struct InFlightCalls<Call> {
         return entry
     }
 
+    /// Takes the entry answered by a reply with `id`, as `answer(_:)` does, only when its call is one `accepts`:
+    /// otherwise (an ended call, or one that wants the reply read another way) it stays for `answer(_:)`.
+    mutating func answer(_ id: Int64, ifItsCall accepts: (Call) -> Bool) -> Entry? {
+        guard head < entries.count else { return nil }
+        let k = entries[head].id == id ? head : entries[head...].firstIndex { $0.id == id }
+        guard let k, let call = entries[k].call, accepts(call) else { return nil }
+        return answer(id)
+    }
+
     /// Takes the oldest entry (the request a reply with `"id": null` answers).
     mutating func answerOldest() -> Entry? {
         guard head < entries.count else { return nil }

@@ -77,11 +77,12 @@ public final class WaterfallClient: Sendable {
     }
 
     /// The result of one call whose members after `method` `params` writes, read by `decode` as the reply is read.
+    /// `quick`, for a change, takes a result that `QuickReply` read.
     func result<T: Sendable>(
         _ method: String, decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
-        params: (inout JSONWriter) -> Void
+        quick: (@Sendable (MutationResult) -> T)? = nil, params: (inout JSONWriter) -> Void
     ) async throws(WaterfallClientError) -> T {
-        try await connection.call(method, timeout: timeout, params: params, decode: decode).get()
+        try await connection.call(method, timeout: timeout, params: params, decode: decode, quick: quick).get()
     }
 
     /// Decodes `node` with `body`, naming `method` in a decoding error.

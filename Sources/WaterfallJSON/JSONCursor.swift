@@ -102,11 +102,12 @@ public struct JSONCursor {
         return take(UInt8(ascii: "}"))
     }
 
-    /// Reads a non-empty array, after any whitespace, calling `element` with the cursor at each element; false
-    /// when `element` refuses one, or the bytes are not a non-empty array.
+    /// Reads an array, after any whitespace, calling `element` with the cursor at each element; false when
+    /// `element` refuses one, or the bytes are not an array.
     @inlinable
     public mutating func array(_ element: (inout JSONCursor) -> Bool) -> Bool {
         guard take(UInt8(ascii: "[")) else { return false }
+        if take(UInt8(ascii: "]")) { return true }
         repeat {
             guard element(&self) else { return false }
         } while take(UInt8(ascii: ","))

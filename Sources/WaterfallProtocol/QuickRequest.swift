@@ -117,7 +117,7 @@ enum QuickRequest {
             updates.append(ItemUpdate(index: index, item: Item(height: height)))
             return true
         }
-        return read ? updates : nil
+        return read && !updates.isEmpty ? updates : nil
     }
 
     /// An index in `WireRange.index`.

@@ -28,6 +28,23 @@ import Testing
         #expect(calls.answerOldest() == nil)
     }
 
+    /// A reply read in one pass goes only to a call that takes it so: any other (one that wants the reply's node,
+    /// or one that ended) keeps its entry for the reply read in full.
+    @Test func aConditionalAnswerLeavesTheEntriesItDoesNotAccept() {
+        var calls = InFlightCalls<String>()
+        calls.append(id: 1, "node")
+        calls.append(id: 2, "mutation")
+        calls.append(id: 3, "ended")
+        #expect(calls.end(3) == "ended")
+        #expect(calls.answer(1, ifItsCall: { $0 == "mutation" }) == nil)
+        #expect(calls.answer(3, ifItsCall: { _ in true }) == nil)
+        #expect(calls.count == 3)
+        #expect(calls.answer(2, ifItsCall: { $0 == "mutation" })?.call == "mutation")
+        #expect(calls.answer(1)?.call == "node")
+        #expect(calls.answer(3).map { $0.id == 3 && $0.call == nil } == true)
+        #expect(calls.count == 0)
+    }
+
     @Test func aReplyOutOfOrderFindsItsEntry() {
         var calls = InFlightCalls<String>()
         for id in 1...4 { calls.append(id: Int64(id), "call \(id)") }
