@@ -19,12 +19,10 @@ enum QuickReply {
             var version = false
             var result: MutationResult?
             let read = c.object { key, c in
-                if key.equals("id") && id == nil {
-                    id = c.integer()
-                    return id != nil
-                } else if key.equals("result") && result == nil {
-                    result = Self.result(&c)
-                    return result != nil
+                if key.equals("id") {
+                    return c.once(&id) { $0.integer() }
+                } else if key.equals("result") {
+                    return c.once(&result) { Self.result(&$0) }
                 } else if key.equals("jsonrpc") && !version {
                     version = c.take(string: "2.0")
                     return version
@@ -43,15 +41,12 @@ enum QuickReply {
         var size: Size?
         var diff: LayoutDiff?
         let read = c.object { key, c in
-            if key.equals("seq") && seq == nil {
-                seq = c.integer().map { Int($0) }
-                return seq != nil
-            } else if key.equals("contentSize") && size == nil {
-                size = Self.size(&c)
-                return size != nil
-            } else if key.equals("diff") && diff == nil {
-                diff = Self.diff(&c)
-                return diff != nil
+            if key.equals("seq") {
+                return c.once(&seq) { $0.integer().map { Int($0) } }
+            } else if key.equals("contentSize") {
+                return c.once(&size) { Self.size(&$0) }
+            } else if key.equals("diff") {
+                return c.once(&diff) { Self.diff(&$0) }
             }
             return false
         }
@@ -63,12 +58,10 @@ enum QuickReply {
         var width: Double?
         var height: Double?
         let read = c.object { key, c in
-            if key.equals("w") && width == nil {
-                width = c.number()
-                return width != nil
-            } else if key.equals("h") && height == nil {
-                height = c.number()
-                return height != nil
+            if key.equals("w") {
+                return c.once(&width) { $0.number() }
+            } else if key.equals("h") {
+                return c.once(&height) { $0.number() }
             }
             return false
         }
@@ -99,27 +92,20 @@ enum QuickReply {
         var isNew: Bool?
         var items: [ItemFrame]?
         let read = c.object { key, c in
-            if key.equals("section") && section == nil {
-                section = c.integer().map { Int($0) }
-                return section != nil
-            } else if key.equals("origin") && origin == nil {
-                origin = c.number()
-                return origin != nil
-            } else if key.equals("height") && height == nil {
-                height = c.number()
-                return height != nil
-            } else if key.equals("count") && count == nil {
-                count = c.integer().map { Int($0) }
-                return count != nil
-            } else if key.equals("dy") && dy == nil {
-                dy = c.number()
-                return dy != nil
-            } else if key.equals("new") && isNew == nil {
-                isNew = c.bool()
-                return isNew != nil
-            } else if key.equals("items") && items == nil {
-                items = Self.items(&c)
-                return items != nil
+            if key.equals("section") {
+                return c.once(&section) { $0.integer().map { Int($0) } }
+            } else if key.equals("origin") {
+                return c.once(&origin) { $0.number() }
+            } else if key.equals("height") {
+                return c.once(&height) { $0.number() }
+            } else if key.equals("count") {
+                return c.once(&count) { $0.integer().map { Int($0) } }
+            } else if key.equals("dy") {
+                return c.once(&dy) { $0.number() }
+            } else if key.equals("new") {
+                return c.once(&isNew) { $0.bool() }
+            } else if key.equals("items") {
+                return c.once(&items) { Self.items(&$0) }
             }
             return false
         }
@@ -139,27 +125,18 @@ enum QuickReply {
             var w: Double?
             var h: Double?
             let read = c.object { key, c in
-                if key.equals("i") && index == nil {
-                    index = c.integer().map { Int($0) }
-                    return index != nil
+                if key.equals("i") {
+                    return c.once(&index) { $0.integer().map { Int($0) } }
+                } else if key.equals("x") {
+                    return c.once(&x) { $0.number() }
+                } else if key.equals("y") {
+                    return c.once(&y) { $0.number() }
+                } else if key.equals("w") {
+                    return c.once(&w) { $0.number() }
+                } else if key.equals("h") {
+                    return c.once(&h) { $0.number() }
                 }
-                let value: Double?
-                if key.equals("x") && x == nil {
-                    x = c.number()
-                    value = x
-                } else if key.equals("y") && y == nil {
-                    y = c.number()
-                    value = y
-                } else if key.equals("w") && w == nil {
-                    w = c.number()
-                    value = w
-                } else if key.equals("h") && h == nil {
-                    h = c.number()
-                    value = h
-                } else {
-                    return false
-                }
-                return value != nil
+                return false
             }
             guard read, let index, let x, let y, let w, let h else { return false }
             frames.append(ItemFrame(index: index, frame: Rect(x: x, y: y, width: w, height: h)))

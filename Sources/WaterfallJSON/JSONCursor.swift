@@ -114,6 +114,15 @@ public struct JSONCursor {
         return take(UInt8(ascii: "]"))
     }
 
+    /// Reads a member's value into `slot` with `read`, once: false when `slot` is already set (the member came
+    /// before: the general reader says what a repeated key is) or `read` gives nil.
+    @inlinable
+    public mutating func once<T>(_ slot: inout T?, _ read: (inout JSONCursor) -> T?) -> Bool {
+        guard slot == nil else { return false }
+        slot = read(&self)
+        return slot != nil
+    }
+
     /// Whether `bytes` (a key `object` passed) are those of `text`.
     @inlinable
     public static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, are text: StaticString) -> Bool {

@@ -47,18 +47,16 @@ enum QuickRequest {
         var method = false
         var params: Request?
         let read = c.object { key, c in
-            if key.equals("id") && id == nil {
-                id = c.integer()
-                return id != nil
+            if key.equals("id") {
+                return c.once(&id) { $0.integer() }
             } else if key.equals("method") && !method {
                 method = c.take(string: "items.update")
                 return method
             } else if key.equals("jsonrpc") && !version {
                 version = c.take(string: "2.0")
                 return version
-            } else if key.equals("params") && params == nil {
-                params = Self.params(&c)
-                return params != nil
+            } else if key.equals("params") {
+                return c.once(&params) { Self.params(&$0) }
             }
             return false
         }
@@ -79,15 +77,12 @@ enum QuickRequest {
                 guard let name = c.plainString(), DecodedRequest.isLayoutName(name) else { return false }
                 layout = String(decoding: name, as: UTF8.self)
                 return true
-            } else if key.equals("section") && section == nil {
-                section = index(&c)
-                return section != nil
-            } else if key.equals("items") && updates == nil {
-                updates = items(&c)
-                return updates != nil
-            } else if key.equals("diff") && wantsDiff == nil {
-                wantsDiff = c.bool()
-                return wantsDiff != nil
+            } else if key.equals("section") {
+                return c.once(&section) { index(&$0) }
+            } else if key.equals("items") {
+                return c.once(&updates) { items(&$0) }
+            } else if key.equals("diff") {
+                return c.once(&wantsDiff) { $0.bool() }
             }
             return false
         }
@@ -104,12 +99,10 @@ enum QuickRequest {
             var index: Int?
             var height: Double?
             let read = c.object { key, c in
-                if key.equals("i") && index == nil {
-                    index = Self.index(&c)
-                    return index != nil
-                } else if key.equals("h") && height == nil {
-                    height = c.number()
-                    return height != nil
+                if key.equals("i") {
+                    return c.once(&index) { Self.index(&$0) }
+                } else if key.equals("h") {
+                    return c.once(&height) { $0.number() }
                 }
                 return false
             }
