@@ -37,12 +37,10 @@ extension Connection {
                 for k in first..<(first + room) {
                     let id = nextID.add(1, ordering: .relaxed).oldValue
                     Self.writeRequest(id: id, method: method, params: { params(k, &$0) }, into: &state.outgoing)
-                    var mutation: MutationCompletion?
-                    if let quick {
-                        mutation = { (result: MutationResult) -> Resume in results.store(k, .success(quick(result))) }
+                    let completion: Completion = { answer in
+                        results.store(k, Self.decoded(answer, method, decode, quick))
                     }
-                    let completion: Completion = { reply in results.store(k, Self.decoded(reply, method, decode)) }
-                    state.record(id, method, completion, mutation: mutation)
+                    state.record(id, method, completion, takesMutation: quick != nil)
                     if timeout != nil { ids.append(id) }
                 }
                 return (nil, state.takesWriter(replyComes: replyComes))

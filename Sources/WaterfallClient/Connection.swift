@@ -61,23 +61,16 @@ final class Connection: Sendable {
         let id = nextID.add(1, ordering: .relaxed).oldValue
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, WaterfallClientError>, Never>) in
-                let completion: Completion = { reply in
-                    let decoded = Self.decoded(reply, method, decode)
+                let completion: Completion = { answer in
+                    let decoded = Self.decoded(answer, method, decode, quick)
                     return { continuation.resume(returning: decoded) }
-                }
-                var mutation: MutationCompletion?
-                if let quick {
-                    mutation = { (result: MutationResult) -> Resume in
-                        let value = quick(result)
-                        return { continuation.resume(returning: .success(value)) }
-                    }
                 }
                 let (refusal, flushes) = state.withLock { state -> (WaterfallClientError?, Bool) in
                     if let failure = state.failure { return (failure, false) }
                     if state.cancelled.remove(id) != nil { return (.cancelled(method), false) }
                     let replyComes = state.replyComes
                     Self.writeRequest(id: id, method: method, params: params, into: &state.outgoing)
-                    state.record(id, method, completion, mutation: mutation)
+                    state.record(id, method, completion, takesMutation: quick != nil)
                     return (nil, state.takesWriter(replyComes: replyComes))
                 }
                 if let refusal { return continuation.resume(returning: .failure(refusal)) }
@@ -92,7 +85,7 @@ final class Connection: Sendable {
                 }
                 return pending
             }
-            pending?.completion(.failure(.cancelled(method)))()
+            pending?.completion(.reply(.failure(.cancelled(method))))()
         }
     }
 
@@ -141,16 +134,22 @@ final class Connection: Sendable {
     /// which the reading thread runs once the read's replies are decoded, or before an event that follows them:
     /// resumed one by one as decoded, the calls' tasks found the pool's queue empty at each resume, and each resume
     /// woke a thread of the pool.
-    typealias Completion = @Sendable (Reply) -> Resume
+    typealias Completion = @Sendable (Answer) -> Resume
     typealias Resume = @Sendable () -> Void
-    /// What a change's call does with a result `QuickReply` read: as `Completion`, with nothing left to decode.
-    typealias MutationCompletion = @Sendable (MutationResult) -> Resume
+
+    /// What ends a call: its reply (or an error in its place), or a change's result that `QuickReply` read in one
+    /// pass, for a call that takes it so.
+    enum Answer: Sendable {
+        case reply(Reply)
+        case mutation(MutationResult)
+    }
 
     struct Pending {
         var method: String
         var completion: Completion
-        /// Set for the calls whose result is a `MutationResult` as `ReplyDecoding.mutation` reads it.
-        var mutation: MutationCompletion?
+        /// Whether the call's result is a `MutationResult` as `ReplyDecoding.mutation` reads it, so that a reply
+        /// read in one pass can answer it.
+        var takesMutation: Bool
     }
 
     struct State {
@@ -177,9 +176,9 @@ final class Connection: Sendable {
         /// Records the call of request `id`, just written into `outgoing` (in wire order: one flush sends whatever
         /// has gathered by the time it runs).
         mutating func record(
-            _ id: Int64, _ method: String, _ completion: @escaping Completion, mutation: MutationCompletion? = nil
+            _ id: Int64, _ method: String, _ completion: @escaping Completion, takesMutation: Bool = false
         ) {
-            inFlight.append(id: id, Pending(method: method, completion: completion, mutation: mutation))
+            inFlight.append(id: id, Pending(method: method, completion: completion, takesMutation: takesMutation))
             queued += 1
         }
 
@@ -241,7 +240,7 @@ final class Connection: Sendable {
     /// Ends the call of request `id` before its reply (a timeout); its reply, when it comes, is dropped.
     func end(_ id: Int64, _ error: WaterfallClientError) {
         let pending = state.withLock { $0.inFlight.end(id) }
-        pending?.completion(.failure(error))()
+        pending?.completion(.reply(.failure(error)))()
     }
 
     /// Ends the calls of requests `ids` with a timeout error once `timeout` has passed without their replies.
@@ -259,6 +258,23 @@ final class Connection: Sendable {
     ) -> Result<T, WaterfallClientError> {
         reply.flatMap { node in Result { () throws(WaterfallClientError) in try decode(node) } }
             .mapError { $0.source == .reply ? .badReply(method, $0.message) : $0 }
+    }
+
+    /// The result of a call that `answer` ends: its reply decoded, or a result read in one pass taken by `quick`.
+    static func decoded<T>(
+        _ answer: Answer, _ method: String, _ decode: (JSONNode) throws(WaterfallClientError) -> T,
+        _ quick: ((MutationResult) -> T)?
+    ) -> Result<T, WaterfallClientError> {
+        switch answer {
+        case .reply(let reply):
+            return decoded(reply, method, decode)
+        case .mutation(let result):
+            // Only a call recorded as taking a mutation's result gets one (`Pending.takesMutation`).
+            guard let quick else {
+                return .failure(.badReply(method, "a change's result for a call that reads another"))
+            }
+            return .success(quick(result))
+        }
     }
 
     // MARK: Private
@@ -351,10 +367,8 @@ final class Connection: Sendable {
     private func dispatch(_ bytes: ArraySlice<UInt8>, _ reader: inout JSONReader, _ resumes: inout [Resume]) {
         // A change's result, read in one pass, for a call that takes it so; any other reply is read in full.
         if let (id, result) = QuickReply.mutation(bytes) {
-            let mutation = state.withLock { state in
-                state.inFlight.answer(id, ifItsCall: { $0.mutation != nil })?.call?.mutation
-            }
-            if let mutation { return resumes.append(mutation(result)) }
+            let pending = state.withLock { $0.inFlight.answer(id, ifItsCall: \.takesMutation)?.call }
+            if let pending { return resumes.append(pending.completion(.mutation(result))) }
         }
         let root: JSONNode
         do {
@@ -414,7 +428,7 @@ final class Connection: Sendable {
         let pending = state.withLock { state in
             (id.map { state.inFlight.answer($0) } ?? state.inFlight.answerOldest())?.call
         }
-        if let pending { resumes.append(pending.completion(reply)) }
+        if let pending { resumes.append(pending.completion(.reply(reply))) }
     }
 
     /// Records the end of the connection (the first reason wins) and fails everything waiting.
@@ -425,7 +439,7 @@ final class Connection: Sendable {
             state.sinks = [:]
             return (state.failure ?? error, state.inFlight.removeAll(), sinks)
         }
-        for call in pending { call.completion(.failure(failure))() }
+        for call in pending { call.completion(.reply(.failure(failure)))() }
         for sink in sinks { sink.finish() }
     }
 }
