@@ -11,6 +11,7 @@ public struct JSONCursor {
     /// A cursor at the start of `bytes`, which must stay valid while it is used.
     @inlinable
     public init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // An empty buffer may have no address; with `end` 0 nothing is read from this one.
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         end = bytes.count
     }

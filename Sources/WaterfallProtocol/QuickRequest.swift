@@ -10,7 +10,7 @@ import WaterfallLayout
 /// path would make, and takes nothing it is not sure of: any other method or member, a repeated member, an escape
 /// in a string, a number out of its field's range, a `null`, anything after the object, and it returns nil, so that
 /// the general path reads the line again and gives the same change or the error with its message. The two are
-/// compared on valid, edited and randomly damaged lines (`QuickRequestTests`).
+/// compared on chosen, generated and randomly damaged lines (`QuickRequestTests`).
 enum QuickRequest {
     /// The change `line` asks for, or nil when the general path must read it.
     static func itemsUpdate(_ line: ArraySlice<UInt8>) -> LayoutChange? {
@@ -73,10 +73,11 @@ enum QuickRequest {
         var updates: [ItemUpdate]?
         var wantsDiff: Bool?
         let read = c.object { key, c in
-            if key.equals("layout") && layout == nil {
-                guard let name = c.plainString(), DecodedRequest.isLayoutName(name) else { return false }
-                layout = String(decoding: name, as: UTF8.self)
-                return true
+            if key.equals("layout") {
+                return c.once(&layout) { c in
+                    guard let name = c.plainString(), DecodedRequest.isLayoutName(name) else { return nil }
+                    return String(decoding: name, as: UTF8.self)
+                }
             } else if key.equals("section") {
                 return c.once(&section) { index(&$0) }
             } else if key.equals("items") {
