@@ -252,14 +252,6 @@ final class Connection: Sendable {
         }
     }
 
-    /// A reply read by `decode`, a decoding error naming `method`.
-    static func decoded<T>(
-        _ reply: Reply, _ method: String, _ decode: (JSONNode) throws(WaterfallClientError) -> T
-    ) -> Result<T, WaterfallClientError> {
-        reply.flatMap { node in Result { () throws(WaterfallClientError) in try decode(node) } }
-            .mapError { $0.source == .reply ? .badReply(method, $0.message) : $0 }
-    }
-
     /// The result of a call that `answer` ends: its reply decoded, or a result read in one pass taken by `quick`.
     static func decoded<T>(
         _ answer: Answer, _ method: String, _ decode: (JSONNode) throws(WaterfallClientError) -> T,
@@ -267,7 +259,8 @@ final class Connection: Sendable {
     ) -> Result<T, WaterfallClientError> {
         switch answer {
         case .reply(let reply):
-            return decoded(reply, method, decode)
+            return reply.flatMap { node in Result { () throws(WaterfallClientError) in try decode(node) } }
+                .mapError { $0.naming(method) }
         case .mutation(let result):
             // Only a call recorded as taking a mutation's result gets one (`Pending.takesMutation`).
             guard let quick else {

@@ -92,7 +92,7 @@ public final class WaterfallClient: Sendable {
         do throws(WaterfallClientError) {
             return try body(node)
         } catch {
-            throw error.source == .reply ? .badReply(method, error.message) : error
+            throw error.naming(method)
         }
     }
 

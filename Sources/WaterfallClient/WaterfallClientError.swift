@@ -67,4 +67,9 @@ public struct WaterfallClientError: Error, Sendable, Hashable, CustomStringConve
     static func cancelled(_ method: String) -> Self {
         Self(source: .cancelled, kind: "cancelled", message: "\(method) was cancelled")
     }
+    /// This error as the call of `method` reports it: a reply that could not be read (source `.reply`) names the
+    /// method; any other error is unchanged.
+    func naming(_ method: String) -> Self {
+        source == .reply ? .badReply(method, message) : self
+    }
 }

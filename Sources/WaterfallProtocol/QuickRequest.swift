@@ -32,6 +32,7 @@ enum QuickRequest {
     // MARK: Private
 
     private struct Request {
+        /// The envelope's id, set once the whole envelope is read (its params may come before it).
         var id: Int64 = 0
         var layout: String
         var section: Int
