@@ -40,6 +40,7 @@ public enum PrometheusText {
         text.gauge(
             "waterfalld_layout_seq", "The seq of each layout.",
             report.layoutRows.map { ("layout=\"\($0.layout)\"", Double($0.seq)) })
+        descriptors(report.descriptors, &text)
         if let storage = report.storage { self.storage(storage, &text) }
         return text.lines
     }
@@ -69,6 +70,23 @@ public enum PrometheusText {
                     method(row), Array(tally.buckets[row * n..<(row + 1) * n]), tally.seconds[row], tally.requests[row]
                 )
             })
+    }
+
+    private static func descriptors(_ d: DescriptorStats, _ text: inout Text) {
+        text.gauge("waterfalld_descriptor_limit", "The soft open-file limit in force.", d.limit)
+        text.gauge("waterfalld_descriptors_open", "Descriptors open now.", d.open)
+        text.gauge(
+            "waterfalld_descriptor_budget", "The open-file limit's shares, by use.",
+            [
+                ("use=\"daemon\"", Double(d.reserved)), ("use=\"connections\"", Double(d.connections)),
+                ("use=\"journals\"", Double(d.journals)),
+            ])
+        text.gauge("waterfalld_journals_open", "Layout journal files open now.", d.journalsOpen)
+        text.counter(
+            "waterfalld_journal_evictions_total", "Journal files closed to make room for another.", d.journalEvictions)
+        text.counter(
+            "waterfalld_journal_reopens_total", "Journal files opened again after they were closed to make room.",
+            d.journalReopens)
     }
 
     private static func storage(_ s: StorageStats, _ text: inout Text) {

@@ -44,6 +44,8 @@ public struct StatsReport: Sendable {
     public var layoutRows: [LayoutSummary] = []
     /// The journal's and snapshots' counters; nil for an ephemeral daemon.
     public var storage: StorageStats?
+    /// The open-file limit's shares and their use.
+    public var descriptors = DescriptorStats()
 
     public init() {}
 }
@@ -145,6 +147,7 @@ extension ReplyEncoding {
             w.member("sent", s.eventsSent)
             w.member("dropped", s.eventsDropped)
             w.endObject()
+            descriptors(&w, s.descriptors)
             methods(&w, s.tally)
             if let storage = s.storage { self.storage(&w, storage) }
             w.endObject()
@@ -175,6 +178,20 @@ extension ReplyEncoding {
             w.endArray()
             w.endObject()
         }
+        w.endObject()
+    }
+
+    private static func descriptors(_ w: inout JSONWriter, _ d: DescriptorStats) {
+        w.key("descriptors")
+        w.beginObject()
+        w.member("limit", d.limit)
+        w.member("open", d.open)
+        w.member("reserved", d.reserved)
+        w.member("connections", d.connections)
+        w.member("journals", d.journals)
+        w.member("journalsOpen", d.journalsOpen)
+        w.member("journalEvictions", d.journalEvictions)
+        w.member("journalReopens", d.journalReopens)
         w.endObject()
     }
 

@@ -30,6 +30,16 @@ enum Waterfalld {
         }
         let logger = Logger(level: config.logLevel)
         let counters = TransportCounters()
+        // Before anything opens a file: recovery and every later open stay within the shares.
+        let descriptors: DescriptorBudget
+        do {
+            descriptors = try DescriptorBudget.atStart(
+                maxOpenJournals: config.maxOpenJournals, durable: !config.ephemeral)
+        } catch {
+            StandardError.write("waterfalld: \(error)\n")
+            CommandLineOptions.ExitStatus.failure.exit()
+        }
+        descriptors.log(to: logger, maxConnections: config.maxConnections)
         // Before recovery, which can take seconds: SIGTERM then stops the daemon at once, and SIGHUP is ignored.
         let signals = await StartupSignals(logger: logger)
         // Recovered before the socket is bound: the first answered request, and READY=1, see every layout.
@@ -37,7 +47,7 @@ enum Waterfalld {
         do {
             let started = try await LayoutService.start(
                 config: config, logger: logger, transport: counters, environment: ProcessInfo.processInfo.environment,
-                repair: options.repair)
+                repair: options.repair, descriptors: descriptors)
             for action in started.repairs { StandardError.write("waterfalld: repair: \(action)\n") }
             service = started.service
         } catch {
@@ -49,8 +59,8 @@ enum Waterfalld {
             options.configPath == nil ? nil : { @Sendable in try options.loadConfig() }
         do {
             let server = try Server(
-                config: config, handler: service, logger: logger, counters: counters, reloadConfig: reload
-            )
+                config: config, handler: service, logger: logger, counters: counters, reloadConfig: reload,
+                descriptors: descriptors)
             try await server.run(signals: signals)
             service.close()
         } catch let error as ConfigError {

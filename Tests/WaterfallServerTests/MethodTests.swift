@@ -322,7 +322,8 @@ import WaterfallJSON
         #expect(
             stats.keys == [
                 "uptimeSeconds", "requests", "errors", "layouts", "sections", "items", "subscriptions", "connections",
-                "bytesRead", "bytesWritten", "linesRead", "linesTooLarge", "memory", "events", "methods", "storage",
+                "bytesRead", "bytesWritten", "linesRead", "linesTooLarge", "memory", "events", "descriptors",
+                "methods", "storage",
             ])
         #expect(stats["requests"] == 2)
         #expect(stats["layouts"] == 1)
@@ -330,6 +331,12 @@ import WaterfallJSON
         #expect(stats["items"] == 3)
         #expect(stats["connections"]?["open"] == 1)
         #expect((stats["memory"]?.int("residentBytes") ?? 0) > 0)
+        let descriptors = stats["descriptors"]
+        #expect((descriptors?.int("limit") ?? 0) >= DescriptorBudget.minimumJournals)
+        #expect((descriptors?.int("open") ?? 0) > 0)
+        #expect(descriptors?.int("reserved") == DescriptorBudget.reserved)
+        #expect((descriptors?.int("journals") ?? 0) >= DescriptorBudget.minimumJournals)
+        #expect(descriptors?.int("journalsOpen") == 1)
         await fixture.stop()
     }
 

@@ -61,6 +61,8 @@ public struct Config: Sendable, Equatable {
     public var ephemeral = false
     /// When journal writes are made durable.
     public var fsync: FsyncPolicy = .everysec
+    /// Journal files kept open at once (the open-file limit may lower it: see `DescriptorBudget`).
+    public var maxOpenJournals = 1024
 }
 
 /// Severity of a log line, from most to least severe.

@@ -83,6 +83,10 @@ extension ConfigKey {
                 + "`\"everysec\"`: written at once, so nothing is lost if the process dies, and synced about once "
                 + "a second, so at most about a second if the machine does; `\"never\"`: written at once, the "
                 + "kernel syncs when it likes"),
+        .integer(
+            "maxOpenJournals", \.maxOpenJournals, in: 8...1_000_000, reload: .atNextStart,
+            help: "layout journals kept open at once, fewer when the open-file limit is low: the least recently "
+                + "written is closed, and opened again when its layout is next written"),
     ]
 
     /// The key named `name`, if there is one.

@@ -13,6 +13,8 @@ public final class LayoutService: SessionHandler {
     let instance = String(UInt64.random(in: 0...UInt64.max), radix: 16)
     /// Where layouts are kept, or nil for an ephemeral daemon.
     let store: DurableStore?
+    /// The open-file limit's shares, when the daemon set them at start.
+    let descriptors: DescriptorBudget?
     let requests = Atomic<Int>(0)
     let errors = Atomic<Int>(0)
     /// Requests, errors and latency by method: each session adds its read's counts once per read.
@@ -23,18 +25,22 @@ public final class LayoutService: SessionHandler {
     // MARK: Lifecycle
 
     /// A service that keeps its layouts in memory only.
-    public convenience init(config: Config, logger: Logger, transport: TransportCounters) {
-        self.init(config: config, logger: logger, transport: transport, store: nil)
+    public convenience init(
+        config: Config, logger: Logger, transport: TransportCounters, descriptors: DescriptorBudget? = nil
+    ) {
+        self.init(config: config, logger: logger, transport: transport, store: nil, descriptors: descriptors)
     }
 
     /// A service whose layouts are kept by `store` (none: in memory only), starting with `recovered`, the
-    /// layouts the store read back (adopted with their weight in the item budget).
+    /// layouts the store read back (adopted with their weight in the item budget); `descriptors` is the
+    /// open-file limit's shares that `stats` reports.
     public init(
         config: Config, logger: Logger, transport: TransportCounters, store: DurableStore?,
-        recovered: [RecoveredLayout] = []
+        recovered: [RecoveredLayout] = [], descriptors: DescriptorBudget? = nil
     ) {
         registry = LayoutRegistry(log: store.map { DurableLog(store: $0) } ?? MemoryOnlyLog())
         self.store = store
+        self.descriptors = descriptors
         current = Mutex(config)
         currentLimits = Mutex(RequestLimits(config))
         self.logger = logger
@@ -43,25 +49,32 @@ public final class LayoutService: SessionHandler {
     }
 
     /// Opens the state directory `config` names (unless it is ephemeral), recovering its layouts (repairing
-    /// first if `repair`, each action logged), and makes the service that holds them.
+    /// first if `repair`, each action logged), and makes the service that holds them, with at most
+    /// `descriptors.journals` journals open (shared out from the open-file limit now, without it).
     ///
     /// - Throws: `StorageError`: the directory is in use (naming the pid), damaged (naming file and offset),
     ///   or cannot be made.
     public static func start(
         config: Config, logger: Logger, transport: TransportCounters, environment: [String: String],
-        repair: Bool = false
+        repair: Bool = false, descriptors: DescriptorBudget? = nil
     ) async throws(StorageError) -> (service: LayoutService, repairs: [String]) {
+        // The limit as it is (raised to the hard one) when the caller did not share it out.
+        let descriptors =
+            descriptors ?? (try? DescriptorBudget.atStart(maxOpenJournals: config.maxOpenJournals, durable: true))
         guard !config.ephemeral else {
-            return (LayoutService(config: config, logger: logger, transport: transport), [])
+            return (LayoutService(config: config, logger: logger, transport: transport, descriptors: descriptors), [])
         }
-        let options = StoreOptions(policy: config.fsync, limits: layoutLimits(config))
+        let options = StoreOptions(
+            policy: config.fsync, limits: layoutLimits(config),
+            maxOpenJournals: descriptors?.journals ?? config.maxOpenJournals)
         let started = MonotonicClock.now
         let opening = try await DurableStore.open(
             directory: config.stateDirectory, environment: environment, options: options, repair: repair,
             logger: logger)
         opening.store.counters.setRecovery(seconds: MonotonicClock.now - started)
         let service = LayoutService(
-            config: config, logger: logger, transport: transport, store: opening.store, recovered: opening.layouts)
+            config: config, logger: logger, transport: transport, store: opening.store, recovered: opening.layouts,
+            descriptors: descriptors)
         return (service, opening.repairs)
     }
 
@@ -117,7 +130,27 @@ public final class LayoutService: SessionHandler {
         report.eventsDropped = registry.events.dropped.load(ordering: .relaxed)
         report.layoutRows = await registry.summaries()
         report.storage = store?.counters.snapshot
+        report.descriptors = descriptorStats
         return report
+    }
+
+    /// The open-file limit's shares and what uses them now.
+    var descriptorStats: DescriptorStats {
+        var stats = DescriptorStats()
+        stats.open = DescriptorBudget.inUse()
+        if let descriptors {
+            stats.limit = descriptors.limit
+            stats.reserved = DescriptorBudget.reserved
+            stats.connections = descriptors.connections
+            stats.journals = descriptors.journals
+        }
+        if let journals = store?.openJournals {
+            stats.journals = journals.capacity
+            stats.journalsOpen = journals.open
+            stats.journalEvictions = journals.evictions
+            stats.journalReopens = journals.reopens
+        }
+        return stats
     }
 
     /// The limits requests check, as plain numbers: cheaper to read per request than the whole `Config`.

@@ -17,7 +17,11 @@ extension DurableStore {
         let limits = options.limits
         let directory = self.directory
         let results = await withTaskGroup(of: Result<(LayoutHistory, Layout?), StorageError>.self) { group in
-            for files in sets {
+            // A few layouts at a time: each reads its files one by one, so recovery holds at most this many
+            // descriptors (and dispatch threads blocked in reads) whatever the number of layouts.
+            var pending = sets[...]
+            func addNext() {
+                guard let files = pending.popFirst() else { return }
                 group.addTask {
                     // Reading is blocking I/O: done on a dispatch thread, never on the cooperative pool.
                     let read = await Self.offPool {
@@ -31,8 +35,12 @@ extension DurableStore {
                     }
                 }
             }
+            for _ in 0..<DescriptorBudget.recoveryReaders { addNext() }
             var all: [Result<(LayoutHistory, Layout?), StorageError>] = []
-            for await result in group { all.append(result) }
+            for await result in group {
+                all.append(result)
+                addNext()
+            }
             return all
         }
         var built: [(LayoutHistory, Layout?)] = []
@@ -179,8 +187,9 @@ extension DurableStore {
         return recovered
     }
 
-    /// Opens the segment the layout's next records go to: its last, cut after its last whole record, or a new one
-    /// after its snapshot when it has none.
+    /// The segment the layout's next records go to: its last, cut after its last whole record, or a new one after
+    /// its snapshot when it has none. The segment is left closed (it opens when the layout is next written), so
+    /// that recovering any number of layouts holds no descriptor per layout.
     private func openJournal(_ history: LayoutHistory) throws(StorageError) -> LayoutFiles {
         let id = history.files.id
         let oldest = history.files.generations.filter { !history.redundant.contains($0) }.min()
@@ -189,23 +198,24 @@ extension DurableStore {
             let segment = try createSegment(id: id, generation: generation)
             let header = RecordFile.header(.journal)
             try segment.write(header)
+            descriptors.close(segment.key)
             return LayoutFiles(
                 id: id, name: history.name,
                 journal: .init(
                     segment: segment, generation: generation, oldestGeneration: generation, size: header.count))
         }
-        let path = directory.file(StoreFileName.segment(id: id, generation: last.generation).text)
-        let fd = try files.open(path, flags: O_WRONLY | O_APPEND, mode: 0).orThrow("open", path)
-        let segment = FileDescriptor(fd, path: path, files: files)
+        let segment = segment(id: id, generation: last.generation)
         var end = last.end
         if let torn = history.torn {
-            logger?.warning("\(path): cutting off a torn last record at byte \(torn.offset) (\(torn.problem))")
-            try segment.truncate(to: end)
+            logger?.warning("\(segment.path): cutting off a torn last record at byte \(torn.offset) (\(torn.problem))")
+            let fd = try files.open(segment.path, flags: O_WRONLY | O_APPEND, mode: 0).orThrow("open", segment.path)
+            let file = FileDescriptor(fd, path: segment.path, files: files)
+            try file.truncate(to: end)
             if end < RecordFile.headerSize {
-                try segment.write(RecordFile.header(.journal))
+                try file.write(RecordFile.header(.journal))
                 end = RecordFile.headerSize
             }
-            try segment.dataSync()
+            try file.dataSync()
         }
         var journal = LayoutFiles.Journal(
             segment: segment, generation: last.generation, oldestGeneration: oldest ?? last.generation, size: end)

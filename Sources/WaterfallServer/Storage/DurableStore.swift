@@ -23,6 +23,7 @@ public final class DurableStore: Sendable {
         self.options = options
         self.logger = logger
         files = MeasuredFileOperations(base: options.files, counters: counters)
+        descriptors = JournalDescriptors(capacity: options.maxOpenJournals, files: files)
         snapshots = DispatchQueue(label: "waterfalld.snapshots")
         if options.policy == .everysec {
             let layouts = self.layouts
@@ -88,7 +89,7 @@ public final class DurableStore: Sendable {
     public func reserve(_ name: String, bytes: Int) throws(StorageError) {
         guard let files = layouts.withLock({ $0[name] }) else { throw .unknownLayout(name) }
         // The drop's room stays reserved behind the change.
-        try files.reserve(bytes + Self.dropRoom, step: 1 << 20)
+        try files.reserve(bytes + Self.dropRoom)
     }
 
     /// Starts a snapshot of `layout` (the layout named `name`, as of its last committed change) if its journal
@@ -122,6 +123,12 @@ public final class DurableStore: Sendable {
     /// The names of the layouts the store holds files for.
     public var layoutNames: [String] { layouts.withLock { Array($0.keys) }.sorted() }
 
+    /// The journal segments open now, and how often one was closed to make room and opened again.
+    public var openJournals: (open: Int, capacity: Int, reopens: Int, evictions: Int) {
+        let counts = descriptors.counts
+        return (counts.open, counts.capacity, counts.reopens, counts.evictions)
+    }
+
     // MARK: Internal
 
     let layouts = LayoutTable()
@@ -133,12 +140,21 @@ public final class DurableStore: Sendable {
     /// Journal bytes, syncs, snapshots and recovery, for `stats` and `metrics`.
     let counters = StorageCounters()
 
-    /// Opens a new segment file for appending, failing if it exists.
-    func createSegment(id: UInt64, generation: UInt64) throws(StorageError) -> FileDescriptor {
-        let path = directory.file(StoreFileName.segment(id: id, generation: generation).text)
-        let fd = try files.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_APPEND, mode: 0o600).orThrow(
-            "create", path)
-        return FileDescriptor(fd, path: path, files: files)
+    /// The journal segments held open, at most `options.maxOpenJournals`.
+    let descriptors: JournalDescriptors
+
+    /// Creates a new segment file for appending, failing if it exists.
+    func createSegment(id: UInt64, generation: UInt64) throws(StorageError) -> JournalSegment {
+        let segment = segment(id: id, generation: generation)
+        try descriptors.create(segment.key, path: segment.path)
+        return segment
+    }
+
+    /// The segment file of layout `id`'s `generation`, opened when first written.
+    func segment(id: UInt64, generation: UInt64) -> JournalSegment {
+        JournalSegment(
+            key: descriptors.newKey(), path: directory.file(StoreFileName.segment(id: id, generation: generation).text),
+            descriptors: descriptors)
     }
 
     /// Removes `name` from the directory, logging (not throwing) a failure: what is left is only disk space, and
@@ -158,13 +174,14 @@ public final class DurableStore: Sendable {
         syncThread?.stop()
         if waitingForSnapshots { waitForSnapshots() }
         if options.policy == .everysec { Self.syncDirty(layouts, logger) }
-        // The journals close with their last reference; the lock is released now, so that a successor may start.
-        for files in layouts.withLock({ Array($0.values) }) { files.journal.withLock { $0.segment = nil } }
+        // The lock is released now, so that a successor may start.
+        for files in layouts.withLock({ Array($0.values) }) { files.journal.withLock { $0.close() } }
         directory.release()
     }
 
-    /// Bytes allocated ahead in every new journal: more than any drop record needs.
-    private static let dropRoom = 4096
+    /// Bytes kept allocated in every journal for its drop record: more than any drop record needs (a layout's name
+    /// is at most 128 bytes: see `DecodedRequest.layoutName`).
+    private static let dropRoom = 512
 
     private let snapshots: DispatchQueue
     private let syncThread: SyncThread?
@@ -199,7 +216,7 @@ public final class DurableStore: Sendable {
         }
         if isNew {
             // Room for the drop record kept from the start, so that a full disk can still be relieved by dropping.
-            do throws(StorageError) { try files.reserve(Self.dropRoom, step: 0) } catch {}
+            do throws(StorageError) { try files.reserve(Self.dropRoom) } catch {}
             let replaced = layouts.withLock { layouts in
                 defer { layouts[name] = files }
                 return layouts[name]
@@ -217,7 +234,7 @@ public final class DurableStore: Sendable {
     /// Closes a dropped or replaced layout's journal and removes its files.
     func retire(_ files: LayoutFiles, dropped: Bool) {
         let range = files.journal.withLock { journal -> ClosedRange<UInt64> in
-            journal.segment = nil
+            journal.close()
             return journal.oldestGeneration...journal.generation
         }
         removeFiles(id: files.id, snapshot: true, generations: Array(range), dropped: dropped)
@@ -258,6 +275,7 @@ public final class DurableStore: Sendable {
                     try next.dataSync()
                     try directory.sync()
                 }
+                old.close()
                 journal.segment = next
                 journal.generation += 1
                 journal.size = header.count

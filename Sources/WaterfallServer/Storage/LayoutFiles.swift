@@ -3,8 +3,8 @@ import Glibc
 import Synchronization
 import WaterfallStorageFormat
 
-/// One layout's files: its open journal segment (where its records are appended), and which older segments a
-/// snapshot has yet to make redundant.
+/// One layout's files: its journal segment (where its records are appended, opened through the store's
+/// `JournalDescriptors` when written), and which older segments a snapshot has yet to make redundant.
 final class LayoutFiles: Sendable {
     // MARK: Lifecycle
 
@@ -20,7 +20,7 @@ final class LayoutFiles: Sendable {
     /// The state of the journal, under the layout's lock.
     struct Journal {
         /// The segment records are appended to; nil once the layout is dropped or replaced.
-        var segment: FileDescriptor?
+        var segment: JournalSegment?
         var generation: UInt64
         /// The first segment still on disk (older ones were made redundant by a snapshot and removed).
         var oldestGeneration: UInt64
@@ -35,6 +35,12 @@ final class LayoutFiles: Sendable {
         /// Journal bytes since the last snapshot (or since the start), to decide when the next is due.
         var bytesSinceSnapshot = 0
         var snapshotting = false
+
+        /// Closes the segment for good (the layout is dropped or replaced, or the store is closing).
+        mutating func close() {
+            segment?.close()
+            segment = nil
+        }
     }
 
     let id: UInt64
@@ -75,19 +81,21 @@ final class LayoutFiles: Sendable {
         }
     }
 
-    /// Makes sure the segment has disk space allocated for `bytes` more, allocating ahead in steps of at least
-    /// `step` so that most calls make no system call.
+    /// Makes sure the segment has disk space allocated for `bytes` more, so that writing them cannot fail for want
+    /// of space; the allocation grows ahead of what the segment holds (`allocation(toHold:)`), so that most calls
+    /// make no system call and a small journal takes little disk.
     ///
     /// - Throws: `StorageError.system` (ENOSPC) when the space cannot be had: the caller refuses the change
     ///   before making it.
-    func reserve(_ bytes: Int, step: Int) throws(StorageError) {
+    func reserve(_ bytes: Int) throws(StorageError) {
         try journal.withLock { (journal: inout Journal) throws(StorageError) in
             guard let segment = journal.segment else { throw .closed }
             let needed = journal.size + bytes
             guard needed > journal.reserved else { return }
+            let ahead = Self.allocation(toHold: needed)
             do throws(StorageError) {
-                try segment.reserve(offset: journal.size, length: bytes + step)
-                journal.reserved = needed + step
+                try segment.reserve(offset: journal.size, length: ahead - journal.size)
+                journal.reserved = ahead
             } catch {
                 // Short of space for the step ahead: the change itself may still fit.
                 try segment.reserve(offset: journal.size, length: bytes)
@@ -96,8 +104,18 @@ final class LayoutFiles: Sendable {
         }
     }
 
+    /// The bytes a segment allocates to hold `needed`: the next power of two from 4 KiB (a file system block) to
+    /// 1 MiB, then whole mebibytes; so a segment's disk follows what it holds, within a factor of two.
+    static func allocation(toHold needed: Int) -> Int {
+        let block = 4096
+        let step = 1 << 20
+        guard needed > block else { return block }
+        guard needed <= step else { return (needed + step - 1) / step * step }
+        return 1 << (Int.bitWidth - (needed - 1).leadingZeroBitCount)
+    }
+
     /// The segment to sync, if it has unsynced writes (clearing the mark: a write after this sets it again).
-    func takeDirtySegment() -> FileDescriptor? {
+    func takeDirtySegment() -> JournalSegment? {
         journal.withLock { journal in
             guard journal.dirty, let segment = journal.segment else { return nil }
             journal.dirty = false
@@ -107,4 +125,41 @@ final class LayoutFiles: Sendable {
 
     /// Marks the segment dirty again after its sync failed, so that the next round retries.
     func markDirty() { journal.withLock { $0.dirty = true } }
+}
+
+/// A journal segment's file, written through the store's bounded set of open descriptors: each operation opens
+/// the file first if it was closed to make room.
+struct JournalSegment: Sendable {
+    /// The segment's key in `descriptors`.
+    let key: UInt64
+    let path: String
+    let descriptors: JournalDescriptors
+
+    /// Writes all of `bytes` with one `write` (and more only if the kernel takes less).
+    func write(_ bytes: [UInt8]) throws(StorageError) {
+        try descriptors.withDescriptor(key, path: path) { fd throws(StorageError) in
+            try bytes.withUnsafeBytes { descriptors.files.write(fd, $0) }.orThrow("write", path)
+        }
+    }
+
+    func dataSync() throws(StorageError) {
+        try descriptors.withDescriptor(key, path: path) { fd throws(StorageError) in
+            try descriptors.files.fdatasync(fd).orThrow("fdatasync", path)
+        }
+    }
+
+    func reserve(offset: Int, length: Int) throws(StorageError) {
+        try descriptors.withDescriptor(key, path: path) { fd throws(StorageError) in
+            try descriptors.files.reserve(fd, offset: offset, length: length).orThrow("fallocate", path)
+        }
+    }
+
+    func truncate(to length: Int) throws(StorageError) {
+        try descriptors.withDescriptor(key, path: path) { fd throws(StorageError) in
+            try descriptors.files.ftruncate(fd, length: length).orThrow("truncate", path)
+        }
+    }
+
+    /// Closes the file for good: the segment is not written again.
+    func close() { descriptors.close(key) }
 }

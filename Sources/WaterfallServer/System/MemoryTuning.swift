@@ -17,22 +17,3 @@ public enum MemoryTuning {
         _ = mallopt(mmapThreshold, 64 * 1024)
     }
 }
-
-/// Raises the open-file limit so that `maxConnections` clients fit.
-///
-/// The soft limit is often 1024 (systemd's default for services too), which `maxConnections` (1024) plus the
-/// daemon's own descriptors would pass: accept would then fail with EMFILE while the hard limit allows far more.
-enum FileLimit {
-    /// Raises the soft limit towards `needed`, never past the hard limit; returns the soft limit now in force.
-    @discardableResult
-    static func raise(toAtLeast needed: Int) -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return -1 }
-        let wanted = rlim_t(max(0, needed))
-        if limit.rlim_cur < wanted {
-            limit.rlim_cur = min(wanted, limit.rlim_max)
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
-        return Int(limit.rlim_cur)
-    }
-}

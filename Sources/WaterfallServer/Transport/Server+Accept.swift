@@ -52,8 +52,11 @@ extension Server {
         }
         guard context.openCount < limits.maxConnections else {
             counters.connectionsOverLimit.add(1)
-            logger.warning("refused \(peer): \(limits.maxConnections) connections are open (maxConnections)")
-            refuse(fd, ProtocolError(.limit, "too many connections (maxConnections is \(limits.maxConnections))"))
+            let bound =
+                limits.connectionsLimitedByDescriptors
+                ? "the open-file limit allows \(limits.maxConnections)" : "maxConnections is \(limits.maxConnections)"
+            logger.warning("refused \(peer): \(limits.maxConnections) connections are open (\(bound))")
+            refuse(fd, ProtocolError(.limit, "too many connections (\(bound))"))
             return
         }
         let connection = Connection(fd: fd, peer: peer, context: context)

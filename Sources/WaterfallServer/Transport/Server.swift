@@ -12,19 +12,25 @@ public final class Server: Sendable {
     ///
     /// - Parameters:
     ///   - counters: shared with whoever answers the `stats` method (give the same object to the handler).
+    ///   - descriptors: the open-file limit's shares; connections past theirs are refused like those past
+    ///     `maxConnections`.
     ///   - reloadConfig: reads the config again on SIGHUP (file, then flags); nil when there is nothing to reload.
     public init(
         config: Config,
         handler: any SessionHandler,
         logger: Logger,
         counters: TransportCounters = TransportCounters(),
-        reloadConfig: (@Sendable () throws -> Config)? = nil
+        reloadConfig: (@Sendable () throws -> Config)? = nil,
+        descriptors: DescriptorBudget? = nil
     ) throws(ConfigError) {
         self.handler = handler
         self.logger = logger
         self.counters = counters
         self.reloadConfig = reloadConfig
-        self.context = TransportContext(limits: TransportLimits(config: config), counters: counters, logger: logger)
+        connectionShare = descriptors?.connections ?? Int.max
+        self.context = TransportContext(
+            limits: TransportLimits(config: config, connectionShare: connectionShare), counters: counters,
+            logger: logger)
         self.state = Mutex(State(config: config, policy: try CredentialPolicy(config: config)))
     }
 
@@ -77,7 +83,6 @@ public final class Server: Sendable {
             throw ServerError("cannot start the event loop (epoll, eventfd): \(describeErrno())")
         }
         let config = self.config
-        FileLimit.raise(toAtLeast: config.maxConnections + 64)
         let listener = try openListener(config)
         let started = state.withLock { state in
             guard state.phase == .idle else { return false }
@@ -191,7 +196,7 @@ public final class Server: Sendable {
             state.config = applied
             return applied
         }
-        let limits = TransportLimits(config: applied)
+        let limits = TransportLimits(config: applied, connectionShare: connectionShare)
         context.limits = limits
         for connection in context.openConnections { connection.apply(limits) }
         logger.level = applied.logLevel
@@ -231,6 +236,8 @@ public final class Server: Sendable {
     let handler: any SessionHandler
     let logger: Logger
     let context: TransportContext
+    /// The connections' share of the open-file limit (`DescriptorBudget.connections`).
+    let connectionShare: Int
     let state: Mutex<State>
     let acceptQueue = DispatchQueue(label: "waterfalld.accept")
     let counters: TransportCounters

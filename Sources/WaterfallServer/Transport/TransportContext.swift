@@ -3,13 +3,18 @@ import Synchronization
 /// The limits a connection applies, taken from the config and swapped on reload.
 struct TransportLimits: Sendable, Equatable {
     var maxLineBytes: Int
+    /// `maxConnections`, or the connections' share of the open-file limit where that is smaller.
     var maxConnections: Int
+    /// Whether the open-file limit, not `maxConnections`, sets `maxConnections`.
+    var connectionsLimitedByDescriptors: Bool
     var outputPauseBytes: Int
     var outputStallSeconds: Double
 
-    init(config: Config) {
+    /// The limits of `config`, with at most `connectionShare` connections (`DescriptorBudget.connections`).
+    init(config: Config, connectionShare: Int) {
         maxLineBytes = config.maxLineBytes
-        maxConnections = config.maxConnections
+        maxConnections = min(config.maxConnections, connectionShare)
+        connectionsLimitedByDescriptors = connectionShare < config.maxConnections
         outputPauseBytes = config.outputPauseBytes
         outputStallSeconds = config.outputStallSeconds
     }

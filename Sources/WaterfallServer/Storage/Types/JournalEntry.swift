@@ -36,15 +36,18 @@ public struct StoreOptions: Sendable {
     public var snapshotMinimumBytes: Int
     /// The limits layouts are rebuilt under at recovery.
     public var limits: LayoutLimits
+    /// Journal segments kept open at once; the least recently written is closed to make room for another.
+    public var maxOpenJournals: Int
     public var files: any FileOperations
 
     public init(
         policy: FsyncPolicy = .everysec, snapshotMinimumBytes: Int = 4 << 20, limits: LayoutLimits = .default,
-        files: any FileOperations = SystemFileOperations()
+        maxOpenJournals: Int = 1024, files: any FileOperations = SystemFileOperations()
     ) {
         self.policy = policy
         self.snapshotMinimumBytes = snapshotMinimumBytes
         self.limits = limits
+        self.maxOpenJournals = maxOpenJournals
         self.files = files
     }
 }
