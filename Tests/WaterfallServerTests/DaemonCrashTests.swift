@@ -50,14 +50,24 @@ import WaterfallTestSupport
         return Int(line[range.upperBound...].prefix { $0.isNumber })
     }
 
-    static func start(_ daemon: String, _ directory: String) async throws -> (DaemonProcess, TestClient) {
+    /// Starts the daemon on `directory` (its state, socket and config `c.json`), under a soft and hard limit of
+    /// `fileLimit` descriptors if given (set by `sh`'s `ulimit`), and connects.
+    static func start(
+        _ daemon: String, _ directory: String, fileLimit: Int? = nil
+    ) async throws -> (DaemonProcess, TestClient) {
         let socket = directory + "/w.sock"
-        let process = try DaemonProcess(
-            executable: daemon,
-            arguments: ["--state-dir", directory + "/state", "--socket", socket, "--config", directory + "/c.json"],
-            environment: [:])
+        let flags = ["--state-dir", directory + "/state", "--socket", socket, "--config", directory + "/c.json"]
+        let process =
+            if let fileLimit {
+                try DaemonProcess(
+                    executable: "/bin/sh",
+                    arguments: ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", daemon] + flags,
+                    environment: [:])
+            } else {
+                try DaemonProcess(executable: daemon, arguments: flags, environment: [:])
+            }
         var client: TestClient?
-        _ = await eventually(within: 20) {
+        _ = await eventually(within: 60) {
             client = try? TestClient(path: socket, timeout: 10)
             return client != nil
         }
