@@ -108,6 +108,9 @@ import WaterfallJSON
         #expect(gone.status == .connection)
         #expect(
             gone.err.hasPrefix("waterfallctl: cannot_connect: cannot connect to /tmp/waterfallctl-test-none.sock: "))
+        #expect(
+            gone.err.contains(
+                "; is waterfalld running? To use another socket, pass --socket PATH or set WATERFALLD_SOCKET"))
         // Bad usage is status 2 before any connection is tried.
         #expect(await Self.run(["get", "feed", "--sections", "x"], socket: "/tmp/none.sock").status == .usage)
     }
@@ -132,6 +135,8 @@ import WaterfallJSON
             #expect(try JSONValue(parsing: json.out)["name"] == "ping")
             let unknown = await Self.run(["describe", "nope"], socket: daemon.path)
             #expect(unknown.status == .usage && unknown.err.contains("no method named 'nope'"))
+            let misspelt = await Self.run(["describe", "layout.craete"], socket: daemon.path)
+            #expect(misspelt.err.contains("(describe lists them all); did you mean 'layout.create'?"))
         }
     }
 
