@@ -55,6 +55,8 @@ import WaterfallJSON
             #expect(jsonResult["seq"] == 1)
             let stats = await Self.run(["stats"], socket: p)
             #expect(stats.out.hasPrefix("COUNTER") && stats.out.contains("\nconnections.open "))
+            // A method's latency buckets are rows with their bounds, not an array.
+            #expect(stats.out.contains("\nmethods.layout.create.buckets ≤ ") && !stats.out.contains("["))
             let metrics = await Self.run(["metrics"], socket: p)
             #expect(metrics.out.hasPrefix("# HELP waterfalld_requests_total "))
             #expect(metrics.out.contains(#"waterfalld_layout_seq{layout="feed"} 1"#))
