@@ -1,3 +1,5 @@
+import WaterfallProtocol
+
 /// Everything a call can fail with: an error the daemon answered, or the client's own (the connection, a reply
 /// that is not shaped as PROTOCOL.md says, a timeout, a cancelled task).
 ///
@@ -37,10 +39,12 @@ public struct WaterfallClientError: Error, Sendable, Hashable, CustomStringConve
 
     // MARK: The client's own kinds
 
-    /// The socket could not be opened at `path`.
+    /// The socket could not be opened at `path`: the message names it, and how to name another.
     static func cannotConnect(_ path: String, _ reason: String) -> Self {
         Self(
-            source: .connection, kind: "cannot_connect", message: "cannot connect to \(path): \(reason)",
+            source: .connection, kind: "cannot_connect",
+            message: "cannot connect to \(path): \(reason); is waterfalld running? To use another socket, "
+                + "pass --socket PATH or set \(SocketLocation.environmentKey)",
             socketPath: path)
     }
 

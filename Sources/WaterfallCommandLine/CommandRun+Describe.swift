@@ -1,5 +1,6 @@
 import WaterfallClient
 import WaterfallJSON
+import WaterfallProtocol
 
 extension CommandRun {
     /// `describe [METHOD]`: the daemon's OpenRPC document, or one method of it.
@@ -13,8 +14,13 @@ extension CommandRun {
         guard case .array(let methods) = document["methods"],
             let method = methods.first(where: { $0["name"] == .string(name) })
         else {
+            let methods: [JSONValue] = if case .array(let methods) = document["methods"] { methods } else { [] }
+            let names = methods.compactMap { method -> String? in
+                if case .string(let name) = method["name"] { name } else { nil }
+            }
             throw UsageError(
-                "METHOD: the daemon has no method named '\(name)' (describe lists them all)", command: .describe)
+                "METHOD: the daemon has no method named '\(name)' (describe lists them all)"
+                    + NearestName.hint(for: name, among: names), command: .describe)
         }
         terminal.write(invocation.json ? method.jsonText + "\n" : MethodText.render(method, in: document))
         return .success

@@ -274,7 +274,14 @@ struct CommandRun: Sendable {
         switch value {
         case .object(let members):
             for (key, member) in members {
-                flatten(member, prefix: prefix.isEmpty ? key : "\(prefix).\(key)", numbers, into: &rows)
+                let path = prefix.isEmpty ? key : "\(prefix).\(key)"
+                if key == "buckets", case .array(let buckets) = member,
+                    let bucketRows = LatencyBuckets.rows(buckets, path: path, numbers)
+                {
+                    rows += bucketRows
+                } else {
+                    flatten(member, prefix: path, numbers, into: &rows)
+                }
             }
         case .int(let n): rows.append([prefix, "\(n)"])
         case .double(let d): rows.append([prefix, numbers.text(d)])

@@ -1,4 +1,5 @@
 import WaterfallLayout
+import WaterfallProtocol
 
 /// A parsed command line: the global options, the command, its positional arguments and options.
 public struct Invocation: Sendable, Equatable {
@@ -30,7 +31,7 @@ public struct Invocation: Sendable, Equatable {
             guard argument.hasPrefix("-"), argument != "-" else {
                 if command == nil && positionals.isEmpty {
                     guard let named = Command(rawValue: argument) else {
-                        throw UsageError("unknown command '\(argument)'", command: nil)
+                        throw UsageError("unknown command '\(argument)'\(Self.commandHint(argument))", command: nil)
                     }
                     command = named
                 } else {
@@ -65,7 +66,9 @@ public struct Invocation: Sendable, Equatable {
                 timeout = seconds
             default:
                 guard let command, let option = command.options.first(where: { $0.name == name }) else {
-                    throw UsageError("unknown option '\(name)'", command: command)
+                    let known = (CommandOption.global + (command?.options ?? [])).map(\.name)
+                    throw UsageError(
+                        "unknown option '\(name)'\(NearestName.hint(for: name, among: known))", command: command)
                 }
                 options[name] = option.value == nil ? "" : try value()
             }
@@ -78,7 +81,7 @@ public struct Invocation: Sendable, Equatable {
             guard positionals.count <= 1 else { throw UsageError("help takes at most one command", command: .help) }
             if let name = positionals.first {
                 guard let named = Command(rawValue: name) else {
-                    throw UsageError("unknown command '\(name)'", command: .help)
+                    throw UsageError("unknown command '\(name)'\(Self.commandHint(name))", command: .help)
                 }
                 command = named
                 wantsHelp = true
@@ -110,6 +113,11 @@ public struct Invocation: Sendable, Equatable {
     }
 
     /// The names of the options without a value that `command` (or none yet) accepts.
+    /// The "did you mean" for `name`, which no command has: the nearest command's name, or nothing.
+    private static func commandHint(_ name: String) -> String {
+        NearestName.hint(for: name, among: Command.allCases.map(\.rawValue))
+    }
+
     private static func switches(of command: Command?) -> [String] {
         (CommandOption.global + (command?.options ?? [])).filter { $0.value == nil }.map(\.name) + ["-h"]
     }

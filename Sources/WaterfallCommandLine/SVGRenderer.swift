@@ -1,7 +1,8 @@
 import WaterfallClient
 import WaterfallLayout
 
-/// Draws a layout as SVG: sections as bands with their index, each column's lane lightly shaded, headers and
+/// Draws a layout as SVG: sections as bands with their index in a margin beside them (left of a vertical feed,
+/// above a horizontal one, so that it never covers a header or an item), each column's lane lightly shaded, headers and
 /// footers as labelled boxes (a pinned header's pin range dashed), items as rectangles labelled with their index
 /// and id in colours that differ from their neighbours', and a caption with the name, seq, content size and item
 /// count.
@@ -12,7 +13,7 @@ public struct SVGRenderer: Sendable {
     /// The default window's height: a picture of a million items would be a picture of nothing.
     public static let defaultWindowHeight = 4000.0
 
-    /// The picture's width in pixels; nil for one pixel per point of the window.
+    /// The picture's width in pixels, the tags' margin included; nil for one pixel per point of the window.
     public var width: Double?
     /// The part of the layout drawn; nil for the full width and the first `defaultWindowHeight` points.
     public var window: Rect?
@@ -46,21 +47,25 @@ public struct SVGRenderer: Sendable {
     public func render(_ picture: LayoutPicture) -> String {
         let view = window ?? Self.defaultWindow(for: picture.contentSize)
         let viewWidth = max(view.width, 1e-9)
-        let pixelWidth = width ?? viewWidth
-        let canvas = Canvas(window: view, scale: pixelWidth / viewWidth, top: Self.captionHeight)
+        let left = picture.alongX ? 0 : Self.tagMargin
+        let pixelWidth = width.map { max(1, $0 - left) } ?? viewWidth
+        let canvas = Canvas(
+            window: view, scale: pixelWidth / viewWidth, left: left,
+            top: Self.captionHeight + (picture.alongX ? Self.tagMargin : 0))
         var svg = SVGText()
-        let totalHeight = Self.captionHeight + view.height * canvas.scale
+        let totalWidth = canvas.left + pixelWidth
+        let totalHeight = canvas.top + view.height * canvas.scale
         svg.line(
-            ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(n(pixelWidth))" height="\##(n(totalHeight))" "##
-                + ##"viewBox="0 0 \##(n(pixelWidth)) \##(n(totalHeight))" font-family="Helvetica, Arial, sans-serif">"##
+            ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(n(totalWidth))" height="\##(n(totalHeight))" "##
+                + ##"viewBox="0 0 \##(n(totalWidth)) \##(n(totalHeight))" font-family="Helvetica, Arial, sans-serif">"##
         )
         svg.line(
             "<!-- waterfallctl render: layout \(escape(picture.name)), seq \(picture.seq); \(picture.laneSource.rawValue) -->"
         )
         svg.line(##"<rect width="100%" height="100%" fill="#ffffff"/>"##)
-        caption(picture, view, pixelWidth, &svg)
+        caption(picture, view, totalWidth, &svg)
         svg.line(
-            ##"<clipPath id="window"><rect x="0" y="\##(n(Self.captionHeight))" width="\##(n(pixelWidth))" height="\##(n(view.height * canvas.scale))"/></clipPath>"##
+            ##"<clipPath id="window"><rect x="\##(n(canvas.left))" y="\##(n(canvas.top))" width="\##(n(pixelWidth))" height="\##(n(view.height * canvas.scale))"/></clipPath>"##
         )
         svg.line(##"<g clip-path="url(#window)">"##)
         for (k, section) in picture.sections.enumerated() {
@@ -80,17 +85,19 @@ public struct SVGRenderer: Sendable {
         }
         // Over every band: a pin range runs past its own section.
         for (k, section) in picture.sections.enumerated() {
-            let s = picture.firstSection + k
             // A horizontal feed's pin range runs along x: not drawn (its header is).
             if let header = section.header, let pinMaxY = section.pinMaxY, !picture.alongX {
-                pinRange(s, header, pinMaxY, canvas, &svg)
-            }
-            let band = Self.band(of: section, in: view, alongX: picture.alongX)
-            if band.maxY >= view.y, band.y <= view.maxY, band.maxX >= view.x, band.x <= view.maxX {
-                sectionTag(s, band, canvas, &svg)
+                pinRange(picture.firstSection + k, header, pinMaxY, canvas, &svg)
             }
         }
         svg.line("</g>")
+        // In the margin, outside the window's clip.
+        for (k, section) in picture.sections.enumerated() {
+            let band = Self.band(of: section, in: view, alongX: picture.alongX)
+            if band.maxY >= view.y, band.y <= view.maxY, band.maxX >= view.x, band.x <= view.maxX {
+                sectionTag(picture.firstSection + k, band, picture.alongX, canvas, &svg)
+            }
+        }
         svg.line("</svg>")
         return svg.text
     }
@@ -98,6 +105,8 @@ public struct SVGRenderer: Sendable {
     // MARK: Private
 
     private static let captionHeight = 40.0
+    /// The margin the section tags stand in: left of a vertical feed's window, above a horizontal one's.
+    private static let tagMargin = 16.0
 
     /// Distinct hues in index order: consecutive items (which sit side by side in the columns) never share one.
     private static let palette: [(fill: String, stroke: String)] = [
@@ -109,9 +118,10 @@ public struct SVGRenderer: Sendable {
     private struct Canvas {
         var window: Rect
         var scale: Double
+        var left: Double
         var top: Double
 
-        func x(_ x: Double) -> Double { (x - window.x) * scale }
+        func x(_ x: Double) -> Double { left + (x - window.x) * scale }
         func y(_ y: Double) -> Double { top + (y - window.y) * scale }
 
         /// `x`, `y`, `width` and `height` attributes of `rect`.
@@ -149,16 +159,38 @@ public struct SVGRenderer: Sendable {
             ##"<rect class="section" \##(canvas.box(band)) fill="\##(fill)" stroke="#9aa0ab" stroke-width="0.5"/>"##)
     }
 
-    /// The section's index as a tag on its band's top left corner, drawn over its header and items.
-    private func sectionTag(_ s: Int, _ band: Rect, _ canvas: Canvas, _ svg: inout SVGText) {
-        let text = "section \(s)"
-        let x = canvas.x(band.x) + 2
-        let y = max(canvas.y(band.y), canvas.top) + 2
-        let width = Double(text.count) * 6 + 8
+    /// The section's index as a tag in the margin beside the start of its band: left of it, written downward, in
+    /// a vertical feed; above it in a horizontal one. A band too short for `section s` gets `s` alone.
+    private func sectionTag(_ s: Int, _ band: Rect, _ alongX: Bool, _ canvas: Canvas, _ svg: inout SVGText) {
+        // Where the band starts and ends along the margin, in pixels, within the window.
+        let start = alongX ? max(canvas.x(band.x), canvas.left) : max(canvas.y(band.y), canvas.top)
+        let end = alongX ? canvas.x(min(band.maxX, canvas.window.maxX)) : canvas.y(min(band.maxY, canvas.window.maxY))
+        let full = "section \(s)"
+        let text = Self.tagLength(full) <= end - start - 2 ? full : "\(s)"
+        let length = Self.tagLength(text)
+        let rect =
+            alongX
+            ? Rect(x: start + 2, y: Self.captionHeight + 1, width: length, height: 14)
+            : Rect(x: 1, y: start + 2, width: 14, height: length)
         svg.line(
-            ##"<rect class="tag" x="\##(n(x))" y="\##(n(y))" width="\##(n(width))" height="14" rx="3" fill="#374151" fill-opacity="0.8"/>"##
+            ##"<rect class="tag" x="\##(n(rect.x))" y="\##(n(rect.y))" width="\##(n(rect.width))" height="\##(n(rect.height))" rx="3" fill="#374151" fill-opacity="0.8"/>"##
         )
-        svg.line(##"<text x="\##(n(x + 4))" y="\##(n(y + 10.5))" font-size="10" fill="#ffffff">\##(text)</text>"##)
+        guard !alongX else {
+            svg.line(
+                ##"<text x="\##(n(rect.x + 4))" y="\##(n(rect.y + 10.5))" font-size="10" fill="#ffffff">\##(text)</text>"##
+            )
+            return
+        }
+        // Turned a quarter clockwise about its start: it reads downward, its letters' tops toward the window.
+        let (x, y) = (n(rect.x + 3.5), n(rect.y + 4))
+        svg.line(
+            ##"<text x="\##(x)" y="\##(y)" transform="rotate(90 \##(x) \##(y))" font-size="10" fill="#ffffff">\##(text)</text>"##
+        )
+    }
+
+    /// The length in pixels of a tag holding `text` (10-pixel text, about 6 pixels a character, and 4 each end).
+    private static func tagLength(_ text: String) -> Double {
+        Double(text.count) * 6 + 8
     }
 
     /// A pinned header's range: where its frame may slide, from its own y down to `pinMaxY`, dashed.

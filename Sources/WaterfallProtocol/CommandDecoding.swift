@@ -152,7 +152,7 @@ public enum CommandDecoding {
             var op = try Params(node, path: opPath)
             let name = try op.string("method")
             guard let method = ChangeMethod(rawValue: name) else {
-                throw .badParams(op.field("method"), "\"\(name)\" cannot be used in a batch")
+                throw .badParams(op.field("method"), "\"\(name)\" cannot be used in a batch\(changeHint(name))")
             }
             var params = try op.nested(op.view("params"), path: op.field("params"))
             commands.append(try command(method, &params))
@@ -175,7 +175,8 @@ public enum CommandDecoding {
             var op = try Params(node, path: "\(path)[\(k)]")
             let name = try op.string("method")
             guard let method = ChangeMethod(rawValue: name) else {
-                throw .badParams(op.field("method"), "\"\(name)\" is not a method that changes a layout")
+                throw .badParams(
+                    op.field("method"), "\"\(name)\" is not a method that changes a layout\(changeHint(name))")
             }
             var params = try op.nested(op.view("params"), path: op.field("params"))
             _ = try params.optionalString("layout")
@@ -187,6 +188,11 @@ public enum CommandDecoding {
             try op.finish()
         }
         return commands
+    }
+
+    /// The "did you mean" for `name`, an op's method that is not a change: the nearest change's name, or nothing.
+    private static func changeHint(_ name: String) -> String {
+        NearestName.hint(for: name, among: ChangeMethod.allCases.map(\.rawValue))
     }
 }
 

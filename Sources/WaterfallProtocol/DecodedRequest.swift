@@ -36,7 +36,8 @@ public enum DecodedRequest: Sendable {
             var request = try Request(Self.parse(bytes, &reader), partialID: &id)
             isNotification = request.isNotification
             guard let method = request.knownMethod else {
-                throw ProtocolError(.unknownMethod, "method: no method named \"\(request.method)\"")
+                let hint = NearestName.hint(for: request.method, among: Method.allCases.map(\.rawValue))
+                throw ProtocolError(.unknownMethod, "method: no method named \"\(request.method)\"\(hint)")
             }
             known = method
             if request.document.hasHeightRuns && method != .change(.itemsInsert) {
@@ -48,7 +49,8 @@ public enum DecodedRequest: Sendable {
             }
             self = try Self.decode(method, request, maxBatchOps: maxBatchOps)
         } catch {
-            self = .failed(id, error, isNotification: isNotification, method: known)
+            let failure = known.map { error.suggestingField(of: $0) } ?? error
+            self = .failed(id, failure, isNotification: isNotification, method: known)
         }
     }
 

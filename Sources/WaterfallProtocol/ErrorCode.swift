@@ -65,6 +65,25 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
     public static func badParams(_ field: String, _ what: String) -> ProtocolError {
         ProtocolError(.badParams, "\(field): \(what)")
     }
+
+    /// `bad_params` for `field`, a member the object does not allow, then `hint` (`NearestName.hint`).
+    package static func unknownField(_ field: String, hint: String = "") -> ProtocolError {
+        badParams(field, unknownFieldText + hint)
+    }
+
+    /// This error, with the nearest field name `method`'s params allow at its place appended when it is an unknown
+    /// field of them and one name is clearly nearest: `params.section: unknown field; did you mean 'sections'?`.
+    package func suggestingField(of method: Method) -> ProtocolError {
+        let end = ": " + Self.unknownFieldText
+        guard code == .badParams, message.hasSuffix(end) else { return self }
+        let path = message.dropLast(end.count)
+        guard let dot = path.lastIndex(of: ".") else { return self }
+        let name = String(path[path.index(after: dot)...])
+        let hint = NearestName.hint(for: name, among: MethodTable.fieldNames(of: method, at: path[..<dot]))
+        return .unknownField(String(path), hint: hint)
+    }
+
+    private static let unknownFieldText = "unknown field"
 }
 
 extension ProtocolError {

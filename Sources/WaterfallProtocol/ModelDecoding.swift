@@ -68,7 +68,7 @@ enum ModelDecoding {
             } else if withIndex && key.isEqual(toKey: "i") {
                 if !value.isNull { index = try Params.index(value, field("i")) }
             } else {
-                throw .badParams(field(key.string ?? "?"), "unknown field")
+                throw .unknownField(field(key.string ?? "?"))
             }
         }
         if withIndex && index == nil { throw .badParams(field("i"), "missing") }

@@ -204,12 +204,12 @@ extension Params {
         var k = 0
         for (name, _) in object.members {
             if k >= 64 || used & (1 << UInt64(k)) == 0 {
-                return .badParams("\(path).\(name.string ?? "?")", "unknown field")
+                return .unknownField("\(path).\(name.string ?? "?")")
             }
             k += 1
         }
         assertionFailure("finish() found no unread member")
-        return .badParams(path, "unknown field")
+        return .unknownField(path)
     }
 }
 

@@ -144,7 +144,9 @@ extension Request {
         if key.isEqual(toKey: "jsonrpc") {
             return ProtocolError(.invalidRequest, "jsonrpc: \(Self.text(value)) is not \"2.0\"")
         }
-        return ProtocolError.badParams(key.string ?? "?", "unknown field")
+        let name = key.string ?? "?"
+        let hint = NearestName.hint(for: name, among: ["jsonrpc", "id", "method", "params"])
+        return ProtocolError.unknownField(name, hint: hint)
     }
 }
 

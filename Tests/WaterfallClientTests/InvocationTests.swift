@@ -52,6 +52,11 @@ import WaterfallCommandLine
         (["list", "--names=a"], "--names takes no value"),
         (["get", "feed", "--names"], "unknown option '--names'"),
         (["completion"], "completion needs SHELL"),
+        // A misspelt command or option names the nearest one.
+        (["rendr", "feed"], "unknown command 'rendr'; did you mean 'render'?"),
+        (["help", "stat"], "unknown command 'stat'; did you mean 'stats'?"),
+        (["--sokcet", "/s", "ping"], "unknown option '--sokcet'; did you mean '--socket'?"),
+        (["get", "feed", "--section", "0"], "unknown option '--section'; did you mean '--sections'?"),
     ])
     func refuses(_ line: [String], _ message: String) {
         #expect {

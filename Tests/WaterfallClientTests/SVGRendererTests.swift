@@ -112,13 +112,39 @@ import WaterfallLayout
         #expect(lanes == [Rect(x: 10, y: 0, width: 50, height: 50), Rect(x: 70, y: 0, width: 50, height: 50)])
     }
 
+    /// The numbers of attributes `names` of every `<rect class="kind" …>` in `svg`.
+    static func rects(_ kind: String, in svg: String, _ names: [String]) -> [[Double]] {
+        svg.split(separator: "\n").filter { $0.hasPrefix("<rect class=\"\(kind)\"") }.map { line in
+            names.map { name in
+                let value = line.components(separatedBy: " \(name)=\"")[1].prefix { $0 != "\"" }
+                return Double(value) ?? .nan
+            }
+        }
+    }
+
+    /// Each section's tag stands in the margin left of the window, clear of every header and item, and level with
+    /// the top of its section.
+    @Test(arguments: cases)
+    func sectionTagsStandClearOfTheWindow(_ testCase: Case) async throws {
+        let golden = try String(
+            contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Golden/\(testCase.name).svg").path, encoding: .utf8)
+        let tags = Self.rects("tag", in: golden, ["x", "width", "y"])
+        let boxes = ["header", "footer", "item", "section"].flatMap { Self.rects($0, in: golden, ["x"]) }
+        let windowLeft = try #require(boxes.map { $0[0] }.min())
+        #expect(!tags.isEmpty)
+        for tag in tags { #expect(tag[0] >= 0 && tag[0] + tag[1] <= windowLeft, "\(tag) reaches x \(windowLeft)") }
+        let sectionTops = Self.rects("section", in: golden, ["y"]).map { $0[0] }
+        #expect(tags.map { $0[2] - 2 } == sectionTops.map { max($0, 40) })
+    }
+
     @Test func theDefaultWindowIsTheFirst4000Points() async throws {
         let spec = LayoutSpec(width: 100, sections: [SectionSpec(items: (0..<400).map { _ in Item(height: 50) })])
         let (layout, _) = try await Layout.make(spec)
         let frames = LayoutFrames(
             seq: 1, contentSize: layout.contentSize, sections: [layout.frames(ofSection: 0)])
         let svg = SVGRenderer().render(LayoutPicture(name: "tall", model: FrameModel(frames)))
-        #expect(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="4040""#))
+        #expect(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="116" height="4040""#))
         #expect(svg.contains("window x 0–100, y 0–4000"))
         // 400 items in two columns, 60 points apart: about 67 rows fit, not 200.
         let drawn = svg.components(separatedBy: #"class="item""#).count - 1

@@ -31,6 +31,16 @@ import Testing
         #expect(throws: CommandLineOptions.UsageError.self) { try CommandLineOptions.parse(arguments) }
     }
 
+    @Test(arguments: [
+        ("--sokcet=/s", "unknown argument '--sokcet=/s'; did you mean '--socket'?"),
+        ("--loglevel", "unknown argument '--loglevel'; did you mean '--log-level'?"),
+        ("--bogus", "unknown argument '--bogus'"),
+    ])
+    func anUnknownFlagSuggestsTheNearest(argument: String, message: String) {
+        let error = #expect(throws: CommandLineOptions.UsageError.self) { try CommandLineOptions.parse([argument]) }
+        #expect(error?.message == message)
+    }
+
     @Test func flagsOverrideTheConfigFile() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }

@@ -82,12 +82,12 @@ import WaterfallJSON
         #expect(try Config.parse(Data(#"{"maxItemsPerLayout": 2147483647}"#.utf8)).maxItemsPerLayout == Int(Int32.max))
     }
 
-    /// Files written for earlier versions still load: the unused keys at their old extremes.
-    @Test func unusedKeysStillLoad() throws {
-        let text = #"{"maxReplyItems": 1099511627776, "outputCloseBytes": 1024}"#
-        let config = try Config.parse(Data(text.utf8))
-        #expect(config.maxReplyItems == 1 << 40 && config.outputCloseBytes == 1024)
-        #expect(ConfigKey.all.filter { $0.reload == .unused }.map(\.key) == ["maxReplyItems", "outputCloseBytes"])
+    /// Keys that do nothing are not declared: a file that sets one is refused like any misspelt key.
+    @Test func keysThatDoNothingAreRefused() {
+        let error = #expect(throws: ConfigError.self) {
+            try Config.parse(Data(#"{"maxReplyItems": 2000000, "outputCloseBytes": 8388608}"#.utf8))
+        }
+        #expect(error?.message.hasPrefix("unknown keys 'maxReplyItems', 'outputCloseBytes'; known keys: ") == true)
     }
 
     @Test func versionReportsTheDeclaredLimitsInOrder() {

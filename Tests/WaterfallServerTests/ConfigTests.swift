@@ -73,6 +73,30 @@ import Testing
         ("{\n  \"logLevel\": info\n}", ["not valid JSON", "line 2, column 15"]),
     ]
 
+    /// (file text, the whole message): an unknown key suggests the nearest known one, and the known keys are listed
+    /// only when one has none.
+    static let unknownKeys: [(String, String)] = [
+        (#"{"loglevel": "info"}"#, "unknown key 'loglevel'; did you mean 'logLevel'?"),
+        (#"{"maxLineByte": 5}"#, "unknown key 'maxLineByte'; did you mean 'maxLineBytes'?"),
+        (
+            #"{"maxLayout": 1, "loglevel": "info"}"#,
+            "unknown keys 'loglevel', 'maxLayout'; did you mean 'logLevel' for 'loglevel', 'maxLayouts' for "
+                + "'maxLayout'?"
+        ),
+        (#"{"frobnicate": 1}"#, "unknown key 'frobnicate'; known keys: " + Config.keys.joined(separator: ", ")),
+        (
+            #"{"loglevel": 1, "frobnicate": 1}"#,
+            "unknown keys 'frobnicate', 'loglevel'; did you mean 'logLevel' for 'loglevel'?; known keys: "
+                + Config.keys.joined(separator: ", ")
+        ),
+    ]
+
+    @Test(arguments: unknownKeys)
+    func anUnknownKeySuggestsTheNearest(text: String, message: String) {
+        let error = #expect(throws: ConfigError.self) { try Config.parse(Data(text.utf8)) }
+        #expect(error?.message == message)
+    }
+
     @Test(arguments: refusals)
     func refusesWithAMessageNamingTheFault(text: String, words: [String]) {
         let error = #expect(throws: ConfigError.self) { try Config.parse(Data(text.utf8)) }

@@ -343,21 +343,3 @@ import WaterfallJSON
         await fixture.stop()
     }
 }
-
-/// `maxReplyItems` no longer bounds replies: they are written a chunk at a time as the client reads them, so their
-/// size costs the daemon no memory (`BackpressureTests` measures a 48 MB one).
-@Suite struct ReplyLimitTests {
-    @Test func listsEverythingWhateverMaxReplyItemsSays() async throws {
-        let fixture = try await ServiceServer.start { $0.maxReplyItems = 5 }
-        let client = try fixture.connect()
-        let items = JSONValue.array((0..<8).map { _ in ["h": 10] })
-        try await client.result(
-            "layout.create", ["layout": "l", "width": 100, "sections": [["items": items], ["items": [["h": 1]]]]])
-        let get = try await client.result("layout.get", ["layout": "l"])
-        #expect(get.array("sections").map { $0.array("items").count } == [8, 1])
-        let query = try await client.result(
-            "query", ["layout": "l", "rect": ["x": 0, "y": 0, "w": 100, "h": 1000]])
-        #expect(query.array("elements").count == 9)
-        await fixture.stop()
-    }
-}

@@ -1,4 +1,5 @@
 import WaterfallJSON
+import WaterfallProtocol
 
 /// The daemon's flags; they override the config file, which overrides the defaults.
 ///
@@ -73,7 +74,8 @@ public struct CommandLineOptions: Sendable, Equatable {
             var (name, inline) = split(argument)
             if name == "-h" { name = "--help" }
             guard let (flag, key) = flags.first(where: { $0.flag.name == name }) else {
-                throw UsageError(message: "unknown argument '\(argument)'")
+                let hint = NearestName.hint(for: name, among: flags.map(\.flag.name))
+                throw UsageError(message: "unknown argument '\(argument)'\(hint)")
             }
             var text: String?
             if flag.value != nil {
@@ -129,7 +131,7 @@ public struct CommandLineOptions: Sendable, Equatable {
         let defaultWidth = ConfigKey.all.map(\.defaultText.count).max() ?? 0
         let keyLines = ConfigKey.all.map { key in
             let kind = key.range.map { "\(key.type) \($0.filter { $0 != "`" })" } ?? key.type
-            let reload = key.reload == .immediately ? "" : key.reload == .atNextStart ? "; at next start" : "; unused"
+            let reload = key.reload == .immediately ? "" : "; at next start"
             return "  \(key.key.padded(to: keyWidth))  \(key.defaultText.padded(to: defaultWidth))  \(kind)\(reload)"
         }
         return """

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WaterfallJSON
+import WaterfallProtocol
 
 /// A config that cannot be used; the message names the key and the value at fault.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -54,11 +55,7 @@ extension Config {
         }
         let fields = members.map { (key: $0.key, value: $0.value) }
         let unknown = fields.map(\.key).filter { !keys.contains($0) }.sorted()
-        if !unknown.isEmpty {
-            let names = unknown.map { "'\($0)'" }.joined(separator: ", ")
-            throw ConfigError(
-                "unknown key\(unknown.count == 1 ? "" : "s") \(names); known keys: \(keys.joined(separator: ", "))")
-        }
+        if !unknown.isEmpty { throw unknownKeys(unknown) }
         var config = Config()
         for (name, value) in fields {
             // Known: the unknown were refused above.
@@ -78,6 +75,20 @@ extension Config {
     }
 
     // MARK: Private
+
+    /// The error for `unknown`, keys no entry of `ConfigKey.all` has: each with the nearest key when one is clearly
+    /// nearest (`loglevel`: did you mean `logLevel`), and the known keys listed when one has none.
+    private static func unknownKeys(_ unknown: [String]) -> ConfigError {
+        let names = unknown.map { "'\($0)'" }.joined(separator: ", ")
+        let nearest = unknown.map { NearestName.nearest(to: $0, among: keys) }
+        var message = "unknown key\(unknown.count == 1 ? "" : "s") \(names)"
+        let suggestions = zip(unknown, nearest).compactMap { name, near in
+            near.map { unknown.count == 1 ? "'\($0)'" : "'\($0)' for '\(name)'" }
+        }
+        if !suggestions.isEmpty { message += "; did you mean \(suggestions.joined(separator: ", "))?" }
+        if nearest.contains(nil) { message += "; known keys: \(keys.joined(separator: ", "))" }
+        return ConfigError(message)
+    }
 
     /// The whole file, or the reason (errno's text) it cannot be read.
     private static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {

@@ -38,16 +38,9 @@ public struct Config: Sendable, Equatable {
     public var maxColumns = 1024
     /// Operations in one `batch` request.
     public var maxBatchOps = 10_000
-    /// No longer used: `layout.get` and `query` replies are written a chunk at a time as the client reads them, so
-    /// their size costs no memory. Still accepted, so that config files that set it load.
-    public var maxReplyItems = 2_000_000
     /// Unsent output at which a client stops being read, and a reply being produced for it waits, until it reads
     /// down to half of this.
     public var outputPauseBytes = 1_048_576
-    /// No longer used: nothing queues output without bound (replies wait for room, events have
-    /// `subscriberMaxPendingBytes`), so a client that reads is never closed for its replies' size. Still accepted,
-    /// so that config files that set it load.
-    public var outputCloseBytes = 8_388_608
     /// Seconds that pending output may make no progress before the client is disconnected.
     public var outputStallSeconds: Double = 30
     /// Unsent output past which a subscriber gets `subscription.overflow` and is unsubscribed.

@@ -47,17 +47,9 @@ extension ConfigKey {
             help: "columns in one section (adaptive column counts are capped here too)"),
         .integer("maxBatchOps", \.maxBatchOps, in: 1...100_000_000, inVersion: true, help: "operations in one `batch`"),
         .integer(
-            "maxReplyItems", \.maxReplyItems, in: 1...tebi, reload: .unused,
-            help: "no longer used (replies are written as the client reads them, see [Decisions](#decisions)); "
-                + "accepted so that old files load"),
-        .integer(
             "outputPauseBytes", \.outputPauseBytes, in: 1024...tebi,
             help: "a client with this much unsent output is not read, and a reply being produced for it waits, "
                 + "until it drains to half"),
-        .integer(
-            "outputCloseBytes", \.outputCloseBytes, in: 1024...tebi, reload: .unused,
-            help: "no longer used (a client that reads is never closed for the size of its replies); accepted so "
-                + "that old files load"),
         .seconds(
             "outputStallSeconds", \.outputStallSeconds, in: 0.1...86_400,
             help: "a client whose unsent output makes no progress this long is closed"),

@@ -26,7 +26,6 @@ extension ConfigKey.Reload {
         switch self {
         case .immediately: "applies"
         case .atNextStart: "next start"
-        case .unused: "unused"
         }
     }
 }

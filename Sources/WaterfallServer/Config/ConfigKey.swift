@@ -11,8 +11,6 @@ public struct ConfigKey: Sendable {
         case immediately
         /// The old value stays until the daemon restarts (a warning says so).
         case atNextStart
-        /// The key is no longer used: accepted so that old files load, and ignored.
-        case unused
     }
 
     /// The daemon's flag that overrides the key: `--socket PATH`, or the switch `--ephemeral`.
