@@ -31,7 +31,7 @@ final class BenchDaemon {
     /// In `existing`, when given, the daemon's socket, state directory (`state`) and stderr go there, and stay
     /// after it stops: a later daemon there recovers the same state. Otherwise a fresh directory, removed by
     /// `stop()`.
-    init?(arguments extra: [String] = [], in existing: String? = nil, patience: Double = 5) {
+    init?(arguments extra: [String] = [], in existing: String? = nil, patience: Double = 5, fileLimit: Int? = nil) {
         if let existing {
             directory = existing
             ownsDirectory = false
@@ -44,13 +44,17 @@ final class BenchDaemon {
         socketPath = directory + "/w.sock"
         let own = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let daemon = own.deletingLastPathComponent().appendingPathComponent("waterfalld").path
-        let arguments: [String]
+        var arguments: [String]
         if FileManager.default.isExecutableFile(atPath: daemon) {
             arguments = [daemon] + extra
             kind = "waterfalld"
         } else {
             arguments = [own.path, "--serve", socketPath] + extra
             kind = "waterfall-bench --serve"
+        }
+        if let fileLimit {
+            // A soft and hard limit, as a service's unit gives one: `sh`'s `ulimit` sets both, then execs.
+            arguments = ["/bin/sh", "-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\""] + arguments
         }
         let environment = [
             // A private state directory, never the user's ~/.local/state.

@@ -22,7 +22,8 @@ struct BenchOptions: Equatable {
     /// The scenarios, in the order they run.
     static let scenarios = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "viewport", "widths", "client", "json",
-        "numparse", "numformat", "memory", "storage", "stages", "durability", "recovery", "tiebreak", "reflow", "css",
+        "numparse", "numformat", "memory", "storage", "stages", "durability", "recovery", "layouts", "tiebreak",
+        "reflow", "css",
         "floor", "simdjson",
         "fuzz", "soak",
     ]

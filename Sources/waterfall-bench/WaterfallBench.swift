@@ -133,6 +133,7 @@ enum WaterfallBench {
                 items: quick ? 1_000_000 : 10_000_000, sections: 1_000, updates: quick ? 5_000 : 20_000,
                 restarts: quick ? 2 : 3, table: &table)
         }
+        if wants("layouts") { ManyLayoutsBenchmark.run(layouts: quick ? 2_000 : 10_000, table: &table) }
         // Long runs, only when named.
         if options.only?.contains("fuzz") == true, wants("fuzz") { StressBenchmark.fuzz(table: &table) }
         if options.only?.contains("soak") == true, wants("soak") { StressBenchmark.soak(table: &table) }
