@@ -10,7 +10,7 @@ import Testing
 @Suite struct DocumentationExampleTests {
     @Test(
         "Every example gets the documented replies, byte for byte",
-        arguments: (DocumentationArticle.all + [DocumentationArticle.readme]).filter {
+        arguments: DocumentationArticle.all.filter {
             !$0.examples.isEmpty || !$0.malformed.isEmpty
         })
     func examplesReplay(_ article: DocumentationArticle) async throws {
@@ -44,12 +44,6 @@ import Testing
             #expect(articles.count >= 2, "\(catalog): \(articles.map(\.relativePath))")
             #expect(articles.reduce(0) { $0 + $1.examples.count } > 0, "\(catalog) shows no wire examples")
         }
-    }
-
-    @Test("The README's socat examples are replayed")
-    func readmeHasReplayedExamples() {
-        let steps = DocumentationArticle.readme.examples.flatMap(\.steps)
-        #expect(steps.contains { $0.direction == .send } && steps.contains { $0.direction == .expect })
     }
 
     @Test("The docs and the README never point outside the repository")
