@@ -2,7 +2,7 @@ import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 
-/// Reads result nodes into the client's types; a node not shaped as PROTOCOL.md says is `bad_reply`, naming the
+/// Reads result nodes into the client's types; a node not shaped as the Methods article says is `bad_reply`, naming the
 /// path of the field at fault.
 enum ReplyDecoding {
     typealias Failure = WaterfallClientError

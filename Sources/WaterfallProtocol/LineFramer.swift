@@ -180,7 +180,7 @@ public struct LineFramer: Sendable {
         discarding = false
     }
 
-    /// Drops a trailing `\r`, skips empty lines and lines of only spaces and tabs (PROTOCOL.md), and applies the
+    /// Drops a trailing `\r`, skips empty lines and lines of only spaces and tabs (the Wire protocol article), and applies the
     /// limit.
     private mutating func emit(_ raw: ArraySlice<UInt8>, into lines: inout [InputLine]) {
         if raw.count >= ItemBuffers.shortestLine { sentPooledLines = true }

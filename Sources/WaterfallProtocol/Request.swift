@@ -8,7 +8,7 @@ public enum RequestID: Sendable, Hashable {
     case string(String)
 }
 
-/// The envelope of one request line: its id, method and params, checked against JSON-RPC 2.0 as PROTOCOL.md
+/// The envelope of one request line: its id, method and params, checked against JSON-RPC 2.0 as the Wire protocol article
 /// narrows it.
 ///
 /// Its initializers live in an extension, and values are made with the synthesized memberwise initializer: with an

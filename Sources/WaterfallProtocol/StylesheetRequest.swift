@@ -69,7 +69,7 @@ public struct StylesheetRequest: Sendable, Hashable {
     public func stylesheet(
         of spec: LayoutSpec, columnLimit: Int
     ) throws(ProtocolError) -> (sheet: ResponsiveStylesheet, layout: ResponsiveLayout) {
-        // not_found, as layout.get says of a section that does not exist (PROTOCOL.md: "no such layout, section").
+        // not_found, as layout.get says of a section that does not exist (the Errors article).
         for (k, s) in (sections ?? []).enumerated() where s >= spec.sections.count {
             throw ProtocolError(
                 .notFound, "params.sections[\(k)]: \(s) is not a section (there are \(spec.sections.count))")

@@ -1,7 +1,7 @@
 import Foundation
 import WaterfallTestSupport
 
-/// What durability costs one pipelining client's single-item updates (issue 11): the same requests to a daemon
+/// What durability costs one pipelining client's single-item updates: the same requests to a daemon
 /// with `--ephemeral`, with the default `"fsync": "everysec"`, and with `"always"`, each in a process of its own,
 /// in the same run.
 enum DurabilityBenchmark {

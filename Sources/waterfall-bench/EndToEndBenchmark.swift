@@ -1,7 +1,7 @@
 import Synchronization
 import WaterfallJSON
 
-/// Requests through the real daemon over its socket (issue 4, scenario 6); see `BenchDaemon` for why a process.
+/// Requests through the real daemon over its socket; see `BenchDaemon` for why a process.
 enum EndToEndBenchmark {
     struct Sizes {
         var requests: Int

@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 import WaterfallClient
 
-/// The request path against the machine's limit (issue 20): the daemon and `floor.c` (a line server that parses
+/// The request path against the machine's limit: the daemon and `floor.c` (a line server that parses
 /// nothing) driven by the same `loadgen` client, one client pipelining one-item `items.update` requests 256 deep and
 /// eight clients at once, in turn; and the Swift client against `loadgen` on the same daemon, 256 in flight each.
 enum FloorBenchmark {

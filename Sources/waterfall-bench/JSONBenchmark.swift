@@ -3,7 +3,7 @@ import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 
-/// The project's reader and writer against Foundation's Codable coders on the same lines (issue 4, scenario 7).
+/// The project's reader and writer against Foundation's Codable coders on the same lines.
 enum JSONBenchmark {
     /// A typical request: one item's new height.
     static let requestLine =

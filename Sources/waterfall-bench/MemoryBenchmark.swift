@@ -1,4 +1,4 @@
-/// The daemon's resident memory per item after loading large layouts over the socket (issue 4, scenario 8).
+/// The daemon's resident memory per item after loading large layouts over the socket.
 ///
 /// Each load runs in a fresh daemon, so that the baseline (its RSS after one ping) is not inflated by earlier
 /// scenarios and memory the allocator kept from them cannot be reused to flatter the figure.

@@ -1,6 +1,6 @@
 import WaterfallLayout
 
-/// A width change of many sections, placed serially and then in the engine's task group (issue 4, scenario 3).
+/// A width change of many sections, placed serially and then in the engine's task group.
 enum ParallelBenchmark {
     static func run(sections: Int, items: Int, runs: Int, table: inout Table) async {
         guard var layout = await BenchLayouts.make(sections: sections, items: items) else {

@@ -1,7 +1,7 @@
 import WaterfallLayout
 import WaterfallTestSupport
 
-/// Viewport queries on one large section against a linear scan over every frame (issue 4, scenario 4).
+/// Viewport queries on one large section against a linear scan over every frame.
 enum QueryBenchmark {
     static func run(items: Int, queries: Int, scans: Int, runs: Int, table: inout Table) async {
         guard let layout = await BenchLayouts.make(sections: 1, items: items) else {

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import WaterfallTestSupport
 
-/// Recovery after kill -9 through the daemon (issue 11): a layout of `items` plain heights in `sections` sections
+/// Recovery after kill -9 through the daemon: a layout of `items` plain heights in `sections` sections
 /// built over the socket, then single-item updates that stay in the journal (fewer bytes than a snapshot waits
 /// for), kill -9, and restarts on the same directory: the time from the spawn to the first answered `ping` and to
 /// the first answered `layout.get` of a section, the bytes on disk per item, and whether the restarted daemon

@@ -1,7 +1,7 @@
 import Foundation
 import WaterfallTestSupport
 
-/// `layout.css` through the daemon (issue 18): the first 100 items of a feed of aspect-sized photos with adaptive
+/// `layout.css` through the daemon: the first 100 items of a feed of aspect-sized photos with adaptive
 /// columns (`minColumnWidth` 180, `maxColumns` 8) over container widths 320–1920 px: the round trip, the pieces,
 /// and the stylesheet's bytes, raw and gzipped (by `gzip -c`: Foundation has no zlib on Linux).
 enum StylesheetBenchmark {

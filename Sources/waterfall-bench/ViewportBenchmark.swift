@@ -3,7 +3,7 @@ import WaterfallJSON
 import WaterfallLayout
 import WaterfallTestSupport
 
-/// Scoped diffs and subscriptions (issue 19), through the real daemon: one height in the middle of a million items
+/// Scoped diffs and subscriptions, through the real daemon: one height in the middle of a million items
 /// with a 1,000-point viewport around it and at the top, against `"diff": false`; and 64 subscribers under a stream
 /// of changes, each with its own viewport, against 64 unscoped ones.
 enum ViewportBenchmark {

@@ -1,7 +1,7 @@
 import WaterfallJSON
 import WaterfallTestSupport
 
-/// The wire at the engine's speed (issue 9), through the real daemon: bulk loads of real-valued and integer
+/// The wire at the engine's speed, through the real daemon: bulk loads of real-valued and integer
 /// heights, a mid-list update of a million items with and without its diff, and the reply to a change at the top of
 /// a thousand sections.
 enum WireBenchmark {

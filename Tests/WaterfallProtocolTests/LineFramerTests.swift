@@ -121,7 +121,7 @@ import Testing
         #expect(Self.frame("\n\n\r\na\n\n", limit: 10) == [.line(bytes("a"))])
     }
 
-    /// PROTOCOL.md: lines of only spaces and tabs are ignored like empty ones; a line with anything else is kept.
+    /// The Wire protocol article: lines of only spaces and tabs are ignored like empty ones; a line with anything else is kept.
     @Test func skipsLinesOfOnlySpacesAndTabs() {
         #expect(Self.frame("   \n\t\n \t \r\na\n \ta\n", limit: 10) == [.line(bytes("a")), .line(bytes(" \ta"))])
     }
