@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Buffers that placement needs on every change, kept by the layout from one change to the next so that a small
-/// change allocates none of them (each allocation costs about 0.1 µs here, and a one-item update needed a dozen).
+/// change allocates none of them (a one-item update would otherwise make a dozen allocations).
 ///
 /// A buffer keeps its storage after use; `trim()` frees the ones that a large change grew, so a layout keeps at
 /// most a few KiB here, and never more than its own last small changes needed.
@@ -47,8 +47,8 @@ struct PlacementScratch: Sendable {
     ) rethrows -> R {
         if entries.isEmpty {
             // Not zeroed: `ColumnEntries` reads only entries it wrote (up to its counts, which it zeroes). Filling
-            // all 128 KiB touched every page of a fresh mapping on each bulk insert (3.9 % of a bulk load's daemon
-            // samples, in the memset and its page faults); a chunk writes a fraction of each column's room.
+            // all 128 KiB would touch every page of a fresh mapping on each bulk insert, where a chunk writes a
+            // fraction of each column's room.
             entries =
                 Self.spareEntries.withLock { $0.popLast() }
                 ?? ContiguousArray(unsafeUninitializedCapacity: ColumnEntries.scratchEntries) { _, count in
