@@ -28,8 +28,8 @@ extension JSONScanner {
 
         /// Adds the key at `node` (a string just appended to the tape) to the set.
         ///
-        /// It reads the fields it needs through the pointer rather than copying the whole node just stored (measured
-        /// faster than passing the key's bounds along from the scan, which cost registers in the scan loop).
+        /// It reads the fields it needs through the pointer rather than copying the whole node just stored, and
+        /// rather than taking the key's bounds from the scan, which would cost registers in the scan loop.
         @inline(__always)
         mutating func insert(_ node: UnsafePointer<TapeNode>, _ base: UnsafePointer<UInt8>) {
             guard node.pointee.flags & TapeNode.hasEscapes == 0 else {

@@ -387,7 +387,7 @@ extension SectionState {
 
 extension SectionState {
     /// The section's metrics, read in place: `mutating` only so that `sections[s].measured()` goes through the
-    /// array's in-place access, where `SectionMetrics(sections[s])` copied the section first (a retain and a
-    /// release of each of its arrays, on every change; measured in the profile of a one-item update).
+    /// array's in-place access, where `SectionMetrics(sections[s])` would copy the section first (a retain and a
+    /// release of each of its arrays, on every change).
     mutating func measured() -> SectionMetrics { SectionMetrics(self) }
 }

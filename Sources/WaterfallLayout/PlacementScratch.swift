@@ -22,13 +22,12 @@ struct PlacementScratch: Sendable {
     var origins: [Double] = []
     /// `ColumnEntries`' lists when they are too large for the stack: 128 KiB, taken by a large placement and given
     /// back by `trim()` to `spareEntries`, so that it is not left among the sections' long-lived arrays to fragment
-    /// the heap (10,000 sections of 1,000 items measured 49 instead of 46 bytes per item that way).
+    /// the heap.
     private var entries: ContiguousArray<Int32> = []
     private var counts: ContiguousArray<Int> = []
 
     /// `entries` that placements gave back, shared by every layout: a bulk load's inserts take turns with the same
-    /// one or two. Each insert of 10,000 items mapped its own, faulted in the pages it wrote (a tenth of the load's
-    /// page faults) and unmapped it again (measured). Two at most, one per placement running at once on this
+    /// one or two, rather than each mapping its own, faulting in the pages it writes and unmapping it again. Two at most, one per placement running at once on this
     /// daemon's two cores, so the daemon keeps 256 KiB here whatever its number of layouts.
     private static let spareEntries = Mutex<[ContiguousArray<Int32>]>([])
     static let sharedSpares = 2

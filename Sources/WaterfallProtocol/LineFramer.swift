@@ -100,10 +100,8 @@ public struct LineFramer: Sendable {
     /// for every line. A line handed out is still referenced while its request is decoded and applied (its params
     /// go on as the applied ops), which a pipelining client overlaps with the next lines: a read's work runs while
     /// the next read's waits, each of a line or two of ~100 KB integer heights, and a line is being carried, so up
-    /// to five are alive. Six buffers take turns, and the oldest is free again by the time it is refilled (with two,
-    /// it was still held about every other line: 27,900 against 20,500 page faults per million-item load; with
-    /// three, half of the integer load's lines still found it held: 17,600 against 16,100, measured, the same pool
-    /// size as `ItemBuffers.spares` for the same reason). One still in use is not touched: emptying it
+    /// to five are alive. Six buffers take turns, so the oldest is free again by the time it is refilled (fewer
+    /// would often still be held; the same pool size as `ItemBuffers.spares` for the same reason). One still in use is not touched: emptying it
     /// copies on write, into a new buffer of the same capacity. They are let go when the connection has nothing left
     /// to do (`releaseSpares`).
     private var spares: [[UInt8]] = []
