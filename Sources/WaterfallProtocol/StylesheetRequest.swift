@@ -75,7 +75,7 @@ public struct StylesheetRequest: Sendable, Hashable {
                 .notFound, "params.sections[\(k)]: \(s) is not a section (there are \(spec.sections.count))")
         }
         // The stylesheet places items down a block's flow; a horizontal feed would need one written along x, which
-        // is not made (Decisions): refused rather than answered with a vertical sheet.
+        // is not made (the Methods article, `layout.css`): refused rather than answered with a vertical sheet.
         guard spec.axis == .vertical else {
             throw .badParams(
                 "params.layout",
