@@ -1,7 +1,7 @@
 import WaterfallLayout
 
 /// What a client holds of a layout: every section's frames, kept in sync by replaying each change on its indices
-/// and applying its diff, as PROTOCOL.md v2 says.
+/// and applying its diff, as the Diffs article says.
 ///
 /// Start from a full `layout.get`; then for each change (a result of this client's own request, or a
 /// `layout.changed` event from any connection) the model replays the request's commands, adds `dy` to the old frames of

@@ -1,6 +1,6 @@
 /// The calls written to the connection and not yet answered, in the order they were written.
 ///
-/// Replies come in the order of their requests (PROTOCOL.md), so a reply almost always answers the oldest entry:
+/// Replies come in the order of their requests (the Wire protocol article), so a reply almost always answers the oldest entry:
 /// taking it is O(1), with no hashing and no allocation once the ring has grown. A call that ended early
 /// (cancelled, timed out) leaves its entry in place, without its completion, until its reply comes: a reply with
 /// `"id": null` (a line the daemon could not read) is then still matched to the request it answers.

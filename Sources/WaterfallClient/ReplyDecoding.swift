@@ -2,7 +2,7 @@ import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 
-/// Reads result nodes into the client's types; a node not shaped as PROTOCOL.md says is `bad_reply`, naming the
+/// Reads result nodes into the client's types; a node not shaped as the Methods article says is `bad_reply`, naming the
 /// path of the field at fault.
 enum ReplyDecoding {
     typealias Failure = WaterfallClientError
@@ -57,9 +57,8 @@ enum ReplyDecoding {
         ItemFrame(index: try int(node, "i", path()), frame: try rect(node, path()), id: node["id"]?.string)
     }
 
-    /// The `items` array of a section entry, read in one pass over each item's members through views: a lookup
-    /// per key made a node (a retain) and walked the members again for each of the six (1 µs an item for a
-    /// million-item `layout.get`).
+    /// The `items` array of a section entry, read in one pass over each item's members through views, since a
+    /// lookup per key would make a node (a retain) and walk the members again for each of the six.
     static func itemFrames(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [ItemFrame] {
         try node.withView { (array: JSONView) throws(Failure) -> [ItemFrame] in
             guard array.kind == .array else { throw fail(path(), "not an array") }

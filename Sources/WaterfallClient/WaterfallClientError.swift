@@ -1,7 +1,7 @@
 import WaterfallProtocol
 
 /// Everything a call can fail with: an error the daemon answered, or the client's own (the connection, a reply
-/// that is not shaped as PROTOCOL.md says, a timeout, a cancelled task).
+/// that is not shaped as the Methods article says, a timeout, a cancelled task).
 ///
 /// `kind` is the daemon's stable `data.kind` for its errors (`not_found`, `bad_params`, ...) and one of the
 /// client's kinds below otherwise; `code` is the JSON-RPC code (0 for the client's own); `message` is for people.

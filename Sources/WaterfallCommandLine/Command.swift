@@ -131,7 +131,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .list: "Prints a table: LAYOUT, SECTIONS, ITEMS, SEQ."
         case .get:
             "Prints a table of frames: a section line (its origin and height), then its header, items and footer."
-        case .query: "Prints a table of the elements visible in the rect (LAYOUT.md's visibility rule)."
+        case .query: "Prints a table of the elements visible in the rect (the Geometry article's query rule)."
         case .export: "Prints the layout's inputs as JSON (layout.create of them rebuilds the same frames)."
         case .css:
             """

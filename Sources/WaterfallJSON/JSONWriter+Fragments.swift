@@ -1,8 +1,7 @@
 /// A run of JSON text written straight into a `JSONWriter`'s buffer, in room reserved once for all of it.
 ///
 /// For the hot values of fixed shape (an item's frame, a reply's envelope): written call by call, a frame of five
-/// numbers costs a dozen writer calls, each with its room check and comma bookkeeping (~15 ns each); as a fragment
-/// it is one. The caller writes the punctuation and keys itself, and must stay within the room it asked for.
+/// numbers costs a dozen writer calls, each with its room check and comma bookkeeping; as a fragment it is one. The caller writes the punctuation and keys itself, and must stay within the room it asked for.
 public struct JSONFragment {
     @usableFromInline let start: UnsafeMutablePointer<UInt8>
     /// Bytes written.

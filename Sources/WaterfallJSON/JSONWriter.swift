@@ -5,8 +5,7 @@
 /// Top-level values get no comma, so several replies can share one buffer, each ended by `newline()`.
 ///
 /// Each call reserves its worst-case length once and writes through a pointer: appending byte by byte to an
-/// array costs a uniqueness check per byte (measured on a 188-byte reply, release build: 1020 ns byte by
-/// byte, 350 ns this way). Keep the writer in a local variable while writing a reply: as a class property
+/// array costs a uniqueness check per byte. Keep the writer in a local variable while writing a reply: as a class property
 /// every call would also pay a dynamic exclusivity check.
 public struct JSONWriter: Sendable {
     // MARK: Lifecycle

@@ -3,7 +3,7 @@ struct ColumnCursor: Sendable, Equatable {
     var columnY: [Double]
     /// The cursor of `next` placement, or of `shortest` placement with `tieBreak: cursor`: both are the previous
     /// item's `(column + span) % columns` (0 for the first item), which is how a resumed placement recovers it. For
-    /// the tie rule, LAYOUT.md's `j + s` and its remainder pick alike: at `columns` no tied start is at or after it,
+    /// the tie rule, the plain `j + s` and its remainder pick alike: at `columns` no tied start is at or after it,
     /// and at 0 every one is, so either way the leftmost tied start wins.
     var next: Int
 
@@ -24,7 +24,7 @@ struct ColumnCursor: Sendable, Equatable {
     // MARK: Internal
 
     /// Picks the start column for an item of `span` columns (already clamped) and returns it with its y
-    /// (LAYOUT.md, "Placing a section", step 3).
+    /// (the Geometry article, "Ties after the cursor").
     ///
     /// - Complexity: O(columns); a sliding-window maximum keeps wide spans from costing O(columns × span).
     @inline(__always)

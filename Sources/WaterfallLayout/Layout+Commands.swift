@@ -404,10 +404,8 @@ extension ContiguousArray {
     /// Makes room for `extra` more elements: by doubling while the array is small, by `largeGrowth` once mapped.
     ///
     /// A bulk load appends to the same arrays a hundred times over; each growth faults in fresh pages for the old
-    /// elements it copies, and unmaps the old ones. At 4× a million-item load of 10,000-item inserts still copied
-    /// 10k, 40k, 160k and 640k elements: 1.85 times the final size in page faults, a third of the engine's time
-    /// (measured). At 16× it copies 10k and 160k, 1.17 times; the unwritten capacity is never resident, so the
-    /// daemon's memory per item does not change.
+    /// elements it copies, and unmaps the old ones. Growing 16× at a time once mapped keeps those copies few; the
+    /// unwritten capacity is never resident, so the daemon's memory per item does not change.
     @inline(__always)
     mutating func reserveForAppend(_ extra: Int) {
         let needed = count + extra

@@ -206,8 +206,7 @@ struct DiffEntries {
     ///
     /// Inlined (as are `changeItems` and `appendItems`), and the fill entered only when it shares its work among
     /// child tasks: each call of an `async` function allocates a frame from the task's allocator, and a one-item
-    /// update went through seven of them from the visit down; the task runtime's own functions fell from 3.9 % to
-    /// 2.0 % of a pipelined one-item update's daemon samples.
+    /// update would otherwise go through seven of them from the visit down.
     @inline(__always)
     consuming func finished(_ layout: inout Layout) async -> LayoutDiff {
         if total > 0 {
@@ -388,7 +387,7 @@ extension SectionState {
 
 extension SectionState {
     /// The section's metrics, read in place: `mutating` only so that `sections[s].measured()` goes through the
-    /// array's in-place access, where `SectionMetrics(sections[s])` copied the section first (a retain and a
-    /// release of each of its arrays, on every change; measured in the profile of a one-item update).
+    /// array's in-place access, where `SectionMetrics(sections[s])` would copy the section first (a retain and a
+    /// release of each of its arrays, on every change).
     mutating func measured() -> SectionMetrics { SectionMetrics(self) }
 }

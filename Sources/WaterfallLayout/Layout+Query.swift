@@ -118,7 +118,7 @@ extension SectionState {
 
     /// The header as a query of `rect` returns it, given the section's index and origin, or nil when it is not in
     /// `rect`: a pinned header is placed at `min(max(rect.minY, header.y), pinMaxY)` first, and marked pinned when
-    /// that is not its resting y (LAYOUT.md, pinned headers).
+    /// that is not its resting y (the Geometry article, "Pinned headers").
     func headerElement(section s: Int, origin: Double, in rect: Rect) -> Element? {
         guard var frame = localHeaderFrame.map({ Layout.absolute($0, origin) }) else { return nil }
         let resting = frame.y

@@ -1,5 +1,5 @@
 extension PlacementKernel {
-    /// Places `inputs[range]` of a section with `reflow: stable` (LAYOUT.md's stable reflow): an item that keeps a
+    /// Places `inputs[range]` of a section with `reflow: stable` (the Geometry article's "Stable reflow"): an item that keeps a
     /// column is stacked in it (its start moved left as far as its span needs to fit), one that has none yet is
     /// given one by the section's rule, exactly as exact placement would; returns how many laid-out heights were
     /// not exact.

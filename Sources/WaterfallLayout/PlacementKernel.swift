@@ -2,7 +2,7 @@
 ///
 /// Separate from `ColumnCursor` so the common case (shortest column, no tolerance, single-column items) runs with
 /// nothing else in the loop: in registers for two, three and five columns, as a plain scan over a buffer, or, from
-/// 16 columns on, as a min-heap so that an item does not scan every column (FIELD-NOTES: the heap wins from about 12–16 columns). Each item is read once: the
+/// 16 columns on, as a min-heap so that an item does not scan every column. Each item is read once: the
 /// fast loops stop at the first item spanning several columns (placed by the general rule) rather than checking
 /// the whole range first, and the query index is written in the same pass (`ColumnEntrySink`).
 enum PlacementKernel {
@@ -151,7 +151,7 @@ private struct HeightSizing {
         rowSpacing = geometry.rowSpacing
     }
 
-    /// Aspect sizing, then pixel snapping, in LAYOUT.md's order.
+    /// Aspect sizing, then pixel snapping, in the Geometry article's order.
     @inline(__always)
     func height(_ input: ItemInput) -> Double {
         var height = input.height

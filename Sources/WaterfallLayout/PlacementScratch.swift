@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Buffers that placement needs on every change, kept by the layout from one change to the next so that a small
-/// change allocates none of them (each allocation costs about 0.1 µs here, and a one-item update needed a dozen).
+/// change allocates none of them (a one-item update would otherwise make a dozen allocations).
 ///
 /// A buffer keeps its storage after use; `trim()` frees the ones that a large change grew, so a layout keeps at
 /// most a few KiB here, and never more than its own last small changes needed.
@@ -22,13 +22,12 @@ struct PlacementScratch: Sendable {
     var origins: [Double] = []
     /// `ColumnEntries`' lists when they are too large for the stack: 128 KiB, taken by a large placement and given
     /// back by `trim()` to `spareEntries`, so that it is not left among the sections' long-lived arrays to fragment
-    /// the heap (10,000 sections of 1,000 items measured 49 instead of 46 bytes per item that way).
+    /// the heap.
     private var entries: ContiguousArray<Int32> = []
     private var counts: ContiguousArray<Int> = []
 
     /// `entries` that placements gave back, shared by every layout: a bulk load's inserts take turns with the same
-    /// one or two. Each insert of 10,000 items mapped its own, faulted in the pages it wrote (a tenth of the load's
-    /// page faults) and unmapped it again (measured). Two at most, one per placement running at once on this
+    /// one or two, rather than each mapping its own, faulting in the pages it writes and unmapping it again. Two at most, one per placement running at once on this
     /// daemon's two cores, so the daemon keeps 256 KiB here whatever its number of layouts.
     private static let spareEntries = Mutex<[ContiguousArray<Int32>]>([])
     static let sharedSpares = 2
@@ -47,8 +46,8 @@ struct PlacementScratch: Sendable {
     ) rethrows -> R {
         if entries.isEmpty {
             // Not zeroed: `ColumnEntries` reads only entries it wrote (up to its counts, which it zeroes). Filling
-            // all 128 KiB touched every page of a fresh mapping on each bulk insert (3.9 % of a bulk load's daemon
-            // samples, in the memset and its page faults); a chunk writes a fraction of each column's room.
+            // all 128 KiB would touch every page of a fresh mapping on each bulk insert, where a chunk writes a
+            // fraction of each column's room.
             entries =
                 Self.spareEntries.withLock { $0.popLast() }
                 ?? ContiguousArray(unsafeUninitializedCapacity: ColumnEntries.scratchEntries) { _, count in

@@ -23,7 +23,7 @@ struct SectionGeometry: Sendable, Hashable {
 
     // MARK: Lifecycle
 
-    /// Resolves `own` over `defaults` by LAYOUT.md's rules (the column rule first set wins; other properties one by one).
+    /// Resolves `own` over `defaults` by the Geometry article's rules (the column rule first set wins; other properties one by one).
     ///
     /// Adaptive column counts are capped at `columnLimit`, so a tiny `minColumnWidth` cannot ask for a million columns.
     init(
@@ -82,7 +82,7 @@ struct SectionGeometry: Sendable, Hashable {
 
     // MARK: Internal
 
-    /// Whether a stable section under `other` settings would have to choose every column again (LAYOUT.md's
+    /// Whether a stable section under `other` settings would have to choose every column again (the Geometry article's
     /// stable reflow): the column count or the rule that chooses changed, or the section was not stable.
     func resetsColumns(from other: SectionGeometry) -> Bool {
         reflow == .stable
@@ -119,7 +119,7 @@ struct SectionGeometry: Sendable, Hashable {
         insets.left + Double(column) * (columnWidth + columnSpacing)
     }
 
-    /// The laid-out height of an item: aspect sizing, then pixel snapping, evaluated in LAYOUT.md's order.
+    /// The laid-out height of an item: aspect sizing, then pixel snapping, evaluated in the Geometry article's order.
     @inline(__always)
     func itemHeight(_ input: ItemInput) -> Double {
         var height = input.height
@@ -149,7 +149,7 @@ struct SectionGeometry: Sendable, Hashable {
     }
 
     /// A pinned header's `pinMaxY` relative to the section's origin, given where the items end: the lowest y it is
-    /// pushed to, where its bottom meets the end of the items area, and never above its resting y (LAYOUT.md,
+    /// pushed to, where its bottom meets the end of the items area, and never above its resting y (the Geometry article,
     /// pinned headers). Nil without `pinHeader` or without a header.
     func localPinMaxY(itemsBottom: Double) -> Double? {
         guard pinHeader && headerHeight > 0 else { return nil }

@@ -200,8 +200,8 @@ extension SectionState {
     ///
     /// An item's column and y follow from the items before it and its span alone (every placement rule chooses the
     /// column before it reads the height), and no item follows the last one, so only its height changes. Placing it
-    /// again took a run of its own, a splice of five arrays and a refresh of every column's samples: 60 % of the
-    /// engine's share of a pipelined one-item update of the last item (the feed's photo that finished loading).
+    /// again would take a run of its own, a splice of five arrays and a refresh of every column's samples, for the
+    /// commonest update of a feed (its last photo finished loading).
     /// Only the last item: past an item updated in place, the convergence check would read the new height as old.
     ///
     /// - Complexity: O(1).

@@ -4,7 +4,7 @@ protocol ShortestColumnPicker {
     /// Whether `input` covers one column only (for two and three columns, exactly a span of 1, as 0 is `full`).
     func isSingleColumn(_ input: ItemInput) -> Bool
     /// Picks the shortest column, ties to the leftmost, moves its bottom down to `y + height + spacing` (evaluated
-    /// left to right, as LAYOUT.md does), and returns the column and `y`.
+    /// left to right, as the Geometry article does), and returns the column and `y`.
     mutating func place(height: Double, spacing: Double) -> (column: Int, y: Double)
     /// Writes the column heights back to the cursor's buffer, for a picker that holds them in registers.
     func store(into columnY: UnsafeMutableBufferPointer<Double>)

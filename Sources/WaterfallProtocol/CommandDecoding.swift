@@ -6,9 +6,8 @@ public enum CommandDecoding {
     /// The command of `method` from `p` (without its `layout` and `diff`, which the caller reads).
     ///
     /// `items.update`, the most frequent, decodes its small payload out of line and builds its command here, inlined
-    /// into the caller: returned from the out-of-line switch over all methods, the command was built in a temporary
-    /// and copied twice more on the way out (~25 ns of a ~330 ns line, when a command was 290 bytes; it is 33 since
-    /// its configure cases are boxed).
+    /// into the caller: returned from the out-of-line switch over all methods, the command would be built in a
+    /// temporary and copied twice more on the way out.
     @inlinable
     public static func command(_ method: ChangeMethod, _ p: inout Params) throws(ProtocolError) -> LayoutCommand {
         guard method == .itemsUpdate else { return try decodeCommand(method, &p) }

@@ -4,7 +4,7 @@ import WaterfallLayout
 /// Writes engine commands and layout specs as a client sends them: the mirror of `CommandDecoding`, so that a
 /// client, the tests and the benchmark spell a request one way.
 ///
-/// Params never include `layout` (the caller adds it first, where PROTOCOL.md's examples put it).
+/// Params never include `layout` (the caller adds it first, where the Methods article's examples put it).
 public enum CommandEncoding {
     /// The method and params of `command`.
     public static func request(_ command: LayoutCommand) -> (method: ChangeMethod, params: JSONValue) {

@@ -60,8 +60,8 @@ public enum DecodedRequest: Sendable {
     public static func layoutName(_ p: inout Params) throws(ProtocolError) -> String {
         let name = try p.string("layout")
         let bytes = name.utf8
-        // Over the string's own storage: `allSatisfy` on the view went through its generic iterator, a byte at a
-        // time (1.5 % of a pipelined one-item update's daemon CPU with the String's making).
+        // Over the string's own storage: `allSatisfy` on the view would go through its generic iterator, a byte at
+        // a time.
         let valid = bytes.withContiguousStorageIfAvailable { isLayoutName($0) } ?? isLayoutName(Array(bytes))
         guard valid else {
             let shown = bytes.count > 40 ? String(name.prefix(40)) + "…" : name

@@ -1,6 +1,6 @@
 import WaterfallLayout
 
-/// A JSON-RPC error code and its stable `data.kind` name (PROTOCOL.md's table).
+/// A JSON-RPC error code and its stable `data.kind` name (the Errors article's table).
 ///
 /// Open like sourcekit-lsp's `ErrorCode`: a struct with static members rather than an enum, so adding a code never
 /// breaks a client that switches over the known ones.
@@ -31,7 +31,7 @@ public struct ErrorCode: Sendable, Hashable {
     /// A change the daemon could not make durable (disk full, I/O error): nothing changed.
     public static let storage = ErrorCode(code: -32008, kind: "storage")
 
-    /// Every code, in PROTOCOL.md's order, with when a request gets it (the OpenRPC document's errors).
+    /// Every code, in the Errors article's order, with when a request gets it (the OpenRPC document's errors).
     public static let all: [(code: ErrorCode, when: String)] = [
         (parseError, "not JSON, or not UTF-8"),
         (invalidRequest, "not an object, no method, a wrong jsonrpc, an array"),

@@ -4,20 +4,19 @@ import WaterfallLayout
 /// Spare item arrays for the next bulk `items.insert`, so that decoding one reuses memory the last ones used.
 ///
 /// The array of a 10,000-item insert is 80 KB of bare heights (`ItemList(heights:)`), or 720 KB of `Item`s when
-/// its items are more than heights; either is above the daemon's mmap threshold (`MemoryTuning`): allocated fresh,
-/// its pages fault in while it fills and are unmapped when the engine drops it, about 15 ns of a bulk load's
-/// ~60-90 ns of decoding per item (measured with `Item`s). The pool keeps a reference to the last arrays it handed
-/// out; once the engine has dropped a command's copy, the pool's is the only one and the next decode refills it in
-/// place. While a command still holds one (a pipelined client's insert being applied as the next is decoded),
-/// emptying it copies on write, as any array would, so reuse never touches an array in use.
+/// its items are more than heights; either is above the daemon's mmap threshold (`MemoryTuning`), so an array
+/// allocated fresh faults its pages in while it fills and is unmapped when the engine drops it. The pool keeps a
+/// reference to the last arrays it handed out; once the engine has dropped a command's copy, the pool's is the
+/// only one and the next decode refills it in place. While a command still holds one (a pipelined client's insert
+/// being applied as the next is decoded), emptying it copies on write, as any array would, so reuse never touches
+/// an array in use.
 ///
 /// A pipelining client's connection decodes its next read while the visit applies the last, and a read of a bulk
-/// load holds a few lines, so five or six arrays are in use at once: with two spares only 25 % of takes found one
-/// free again, with six 93 % (measured, 800 inserts of 10,000). Six arrays of 10,000 `Item`s are 4.3 MB (8.6 MB at
-/// the largest capacity kept; of heights, 0.5 and 1 MB), which an idle daemon should not hold (4 bytes per item of
-/// a million-item layout): they are let go (`release`, through `Session.clientPaused`) when a connection that sent
-/// a line of `shortestLine` bytes or more (the least that holds `reusable.lowerBound` items) has nothing left to do,
-/// as its `LineFramer` lets go of its own line buffers then (`releaseSpares`).
+/// load holds a few lines, so several arrays are in use at once: the pool keeps `spares` of each kind so that most
+/// takes find one free. An idle daemon should not hold them: they are let go (`release`, through
+/// `Session.clientPaused`) when a connection that sent a line of `shortestLine` bytes or more (the least that holds
+/// `reusable.lowerBound` items) has nothing left to do, as its `LineFramer` lets go of its own line buffers then
+/// (`releaseSpares`).
 ///
 /// Only arrays of `reusable` capacities are kept, so the pool holds at most `spares` of them whatever a client
 /// sends.

@@ -100,10 +100,8 @@ public struct LineFramer: Sendable {
     /// for every line. A line handed out is still referenced while its request is decoded and applied (its params
     /// go on as the applied ops), which a pipelining client overlaps with the next lines: a read's work runs while
     /// the next read's waits, each of a line or two of ~100 KB integer heights, and a line is being carried, so up
-    /// to five are alive. Six buffers take turns, and the oldest is free again by the time it is refilled (with two,
-    /// it was still held about every other line: 27,900 against 20,500 page faults per million-item load; with
-    /// three, half of the integer load's lines still found it held: 17,600 against 16,100, measured, the same pool
-    /// size as `ItemBuffers.spares` for the same reason). One still in use is not touched: emptying it
+    /// to five are alive. Six buffers take turns, so the oldest is free again by the time it is refilled (fewer
+    /// would often still be held; the same pool size as `ItemBuffers.spares` for the same reason). One still in use is not touched: emptying it
     /// copies on write, into a new buffer of the same capacity. They are let go when the connection has nothing left
     /// to do (`releaseSpares`).
     private var spares: [[UInt8]] = []
@@ -113,7 +111,7 @@ public struct LineFramer: Sendable {
 
     /// Finds the next `\n`, eight bytes at a time; `memchr` is not available without Glibc.
     ///
-    /// A byte at a time took ~5 % of a bulk load's connection thread: a 250 KB line is searched whole.
+    /// Eight bytes at a time because a bulk load's line (a few hundred KB) is searched whole.
     private static func firstNewline(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
         var i = index
         if let base = bytes.baseAddress {
@@ -180,7 +178,7 @@ public struct LineFramer: Sendable {
         discarding = false
     }
 
-    /// Drops a trailing `\r`, skips empty lines and lines of only spaces and tabs (PROTOCOL.md), and applies the
+    /// Drops a trailing `\r`, skips empty lines and lines of only spaces and tabs (the Wire protocol article), and applies the
     /// limit.
     private mutating func emit(_ raw: ArraySlice<UInt8>, into lines: inout [InputLine]) {
         if raw.count >= ItemBuffers.shortestLine { sentPooledLines = true }

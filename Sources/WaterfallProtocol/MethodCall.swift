@@ -7,8 +7,7 @@ import WaterfallLayout
 /// layout in one visit.
 ///
 /// `layoutCreate` is boxed: a `LayoutSpec` holds the default section properties inline (a few hundred bytes), and
-/// every request of a read, the most frequent small ones included, would be that large and copied as such (about
-/// 0.4 µs more daemon CPU per pipelined `items.update`, measured).
+/// every request of a read, the most frequent small ones included, would be that large and copied as such.
 public enum MethodCall: Sendable {
     case ping
     case version

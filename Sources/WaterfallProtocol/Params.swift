@@ -8,9 +8,8 @@ import WaterfallJSON
 /// (raw pointers) while `owner` keeps the document alive, so a read costs no reference counting.
 ///
 /// The readers the server calls per request are `@inlinable`, with the stored properties they touch
-/// `@usableFromInline`: called across the module boundary, each paid a call chain and, for the initializer, a thunk
-/// that copied the 80-byte value through memory (together ~50 ns of an `items.update` line). Error paths stay out of
-/// line.
+/// `@usableFromInline`: called across the module boundary, each would pay a call chain and, for the initializer, a
+/// thunk that copies the 80-byte value through memory. Error paths stay out of line.
 public struct Params {
     // The initializers live in an extension and values are made with the synthesized memberwise initializer: with
     // an initializer written here, the optimizer built each value in a temporary and copied it out (see `Request`).

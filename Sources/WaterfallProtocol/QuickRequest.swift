@@ -5,8 +5,8 @@ import WaterfallLayout
 /// `layout`, `section` and optionally `diff` in its params (a feed telling the daemon the heights its images came
 /// to, one or a few at a time).
 ///
-/// The general path parses a line into a tape and then decodes the tape: about 0.9 µs of the 3–4 µs a pipelined
-/// one-item update costs the daemon. This reads the same line once, straight into the `LayoutChange` the general
+/// The general path parses a line into a tape and then decodes the tape, a large part of what a pipelined one-item
+/// update costs the daemon. This reads the same line once, straight into the `LayoutChange` the general
 /// path would make, and takes nothing it is not sure of: any other method or member, a repeated member, an escape
 /// in a string, a number out of its field's range, a `null`, anything after the object, and it returns nil, so that
 /// the general path reads the line again and gives the same change or the error with its message. The two are

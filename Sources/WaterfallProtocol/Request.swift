@@ -8,12 +8,12 @@ public enum RequestID: Sendable, Hashable {
     case string(String)
 }
 
-/// The envelope of one request line: its id, method and params, checked against JSON-RPC 2.0 as PROTOCOL.md
+/// The envelope of one request line: its id, method and params, checked against JSON-RPC 2.0 as the Wire protocol article
 /// narrows it.
 ///
 /// Its initializers live in an extension, and values are made with the synthesized memberwise initializer: with an
-/// initializer written in the body, the optimizer built each request twice on the stack and copied it with a retain
-/// and a release per reference (~30 ns per request).
+/// initializer written in the body, the optimizer builds each request twice on the stack and copies it with a
+/// retain and a release per reference.
 public struct Request: Sendable {
     public var id: RequestID
     /// The known method it names, or nil (`unknown_method`).

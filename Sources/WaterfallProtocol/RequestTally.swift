@@ -16,7 +16,7 @@ public struct RequestTally: Sendable, Equatable {
     /// pipelined update of a few microseconds and a bulk load of a second both land in a bucket of their own).
     public static let bucketBounds: [Double] = (0..<12).map { k in (0..<k).reduce(1e-6) { bound, _ in bound * 4 } }
 
-    /// The error kinds counted, in the order of PROTOCOL.md's table.
+    /// The error kinds counted, in the order of the Errors article's table.
     public static let kinds: [ErrorCode] = [
         .parseError, .invalidRequest, .unknownMethod, .badParams, .internalError, .notFound, .exists,
         .invalidGeometry, .tooLarge, .limit, .shuttingDown, .forbidden, .storage,

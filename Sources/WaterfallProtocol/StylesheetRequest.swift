@@ -69,13 +69,13 @@ public struct StylesheetRequest: Sendable, Hashable {
     public func stylesheet(
         of spec: LayoutSpec, columnLimit: Int
     ) throws(ProtocolError) -> (sheet: ResponsiveStylesheet, layout: ResponsiveLayout) {
-        // not_found, as layout.get says of a section that does not exist (PROTOCOL.md: "no such layout, section").
+        // not_found, as layout.get says of a section that does not exist (the Errors article).
         for (k, s) in (sections ?? []).enumerated() where s >= spec.sections.count {
             throw ProtocolError(
                 .notFound, "params.sections[\(k)]: \(s) is not a section (there are \(spec.sections.count))")
         }
         // The stylesheet places items down a block's flow; a horizontal feed would need one written along x, which
-        // is not made (Decisions): refused rather than answered with a vertical sheet.
+        // is not made (the Methods article, `layout.css`): refused rather than answered with a vertical sheet.
         guard spec.axis == .vertical else {
             throw .badParams(
                 "params.layout",

@@ -8,7 +8,7 @@
 public enum WireRange {
     /// Section and item indices and positions (`at`, `section`, `i`, `from`, `to`, the index lists).
     public static let index: ClosedRange<Int> = 0...Int(Int32.max)
-    /// Counts that are at least one: `span` (clamped to the column count, LAYOUT.md) and `maxColumns`.
+    /// Counts that are at least one: `span` (clamped to the column count, Geometry article) and `maxColumns`.
     public static let count: ClosedRange<Int> = 1...Int(Int32.max)
     /// `columns`: the most a section may have.
     public static let columns: ClosedRange<Int> = 1...1024

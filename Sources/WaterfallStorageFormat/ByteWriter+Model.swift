@@ -44,8 +44,7 @@ extension ByteWriter {
     /// `item(_:)` writes it, bare heights straight from their array.
     ///
     /// A plain item is its tag, which is its height's kind, and the height. Written into room made once, with no
-    /// `Item` made and no append per byte: item by item, a bulk insert's journal record cost a quarter of what a
-    /// durable daemon spent on the load (measured).
+    /// `Item` made and no append per byte, so that a bulk insert's journal record costs little next to its load.
     public mutating func itemSequence(_ list: ItemList) {
         // Room for plain items up front (at most 9 bytes each): a bulk insert's record otherwise grows through
         // every power of two, copying itself each time.

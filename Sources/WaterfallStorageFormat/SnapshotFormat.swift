@@ -38,9 +38,8 @@ public enum SnapshotFormat {
                 let range = start..<min(start + itemsPerRecord, count)
                 RecordFile.append(to: &w) { w in
                     w.u8(Tag.items)
-                    // Items that are only heights are written from an array of them: one by one, through `Item`s,
-                    // writing the snapshot of a bulk-loaded layout was a tenth of what the durable daemon spent on
-                    // the load (measured).
+                    // Items that are only heights are written from an array of them, not one by one through
+                    // `Item`s, which would make a bulk-loaded layout's snapshot costly next to its load.
                     if layout.heights(inSection: s, in: range, into: &heights) {
                         w.itemSequence(ItemList(heights: heights))
                     } else {

@@ -57,7 +57,7 @@ extension LayoutDiff {
     }
 }
 
-/// A reply that is not shaped as PROTOCOL.md says.
+/// A reply that is not shaped as the Methods article says.
 public struct WireFormatError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }

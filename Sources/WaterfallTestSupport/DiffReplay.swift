@@ -2,7 +2,7 @@ import WaterfallClient
 import WaterfallLayout
 
 /// What a client holds: every section's frames. It replays commands on its indices and applies diffs, as
-/// PROTOCOL.md tells clients to, so tests can check that a diff brings old frames to the new ones exactly.
+/// the Diffs article tells clients to, so tests can check that a diff brings old frames to the new ones exactly.
 public struct ClientFrames: Sendable, Equatable {
     public struct Section: Sendable, Equatable {
         public var origin: Double
@@ -77,7 +77,7 @@ public struct ClientFrames: Sendable, Equatable {
 
     /// Applies a diff: moves listed sections and those in shifts by `dy`, then overwrites what it lists.
     ///
-    /// Throws, before changing anything, when the diff is larger than PROTOCOL.md allows: a listed section that
+    /// Throws, before changing anything, when the diff is larger than the Diffs article allows: a listed section that
     /// could have been a shift (or that changed in nothing; a section whose old origin plus `dy` is not its new
     /// origin to the last bit must be listed), a shift that overlaps a listed section or another
     /// shift, or two adjacent shifts with the same `dy` (runs are maximal). `screen` is the layout's after the change:

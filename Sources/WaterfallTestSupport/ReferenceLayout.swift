@@ -1,11 +1,10 @@
 import WaterfallLayout
 
-/// A deliberately simple layout written straight from LAYOUT.md: a list of sections, every command applied to plain
+/// A deliberately simple layout written straight from the Geometry article: a list of sections, every command applied to plain
 /// arrays, every layout computed from scratch. The engine must agree with it bit for bit.
 ///
-/// The one rule taken from the project's docs rather than LAYOUT.md's text: positions are computed relative to the
-/// section's origin and then added to it (README, "Arithmetic"), which is how the engine can move a section without
-/// placing it again.
+/// It evaluates in the engine's order: positions are computed relative to the section's origin and then added to it
+/// (Geometry, "Arithmetic"), which is how the engine can move a section without placing it again.
 ///
 /// A horizontal layout (Geometry, "Horizontal feeds") is computed here along its own axes, every frame on screen:
 /// each section's rows run across y and its items along x, an aspect item `{w, h}` being its row's height × w / h
@@ -167,7 +166,7 @@ public struct ReferenceLayout: Sendable {
             footerBlock = r.footerInsets.top + r.footerHeight + r.footerInsets.bottom
         }
         let bottom = itemsBottom + r.insets.bottom + footerBlock
-        // LAYOUT.md, pinned headers: max(header.y, itemsBottom + insets.bottom - headerHeight), local, then + origin.
+        // Geometry, "Pinned headers": max(header.y, itemsBottom + insets.bottom - headerHeight), local, then + origin.
         var pinMaxY: Double?
         if r.pinHeader, let header {
             pinMaxY = origin + max(header.y, itemsBottom + r.insets.bottom - r.headerHeight)
@@ -190,7 +189,7 @@ public struct ReferenceLayout: Sendable {
     }
 }
 
-/// LAYOUT.md's property resolution, written out on its own.
+/// The Geometry article's property resolution ("Where a property comes from"), written out on its own.
 private struct Resolved {
     var columns: Int
     var columnWidth: Double

@@ -2,7 +2,7 @@ import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 
-/// An engine command as a client writes it on the wire: its method and params (without `layout`), as PROTOCOL.md
+/// An engine command as a client writes it on the wire: its method and params (without `layout`), as the Methods article
 /// spells them (through the protocol's `CommandEncoding`), so that tests can send generated commands through the
 /// socket.
 public struct WireCommand: Sendable, CustomStringConvertible {

@@ -33,6 +33,9 @@ struct BenchOptions: Equatable {
         Flag(name: "--quick", help: "smaller sizes and fewer runs (a few minutes instead of ten or more)"),
         Flag(name: "--only", value: "NAME,…", help: "only these scenarios (listed below, and run in that order)"),
         Flag(name: "--columns", value: "N,…", help: "the column counts of the kernel and tiebreak scenarios"),
+        Flag(
+            name: "--report", value: "PATH",
+            help: "also write every table with the machine, toolchain, date and command to PATH (Markdown)"),
         Flag(name: "--help", help: "print this help and exit"),
     ]
 
@@ -41,6 +44,8 @@ struct BenchOptions: Equatable {
     /// nil: every scenario.
     var only: [String]?
     var columns: [Int]?
+    /// Where `--report` writes the run's report (`BenchReport`); nil: nowhere.
+    var report: String?
 
     /// Parses arguments without the program name; `--flag value` and `--flag=value` both work.
     ///
@@ -90,6 +95,7 @@ struct BenchOptions: Equatable {
                     throw UsageError("--columns: '\(value!)' is not a list of column counts in 1...1024 like 2,8")
                 }
                 options.columns = counts.compactMap { $0 }
+            case "--report": options.report = value
             default: break
             }
         }

@@ -2,7 +2,7 @@ import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 
-/// Bytes on the wire for small changes to large layouts (issue 4, scenario 5).
+/// Bytes on the wire for small changes to large layouts.
 enum DiffSizeBenchmark {
     static func run(items: Int, sections: Int, sectionItems: Int, table: inout Table) async {
         if var big = await BenchLayouts.make(sections: 1, items: items),

@@ -4,7 +4,7 @@ import WaterfallLayout
 import WaterfallProtocol
 import WaterfallTestSupport
 
-/// Doubles written as JSON (issue 9): nanoseconds a double, the writer's shortest-digits conversion against the
+/// Doubles written as JSON: nanoseconds a double, the writer's shortest-digits conversion against the
 /// standard library's `Double.write(to:)` it replaced, timed in turn; and a reply of frames written through the
 /// protocol's fragment writer, in MB/s. Each figure is the thread's CPU time (the wall time in parentheses): on this
 /// shared host the other tenants' load stretches the wall time of a single-threaded loop two to four times over,

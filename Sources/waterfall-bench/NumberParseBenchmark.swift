@@ -2,7 +2,7 @@ import Glibc
 import WaterfallJSON
 import WaterfallTestSupport
 
-/// Number conversion (issue 9): `JSONView.double` on numbers as clients write them, against `Double(String)` on
+/// Number conversion: `JSONView.double` on numbers as clients write them, against `Double(String)` on
 /// the same texts and against the conversion before Eisel–Lemire (Clinger's fast path, else `Double(String)`).
 enum NumberParseBenchmark {
     static func run(numbers: Int, runs: Int, table: inout Table) async {

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import WaterfallTestSupport
 
-/// The programs the daemon is measured against (issue 20), compiled at bench time: `floor.c`, a line server that
+/// The programs the daemon is measured against, compiled at bench time: `floor.c`, a line server that
 /// parses nothing and answers each line with a reply the size of a one-frame `items.update` result; `loadgen.c`, a
 /// pipelining client independent of the project's code; and `simdjson-sum.cpp`, simdjson's on-demand parser reading
 /// every number of a bulk load.

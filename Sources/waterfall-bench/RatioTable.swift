@@ -1,4 +1,4 @@
-/// Issue 20's table: each of the daemon's figures beside a peer's (the floor, simdjson, the raw client) taken in the
+/// The table of the daemon against its peers: each of the daemon's figures beside a peer's (the floor, simdjson, the raw client) taken in the
 /// same run, their ratio, and the goal.
 struct RatioTable {
     private var rows: [(String, String, String, String, String)] = []
@@ -10,11 +10,11 @@ struct RatioTable {
         print("  \(measure): \(daemon)\(peer == "—" ? "" : " vs \(peer): \(ratio)") (goal \(goal))")
     }
 
-    /// A ratio `value` against a goal of at least `goal`, as "0.12× (goal ≥ 0.3×: MISSED)" parts.
+    /// A ratio `value` against a goal of at least `goal`, as "0.12× (goal ≥ 0.3×: not met)" parts.
     mutating func add(_ measure: String, daemon: String, peer: String, ratio value: Double, atLeast goal: Double) {
         add(
             measure, daemon: daemon, peer: peer, ratio: Format.ratio(value),
-            goal: "≥ \(Format.ratio(goal)): \(value >= goal ? "met" : "MISSED")")
+            goal: "≥ \(Format.ratio(goal)): \(value >= goal ? "met" : "not met")")
     }
 
     func render() -> String {

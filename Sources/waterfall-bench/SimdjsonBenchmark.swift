@@ -1,7 +1,7 @@
 import Foundation
 import WaterfallTestSupport
 
-/// Bulk loads against the parsing limit (issue 20): the daemon loading a million heights (100 `items.insert` of
+/// Bulk loads against the parsing limit: the daemon loading a million heights (100 `items.insert` of
 /// 10,000, diff off, `--ephemeral`) against simdjson's on-demand parser reading and converting every number of the
 /// same requests (`simdjson-sum`, best of 5), real-valued and integer heights, in the same run; with the daemon's
 /// CPU time and page faults per item, fresh memory being a large part of a load's cost on this host; and the same

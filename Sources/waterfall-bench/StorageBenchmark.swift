@@ -4,7 +4,7 @@ import WaterfallServer
 import WaterfallStorageFormat
 import WaterfallTestSupport
 
-/// Durable layouts (issue 11): bytes on disk per item of a snapshot, snapshot write and recovery (load, decode,
+/// Durable layouts: bytes on disk per item of a snapshot, snapshot write and recovery (load, decode,
 /// place) times, journal bytes per single-item update, and commit throughput per fsync policy.
 enum StorageBenchmark {
     static func run(quick: Bool, table: inout Table) async {

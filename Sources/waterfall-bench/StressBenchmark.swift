@@ -1,7 +1,7 @@
 import Foundation
 import WaterfallTestSupport
 
-/// The long runs of issue 17 through a release build of the built `waterfalld`: the wire fuzzer (`fuzz`) and the
+/// The long runs through a release build of the built `waterfalld`: the wire fuzzer (`fuzz`) and the
 /// soak (`soak`), with the counts the test suite runs only with its environment variables. Named with `--only`
 /// only; never part of a full run.
 ///

@@ -2,10 +2,10 @@ import Foundation
 import WaterfallLayout
 import WaterfallTestSupport
 
-/// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…]`: prints one table of figures
-/// and ratios, then issue 20's table of the daemon against its peers (`--only floor,simdjson,memory` gives it whole);
-/// fuzz and soak (issue 17's long runs) run only when named. The flags and scenario names are declared in
-/// `BenchOptions`.
+/// `swift run -c release waterfall-bench [--quick] [--only NAME,…] [--columns N,…] [--report PATH]`: prints one
+/// table of figures and ratios, then the table of the daemon against its peers (`--only floor,simdjson,memory`
+/// gives it whole), and with `--report` writes both to a file (`BenchReport`); fuzz and soak, the long runs, run
+/// only when named. The flags and scenario names are declared in `BenchOptions`.
 @main
 enum WaterfallBench {
     static func main() async {
@@ -147,6 +147,11 @@ enum WaterfallBench {
             await WireStagesBenchmark.requestLine(count: quick ? 50_000 : 200_000, runs: runs, table: &table)
         }
         print("\n" + table.render())
-        if !ratios.isEmpty { print("\nThe daemon against its peers, in this run (issue 20):\n\n" + ratios.render()) }
+        if !ratios.isEmpty { print("\nThe daemon against its peers, in this run:\n\n" + ratios.render()) }
+        if let path = options.report {
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            BenchReport(arguments: arguments, table: table.render(), ratios: ratios.isEmpty ? nil : ratios.render())
+                .write(to: path)
+        }
     }
 }

@@ -4,11 +4,10 @@ import WaterfallLayout
 import WaterfallTestSupport
 
 /// The benchmark's long feed through the daemon, at a size a test affords: what the viewport scenario measures must
-/// be what issue 19 asks for.
+/// be what the Diffs article's scoped diffs promise.
 @Suite struct BulkFeedTests {
     /// A new height in the middle of the feed with a viewport around that item: the scoped result lists the item and
-    /// every item of the viewport whose frame moved (the viewport the benchmark used to pick, half-way down the
-    /// content, missed the item, and its reply listed no frame).
+    /// every item of the viewport whose frame moved.
     @Test func aViewportAroundTheChangedItemListsItAndWhatMovedInView() async throws {
         try await InProcessDaemon.with { daemon in
             let client = try await WaterfallClient.connect(to: daemon.path)

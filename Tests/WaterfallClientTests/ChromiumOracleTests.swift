@@ -5,7 +5,7 @@ import WaterfallTestSupport
 
 /// The browser as the oracle of `tieBreak: "cursor"`: seeded random sections laid out by the engine and by
 /// Chromium's `display: grid-lanes` with the same tracks, gaps, spans and `flow-tolerance` must give the same item
-/// positions (LAYOUT.md's promise).
+/// positions (the Geometry article's promise).
 ///
 /// Runs with `chromium` on PATH (`.ci/run` installs it) or the binary `WATERFALL_CHROMIUM` names, e.g.
 /// `swift test --filter ChromiumOracleTests`. Values are whole points, so the
@@ -65,7 +65,7 @@ struct ChromiumOracleTests {
     static func browserPositions(_ sections: [Section]) throws -> [[[Double]]] {
         var html = "<!doctype html><html><head><style>body{margin:0}.g{display:grid-lanes}</style></head><body>"
         for section in sections {
-            // A span over the column count is clamped, as LAYOUT.md clamps it.
+            // A span over the column count is clamped, as the Geometry article clamps it.
             html +=
                 "<div class=\"g\" style=\"grid-template-columns:repeat(\(section.columns),\(section.columnWidth)px);"
             html += "column-gap:\(section.columnSpacing)px;row-gap:\(section.rowSpacing)px;"

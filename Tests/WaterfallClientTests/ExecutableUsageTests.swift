@@ -34,6 +34,7 @@ import Testing
         (["--columns", "0"], "waterfall-bench: --columns: '0' is not a list of column counts in 1...1024"),
         (["--only"], "waterfall-bench: --only needs a value"),
         (["--quick=yes"], "waterfall-bench: --quick takes no value"),
+        (["--report"], "waterfall-bench: --report needs a value (PATH)"),
     ])
     func theBenchmarkRefusesBadValues(_ arguments: [String], _ message: String) async throws {
         try #require(BuiltBinary.path("waterfall-bench") != nil, "waterfall-bench is not built")

@@ -6,7 +6,7 @@ import WaterfallLayout
 
 @Suite struct ReplyDecodingTests {
     @Test func aMutationResultWithShiftsAndAnAnchor() throws {
-        // PROTOCOL.md's example, with an anchor.
+        // A mutation result with an anchor.
         let text = #"""
             {"seq":12,"contentSize":{"w":375,"h":5210},"diff":{"sections":[{"section":0,"origin":0,"height":812,"count":31,"items":[{"i":30,"x":10,"y":700,"w":172.5,"h":102}]}],"shifts":[{"from":1,"to":999,"dy":102}]},"anchor":{"section":3,"i":4,"dy":102}}
             """#

@@ -2,7 +2,7 @@ import Testing
 import WaterfallLayout
 import WaterfallTestSupport
 
-/// The diff shapes of PROTOCOL.md ("Mutation result and diff"), written out in full, and the incremental work behind
+/// The diff shapes of the Diffs article, written out in full, and the incremental work behind
 /// them (`lastPlacedCount`).
 ///
 /// The base layout is `MutationTests.base`: section 0 with items 10, 20, 30, 40 in 2 columns of 100 (height 70,

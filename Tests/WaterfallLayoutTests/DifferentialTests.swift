@@ -153,7 +153,7 @@ import WaterfallTestSupport
             if var header = section.header {
                 let resting = header
                 if let bound = section.pinMaxY {
-                    // LAYOUT.md's rule along the feed: at the rect's leading edge, between rest and the bound.
+                    // The Geometry article's rule along the feed: at the rect's leading edge, between rest and the bound.
                     switch (horizontal, rtl) {
                     case (false, _): header.y = min(max(rect.y, resting.y), bound)
                     case (true, false): header.x = min(max(rect.x, resting.x), bound)

@@ -1,7 +1,7 @@
 import Testing
 import WaterfallLayout
 
-/// Pinned headers (LAYOUT.md v1.2, "Pinned headers"), computed by hand: `pinMaxY`, queries that place a pinned
+/// Pinned headers (the Geometry article, "Pinned headers"), computed by hand: `pinMaxY`, queries that place a pinned
 /// header within its range, and the diffs that list a header whose range changed.
 ///
 /// The layout: width 210, defaults of 2 columns (100 wide, 10 apart), headers of 20 and `pinHeader` true.

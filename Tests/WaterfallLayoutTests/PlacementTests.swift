@@ -1,7 +1,7 @@
 import Testing
 import WaterfallLayout
 
-/// LAYOUT.md's "Placing a section", step by step, with every frame worked out by hand.
+/// The Geometry article's "Shortest column first", step by step, with every frame worked out by hand.
 ///
 /// Unless a case says otherwise: 2 columns of 100 in a width of 210 (spacing 10), or 3 columns of 100 in 320, and
 /// `colY` lists each column's next y after the items before.

@@ -2,7 +2,7 @@ import Testing
 import WaterfallLayout
 import WaterfallTestSupport
 
-/// `elements(in:)` by LAYOUT.md's "Queries": hand-computed results, then a seeded comparison with a linear scan.
+/// `elements(in:)` by the Geometry article's "Queries": hand-computed results, then a seeded comparison with a linear scan.
 ///
 /// The layout, 210 wide:
 /// - section 0: header 20, 2 columns, items 10, 20, 30, 40 → `(0,20,100,10) (110,20,100,20) (0,40,100,30)
@@ -164,7 +164,7 @@ import WaterfallTestSupport
         #expect(layout.elements(in: rect(0, 0, 100, 3000)).count == 200)
     }
 
-    /// LAYOUT.md's rule, written out again here so the comparison does not trust `Rect.isVisible`.
+    /// The Geometry article's rule, written out again here so the comparison does not trust `Rect.isVisible`.
     static func isIn(_ f: Rect, _ r: Rect) -> Bool {
         if f.width == 0 || f.height == 0 {
             return r.x <= f.x && f.x < r.x + r.width && r.y <= f.y && f.y < r.y + r.height

@@ -2,7 +2,7 @@ import Testing
 
 @testable import WaterfallLayout
 
-/// LAYOUT.md's column rules, by hand: `cw = (width - insets.left - insets.right - (c - 1) * columnSpacing) / c`,
+/// The Geometry article's column rules, by hand: `cw = (width - insets.left - insets.right - (c - 1) * columnSpacing) / c`,
 /// adaptive counts, the resolution of a section's properties against the defaults, and the snapping of `cw`.
 @Suite struct SectionGeometryTests {
     /// One geometry case: the settings, and the column count, width and x positions worked out in `name`.

@@ -2,7 +2,7 @@ import Testing
 
 @testable import WaterfallLayout
 
-/// LAYOUT.md's two tie rules for `shortest` placement, worked out by hand: `leftmost` picks the smallest tied start;
+/// The Geometry article's two tie rules for `shortest` placement, worked out by hand: `leftmost` picks the smallest tied start;
 /// `cursor` (CSS grid-lanes) the smallest tied start at or after the cursor, else the smallest, then moves the cursor
 /// to `j + s`.
 ///

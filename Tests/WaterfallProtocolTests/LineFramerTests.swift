@@ -79,8 +79,7 @@ import Testing
 
     /// A client that writes a bulk load line by line has its reads end with a line about every other time, while the
     /// daemon is still busy with the lines before: such a chunk is no pause, and the spares stay for the next lines
-    /// (dropped there, every line of a million-item load was carried in fresh pages: 38,500 page faults per load
-    /// against 17,000 for the same lines in one write, measured).
+    /// (dropped there, every line would be carried in fresh pages).
     @Test func keepsSparesWhenAChunkEndsWithItsLine() {
         var framer = LineFramer(maxLineBytes: 1 << 20)
         let line = [UInt8](repeating: UInt8(ascii: "a"), count: 100_000) + [0x0A]
@@ -121,7 +120,7 @@ import Testing
         #expect(Self.frame("\n\n\r\na\n\n", limit: 10) == [.line(bytes("a"))])
     }
 
-    /// PROTOCOL.md: lines of only spaces and tabs are ignored like empty ones; a line with anything else is kept.
+    /// The Wire protocol article: lines of only spaces and tabs are ignored like empty ones; a line with anything else is kept.
     @Test func skipsLinesOfOnlySpacesAndTabs() {
         #expect(Self.frame("   \n\t\n \t \r\na\n \ta\n", limit: 10) == [.line(bytes("a")), .line(bytes(" \ta"))])
     }

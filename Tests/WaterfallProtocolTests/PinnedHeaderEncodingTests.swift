@@ -4,7 +4,7 @@ import WaterfallLayout
 import WaterfallProtocol
 
 /// `pinMaxY` is the last key of a pinned header's object (in `layout.get` and in diffs), and `"pinned": true` the
-/// last key of a query element, only when set (PROTOCOL.md v2, "Frames").
+/// last key of a query element, only when set (the Geometry article, "Pinned headers").
 @Suite struct PinnedHeaderEncodingTests {
     @Test func aSectionsPinnedHeaderEndsWithPinMaxY() {
         let frames = SectionFrames(

@@ -44,7 +44,7 @@ import WaterfallJSON
         }
     }
 
-    /// PROTOCOL.md's example mutation result, byte for byte.
+    /// A mutation result, byte for byte.
     @Test func writesAMutationResultWithADiff() {
         let diff = LayoutDiff(sections: [
             SectionDiff(

@@ -3,7 +3,7 @@ import WaterfallJSON
 
 @testable import WaterfallProtocol
 
-/// The request envelope: JSON-RPC 2.0 as PROTOCOL.md narrows it.
+/// The request envelope: JSON-RPC 2.0 as the Wire protocol article narrows it.
 @Suite struct RequestTests {
     /// A line that is a valid request, and what its envelope says.
     struct Valid: Sendable, CustomTestStringConvertible {

@@ -43,7 +43,7 @@ import WaterfallProtocol
         return (layout, entry, budget)
     }
 
-    /// The crash of issue 17, built past the wire's ranges: an `at` of Int.max is `not_found`, and the log is asked
+    /// A change built past the wire's ranges: an `at` of Int.max is `not_found`, and the log is asked
     /// for nothing (the undo of that insert, `at + items.count`, trapped before).
     @Test func anOutOfRangeChangeIsRefusedBeforeAnythingReadsIt() async throws {
         let log = Log()

@@ -122,7 +122,7 @@ import Testing
     }
 
     /// A writability event that never comes does not close a client that reads: the stall check offers the socket
-    /// the queued output itself, and what it takes is progress (issue 17's lost reply).
+    /// the queued output itself, and what it takes is progress (else a reply could be lost).
     @Test func aLostWakeUpCostsACheckNotTheConnection() {
         var machine = Machine(limits: Self.limits)
         var socket = FakeSocket(room: 0)

@@ -5,7 +5,7 @@ import WaterfallTestSupport
 
 @testable import WaterfallServer
 
-/// PROTOCOL.md's promise, through the socket: a client that holds the old frames, replays each request on its
+/// The Diffs article's promise, through the socket: a client that holds the old frames, replays each request on its
 /// indices, adds `dy` and overwrites the listed items holds exactly the frames of a fresh `layout.get`.
 // Serialized: its cases are CPU-bound, and run side by side they would hold every thread of the cooperative
 // pool (two here) for seconds, starving the socket tests that run meanwhile.

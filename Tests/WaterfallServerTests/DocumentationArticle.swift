@@ -107,51 +107,12 @@ struct DocumentationArticle: Sendable, CustomTestStringConvertible {
         return articles
     }()
 
-    /// The README's socat examples: each region between `<!-- replay -->` and `<!-- /replay -->` is one example,
-    /// in which every indented `echo 'JSON' | $S` line is sent and every indented `{"jsonrpc"…}` line is a reply
-    /// the daemon must give (other lines are prose). The README's socat commands each open a connection of
-    /// their own; the replay sends them on one, which answers the same since no example there subscribes.
-    static let readme: DocumentationArticle = {
-        let absolute = packageRoot + "/README.md"
-        let text = (try? String(contentsOfFile: absolute, encoding: .utf8)) ?? ""
-        return DocumentationArticle(readme: text, absolutePath: absolute)
-    }()
-
     /// The package's directory: three levels above this file (`Tests/WaterfallServerTests/…`).
     static let packageRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
-
-    /// Parses the README's replayed regions (see ``readme``).
-    private init(readme text: String, absolutePath: String) {
-        relativePath = "README.md"
-        self.absolutePath = absolutePath
-        examples = []
-        malformed = []
-        var current: Example?
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = rawLine.trimmingCharacters(in: .whitespaces)
-            let number = index + 1
-            if trimmed == "<!-- replay -->" {
-                if let current { malformed.append((current.line, "a replay region inside another")) }
-                current = Example(number: examples.count + 1, line: number, steps: [], config: nil, pending: nil)
-            } else if trimmed == "<!-- /replay -->", let example = current {
-                examples.append(example)
-                current = nil
-            } else if var example = current, rawLine.hasPrefix("    ") {
-                if trimmed.hasPrefix("echo '"), trimmed.hasSuffix("' | $S") {
-                    let request = trimmed.dropFirst("echo '".count).dropLast("' | $S".count)
-                    example.steps.append(Step(direction: .send, connection: "", text: String(request), line: number))
-                } else if trimmed.hasPrefix(#"{"jsonrpc""#) {
-                    example.steps.append(Step(direction: .expect, connection: "", text: trimmed, line: number))
-                }
-                current = example
-            }
-        }
-        if let current { malformed.append((current.line, "a replay region without its closing mark")) }
-    }
 
     // MARK: Private
 

@@ -3,7 +3,7 @@ import WaterfallJSON
 
 @testable import WaterfallServer
 
-/// Every error kind of PROTOCOL.md's table through the socket, and that a rejected request changed nothing.
+/// Every error kind of the Errors article's table through the socket, and that a rejected request changed nothing.
 ///
 /// Not provoked here: `internal` is a bug in the daemon and `shutting_down` answers requests that arrive while it
 /// stops (the transport closes connections then, so a client cannot reach it on purpose); `forbidden` is the

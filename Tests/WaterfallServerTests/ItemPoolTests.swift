@@ -4,8 +4,7 @@ import Testing
 @testable import WaterfallServer
 
 /// The decoder's pool of item arrays (`ItemBuffers`) and a connection's parse buffers are let go once a client that
-/// streamed large inserts pauses and its last lines are decoded, so an idle daemon holds none of them (measured:
-/// 2–4 bytes per item of a million-item layout otherwise).
+/// streamed large inserts pauses and its last lines are decoded, so an idle daemon holds none of them.
 @Suite(.serialized) struct ItemPoolTests {
     @Test func anIdleClientLeavesNoSpareItemArrays() async throws {
         let server = try await ServiceServer.start { $0.ephemeral = true }

@@ -3,10 +3,10 @@ import WaterfallJSON
 
 @testable import WaterfallServer
 
-/// Every method of PROTOCOL.md through the socket, with the real `LayoutService`, and its result's shape.
+/// Every method of the Methods article through the socket, with the real `LayoutService`, and its result's shape.
 ///
 /// The standard layout: width 310, two columns of 150 with the default spacing of 10, items 100, 50 and 70 tall,
-/// so item 2 goes under item 1 (the shorter column): frames written by hand from LAYOUT.md.
+/// so item 2 goes under item 1 (the shorter column): frames written by hand from the Geometry article.
 @Suite struct MethodTests {
     static let feed: JSONValue = [
         "layout": "feed", "width": 310, "sections": [["items": [["h": 100], ["h": 50], ["h": 70, "id": "c"]]]],

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WaterfallJSON
 
-/// Layouts at several widths through the built daemon (issue 18): every width survives a durable restart, and bad
+/// Layouts at several widths through the built daemon every width survives a durable restart, and bad
 /// widths are refused naming the field and the value, changing nothing, on a durable daemon and an ephemeral one.
 @Suite struct WidthsTests {
     static let create =

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WaterfallTestSupport
 
-/// The wire fuzzer (issue 17) through the built `waterfalld`, durable and `--ephemeral`: the table of every method ×
+/// The wire fuzzer through the built `waterfalld`, durable and `--ephemeral`: the table of every method ×
 /// every number field × extreme values in every form, then seeded structural mutations of valid requests. Every
 /// request gets exactly one reply of a documented kind, an error changes nothing, the daemon never exits, and a
 /// durable daemon killed with SIGKILL recovers what it acknowledged.

@@ -3,7 +3,7 @@ import WaterfallLayout
 import WaterfallProtocol
 
 /// What every mutating method answers: the layout's new version, its content size and, unless the request said
-/// `"diff": false`, how the frames moved (PROTOCOL.md, "Mutation result and diff").
+/// `"diff": false`, how the frames moved (the Diffs article).
 public struct MutationResult: Sendable, Hashable {
     public var seq: Int
     public var contentSize: Size
@@ -149,7 +149,7 @@ public enum LayoutEvent: Sendable, Equatable {
 public struct LayoutChange: Sendable, Equatable {
     public var layout: String
     public var seq: Int
-    /// The content size after the change (events carry it from issue 19 on).
+    /// The content size after the change.
     public var contentSize: Size
     public var ops: [Operation]
     /// The engine commands of `ops`, in order, decoded by the daemon's own decoder: what a frame model replays on

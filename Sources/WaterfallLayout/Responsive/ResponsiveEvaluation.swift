@@ -3,7 +3,7 @@
 /// `nextFlip`, the nearest width above where one of them flips.
 ///
 /// Every decision is a comparison of two positions; each is recorded with `keep(_:atLeast:)`, which solves the
-/// comparison, linear in the width, for where it flips. The arithmetic follows LAYOUT.md (and the test suite's
+/// comparison, linear in the width, for where it flips. The arithmetic follows the Geometry article (and the test suite's
 /// reference layout) operation by operation, so that the decisions are the engine's, ties included.
 struct ResponsiveEvaluation {
     /// A position as the engine computes it at `width`, and as a function of the width.
@@ -175,7 +175,7 @@ struct ResponsiveEvaluation {
         return (result, height)
     }
 
-    /// The start column `shortest` placement picks for an item of `span` columns, as LAYOUT.md says, recording
+    /// The start column `shortest` placement picks for an item of `span` columns, as the Geometry article says, recording
     /// every comparison it makes.
     private mutating func pickShortest(
         _ columns: [Tracked], span: Int, tolerance: Double, tieBreak: TieBreak, cursor: inout Int

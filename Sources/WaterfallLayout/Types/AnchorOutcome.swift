@@ -1,4 +1,4 @@
-/// Where a change's scroll anchor went (PROTOCOL.md, Methods: `anchor`): the item's indices after the change and
+/// Where a change's scroll anchor went (the Diffs article, "Scroll anchors"): the item's indices after the change and
 /// how far its frame's y moved, or that the change removed it.
 public enum AnchorOutcome: Sendable, Hashable {
     /// The item is at this path after the change; its absolute y is `dy` more than before (0 when it did not move).

@@ -15,7 +15,7 @@ public struct Rect: Sendable, Hashable {
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
 
-    /// Whether an element with this frame is in `rect`, by LAYOUT.md's rule (zero-size elements by their origin).
+    /// Whether an element with this frame is in `rect`, by the Geometry article's rule ("Queries"; zero-size elements by their origin).
     public func isVisible(in rect: Rect) -> Bool {
         if width == 0 || height == 0 {
             return x >= rect.x && x < rect.maxX && y >= rect.y && y < rect.maxY
@@ -60,7 +60,7 @@ public enum Placement: String, Sendable, Hashable, CaseIterable {
     case next
 }
 
-/// Which of the tied columns `shortest` placement picks (LAYOUT.md, "Placing a section").
+/// Which of the tied columns `shortest` placement picks (the Geometry article, "Shortest column first").
 public enum TieBreak: String, Sendable, Hashable, CaseIterable {
     /// The leftmost tied start (UICollectionView waterfalls, masonic, Compose).
     case leftmost
@@ -68,7 +68,7 @@ public enum TieBreak: String, Sendable, Hashable, CaseIterable {
     case cursor
 }
 
-/// Whether a section's items keep the column they were first placed in (LAYOUT.md's exact placement is `exact`).
+/// Whether a section's items keep the column they were first placed in (the Geometry article's exact placement is `exact`).
 public enum Reflow: String, Sendable, Hashable, CaseIterable {
     /// Every change places the section again by the column rule: an item may change columns.
     case exact
@@ -78,7 +78,7 @@ public enum Reflow: String, Sendable, Hashable, CaseIterable {
 
 /// Which way a layout's feed scrolls (Geometry, "Horizontal feeds").
 public enum Axis: String, Sendable, Hashable, CaseIterable {
-    /// Columns across x, the feed down y: LAYOUT.md's layout.
+    /// Columns across x, the feed down y: the vertical layout.
     case vertical
     /// The vertical layout transposed: rows across y, the feed along x; `width` is the rows' extent (the height of
     /// the viewport) and an item's `h` its extent along x.

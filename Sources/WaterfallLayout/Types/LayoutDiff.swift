@@ -1,4 +1,4 @@
-/// How the frames moved in one change, in the index space after it (PROTOCOL.md, "Mutation result and diff").
+/// How the frames moved in one change, in the index space after it (the Diffs article).
 ///
 /// Sections that only moved are not listed one by one: each maximal run of consecutive sections whose origin moved
 /// by the same `dy`, and nothing else about them, is one entry of `shifts`. A diff's size is then proportional to
@@ -101,7 +101,7 @@ public struct Element: Sendable, Hashable {
     public var index: Int?
     public var frame: Rect
     public var id: String?
-    /// A pinned header placed away from its resting y (LAYOUT.md, pinned headers).
+    /// A pinned header placed away from its resting y (the Geometry article, "Pinned headers").
     public var pinned: Bool
 
     public init(kind: Kind, section: Int, index: Int?, frame: Rect, id: String?, pinned: Bool = false) {

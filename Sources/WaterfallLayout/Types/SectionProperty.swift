@@ -20,7 +20,7 @@ public struct SectionProperty<Value: PropertyValueConvertible>: Sendable {
         self.builtIn = builtIn
     }
 
-    /// The section's own value, else the defaults', else the built-in default (LAYOUT.md, "A section").
+    /// The section's own value, else the defaults', else the built-in default (the Geometry article, "The properties of a section").
     @inline(__always)
     func resolve(_ section: SectionProperties, _ defaults: SectionProperties) -> Value {
         guard let value = section[keyPath: own] ?? defaults[keyPath: own] ?? builtIn else {

@@ -1,4 +1,4 @@
-/// Every section property, described once (LAYOUT.md, "A section"): decoding, encoding, merging, validation,
+/// Every section property, described once (the Geometry article, "The properties of a section"): decoding, encoding, merging, validation,
 /// resolution and the storage format all read this table.
 ///
 /// `all`'s order is the storage format's: property k is bit k of a stored presence mask, so rows are only ever

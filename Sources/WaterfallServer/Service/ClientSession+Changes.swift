@@ -8,8 +8,8 @@ extension ClientSession {
     func answer(changesTo name: String, _ changes: [LayoutChange], _ out: inout JSONWriter) async {
         let steps = await service.registry.apply(changes, to: name, limits: service.limits)
         // The replies of one visit are written within microseconds of each other: the clock is read once for their
-        // latency (per request, it was 1.2 % of a pipelined one-item update's daemon CPU), and again only after a
-        // chunk went out, which may have waited for the client.
+        // latency rather than per request, and again only after a chunk went out, which may have waited for the
+        // client.
         var answered = MonotonicClock.now
         // By index, field by field: a change or a step taken whole is a copy (a retain and a release of each of its
         // strings and arrays).

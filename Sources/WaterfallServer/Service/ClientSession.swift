@@ -70,9 +70,9 @@ actor ClientSession: Session {
     // MARK: Internal
 
     /// Replies are sent on in chunks of about this many bytes, each written in a buffer under glibc's mmap threshold
-    /// (64 KiB, see `MemoryTuning`): a buffer above it is mapped fresh for each read, and its page faults cost a
-    /// pipelining client ~0.15 µs per request. Replies of one read stay in order; events may come between chunks,
-    /// as between any two replies (PROTOCOL.md).
+    /// (64 KiB, see `MemoryTuning`): a buffer above it would be mapped fresh for each read, paying page faults on
+    /// every request of a pipelining client. Replies of one read stay in order; events may come between chunks,
+    /// as between any two replies (the Wire protocol article).
     static let replyChunkBytes = 48 * 1024
     /// Replies of a visit are sent on before the read's next requests run once they reach this size (a few dozen
     /// one-item updates): a send per visit at most.

@@ -135,8 +135,7 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
     private let closed = Atomic<Bool>(false)
     /// The machine's `isReading` after its last transition, and the session (until it is closed) and the line
     /// limit, for the read handler to see without taking `state`: the task that runs the work holds `state` while
-    /// it sends, and a read handler that waited for it slept in the kernel (8 % of a pipelining client's daemon
-    /// samples, with the context switches).
+    /// it sends, and a read handler that waited for it would sleep in the kernel.
     private let reading = Atomic<Bool>(false)
     /// Set while the read handler takes and prepares a read: the connection is not idle then (`releaseIfIdle`).
     private let preparing = Atomic<Bool>(false)
@@ -308,8 +307,7 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
             prepare(lines, endOfInput: endOfInput, session)
             return
         }
-        // A long line's parse would hold the loop's other connections for milliseconds (a 2.4 MB insert: a ping on
-        // the same loop waited 9 ms at the 99th percentile instead of 4): it runs on a thread of its own, with this
+        // A long line's parse would hold the loop's other connections for milliseconds: it runs on a thread of its own, with this
         // socket's reading held off meanwhile, so that the loop neither reads on nor sees it readable again.
         holdReading(true)
         DispatchQueue.global().async { [self, lines, endOfInput] in

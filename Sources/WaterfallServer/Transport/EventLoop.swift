@@ -13,11 +13,9 @@ protocol SocketEventHandler: AnyObject, Sendable {
 
 /// A thread of the daemon's own that waits on an epoll set and runs each ready connection's handler itself.
 ///
-/// Dispatch sources did the same in three hops for every read: its manager thread woke from `epoll_wait`, woke a
-/// worker thread for the connection's queue, which ran the handler; and every resumption of a suspended source,
-/// from the thread that resumed it, was a write that woke the manager to arm the descriptor again. Those were 9 %
-/// of a pipelining client's daemon CPU and a thread wake-up in the path of every read. Here the thread that wakes
-/// from `epoll_wait` reads, and turning a socket's interest on or off is one `epoll_ctl` from any thread.
+/// The thread that wakes from `epoll_wait` reads, so no other thread is woken in the path of a read (Dispatch
+/// sources would take three hops: the manager thread, a worker for the connection's queue, and a write to the
+/// manager for every resumption), and turning a socket's interest on or off is one `epoll_ctl` from any thread.
 ///
 /// The set is level-triggered: a handler that leaves data unread (a read handler reads a bounded amount, for
 /// fairness) is called again on the next round. A descriptor with no interest is taken out of the set, so that a

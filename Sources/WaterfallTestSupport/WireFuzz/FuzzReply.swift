@@ -3,7 +3,7 @@ import WaterfallJSON
 /// One line from the daemon, read as the fuzzer and the soak check it: a reply (its id, and its result or its
 /// error's kind and code) or an event.
 public struct FuzzReply {
-    /// The documented error kinds and their codes (PROTOCOL.md, the protocol docs' Errors article).
+    /// The documented error kinds and their codes (the Errors article).
     public static let codes: [String: Int] = [
         "parse_error": -32700, "invalid_request": -32600, "unknown_method": -32601, "bad_params": -32602,
         "internal": -32603, "not_found": -32001, "exists": -32002, "invalid_geometry": -32003, "too_large": -32004,

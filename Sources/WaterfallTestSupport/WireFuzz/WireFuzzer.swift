@@ -1,6 +1,6 @@
 import WaterfallJSON
 
-/// Runs fuzz cases through a daemon and checks every answer (issue 17).
+/// Runs fuzz cases through a daemon and checks every answer.
 ///
 /// A round sends up to `slots` cases at once, each on a layout of its own (a fresh copy of `FuzzFixture`), each
 /// followed by a probe (`layout.get` of no sections: the layout's seq and content size). It checks that every

@@ -3,8 +3,8 @@ import Glibc
 import Synchronization
 import WaterfallJSON
 
-/// Pipelines a mix of requests over several connections at once and checks the order of the replies (issue 17's
-/// lost reply): on each connection a writer thread sends its requests in chunks of random sizes while a reader
+/// Pipelines a mix of requests over several connections at once and checks the order of the replies
+/// (a reply must never be lost): on each connection a writer thread sends its requests in chunks of random sizes while a reader
 /// thread checks that every id gets exactly one reply, in the order sent, of a documented kind other than
 /// `internal`, and that every line is whole JSON (an event spliced into a reply would not be).
 ///

@@ -1,10 +1,28 @@
 // A small waterfalld client: Node.js and its standard library only.
 //
+// Run it as `node waterfall-client.mjs [SOCKET]` for a demonstration, or import Client from it. SOCKET defaults
+// to where waterfalld listens: $WATERFALLD_SOCKET, else $XDG_RUNTIME_DIR/waterfalld.sock, else
+// /tmp/waterfalld-<uid>/waterfalld.sock.
+//
 // Requests are pipelined (many may be in flight on one connection), replies are matched by id, events
 // (notifications, which have no id) go to the listeners, and an error reply rejects with a WaterfallError
 // carrying its data.kind.
+import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
+
+const usage = "usage: node waterfall-client.mjs [SOCKET]";
+
+/** Where waterfalld listens when nobody names a socket, by the daemon's own rule. */
+export function defaultSocket() {
+  if (process.env.WATERFALLD_SOCKET) return process.env.WATERFALLD_SOCKET;
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  if (runtime && fs.statSync(runtime, { throwIfNoEntry: false })?.isDirectory()) {
+    return path.join(runtime, "waterfalld.sock");
+  }
+  return `/tmp/waterfalld-${process.getuid()}/waterfalld.sock`;
+}
 
 export class WaterfallError extends Error {
   constructor(error) {
@@ -120,8 +138,18 @@ async function main(path) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv[2]).catch((error) => {
-    console.error(error);
+  const args = process.argv.slice(2);
+  if (args.length > 1 || args[0] === "-h" || args[0] === "--help") {
+    console.error(usage);
+    process.exit(1);
+  }
+  const socket = args[0] ?? defaultSocket();
+  main(socket).catch((error) => {
+    if (error.syscall === "connect") {
+      console.error(`waterfall-client.mjs: cannot connect to ${socket}: ${error.code} (${usage})`);
+    } else {
+      console.error(`waterfall-client.mjs: ${error.message}`);
+    }
     process.exit(1);
   });
 }

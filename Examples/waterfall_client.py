@@ -1,12 +1,29 @@
 """A small waterfalld client: asyncio and the standard library only.
 
+Run it as `python3 waterfall_client.py [SOCKET]` for a demonstration, or import Client from it. SOCKET defaults
+to where waterfalld listens: $WATERFALLD_SOCKET, else $XDG_RUNTIME_DIR/waterfalld.sock, else
+/tmp/waterfalld-<uid>/waterfalld.sock.
+
 Requests are pipelined (many may be in flight on one connection), replies are matched by id, events
 (notifications, which have no id) go to a queue, and an error reply raises WaterfallError with its data.kind.
 """
 import asyncio
 import itertools
 import json
+import os
 import sys
+
+USAGE = "usage: python3 waterfall_client.py [SOCKET]"
+
+
+def default_socket():
+    """Where waterfalld listens when nobody names a socket, by the daemon's own rule."""
+    if os.environ.get("WATERFALLD_SOCKET"):
+        return os.environ["WATERFALLD_SOCKET"]
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return os.path.join(runtime, "waterfalld.sock")
+    return f"/tmp/waterfalld-{os.getuid()}/waterfalld.sock"
 
 
 class WaterfallError(Exception):
@@ -104,4 +121,14 @@ async def main(path):
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    if len(sys.argv) > 2 or sys.argv[1:] in (["-h"], ["--help"]):
+        sys.exit(USAGE)
+    socket_path = sys.argv[1] if len(sys.argv) == 2 else default_socket()
+    try:
+        asyncio.run(main(socket_path))
+    except OSError as error:
+        if error.errno is None:  # the connection ended
+            sys.exit(f"waterfall_client.py: {error}")
+        sys.exit(f"waterfall_client.py: cannot connect to {socket_path}: {error.strerror} ({USAGE})")
+    except (WaterfallError, asyncio.TimeoutError) as error:
+        sys.exit(f"waterfall_client.py: {error or 'no reply in time'}")
