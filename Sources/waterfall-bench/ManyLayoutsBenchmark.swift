@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WaterfallServer
 
 /// Many durable layouts on a stock host: the built daemon under a soft and hard limit of 128 descriptors takes
 /// `layouts` layouts of two items, then one-item updates to 16 layouts in turn (their journals stay open) and one to
@@ -50,7 +51,7 @@ enum ManyLayoutsBenchmark {
         let reopens = stats.flatMap { member("journalReopens", in: $0) } ?? -1
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd").count) ?? -1
         daemon.kill9()
-        let disk = diskUsage(directory + "/state")
+        let disk = StateDirectory.diskUsage(of: directory + "/state")
         table.add(
             "\(name): create, descriptors held, state on disk",
             "\(Format.seconds(createSeconds)) (\(Format.rate(Double(layouts) / createSeconds)))",
@@ -91,14 +92,5 @@ enum ManyLayoutsBenchmark {
     private static func member(_ key: String, in text: String) -> Int? {
         guard let range = text.range(of: "\"\(key)\":") else { return nil }
         return Int(text[range.upperBound...].prefix { $0.isNumber })
-    }
-
-    /// The disk the files of `directory` take: their allocated blocks, as `du` counts them.
-    private static func diskUsage(_ directory: String) -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.reduce(0) { total, name in
-            var info = stat()
-            return stat(directory + "/" + name, &info) == 0 ? total + Int(info.st_blocks) * 512 : total
-        }
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import WaterfallServer
+
 /// The built daemon under a soft and hard limit of 128 descriptors, as a stock host can give a service: it takes
 /// ten thousand durable layouts, each created and changed, while another client connects afresh and pings every
 /// 50 ms; none of those pings is refused or waits more than 2 s, and the daemon never dies. Killed with SIGKILL and
@@ -51,7 +53,7 @@ import Testing
         process.signal(SIGKILL)
         _ = await process.waitForExit(within: 10)
         client.closeNow()
-        let bytes = Self.diskUsage(directory + "/state")
+        let bytes = StateDirectory.diskUsage(of: directory + "/state")
         #expect(bytes < 200 << 20, "the state directory takes \(bytes) bytes")
 
         (process, client) = try await DaemonCrashTests.start(daemon, directory, fileLimit: Self.limit)
@@ -70,15 +72,6 @@ import Testing
     /// The descriptors `pid` has open.
     private static func openDescriptors(_ pid: pid_t) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? Int.max
-    }
-
-    /// The disk space the files of `directory` take (their allocated blocks, as `du` counts them).
-    private static func diskUsage(_ directory: String) -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.reduce(0) { total, name in
-            var info = stat()
-            return stat(directory + "/" + name, &info) == 0 ? total + Int(info.st_blocks) * 512 : total
-        }
     }
 }
 

@@ -35,13 +35,10 @@ extension DurableStore {
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             let items = layouts.reduce(0) { $0 + $1.layout.itemCount }
-            // At info only when there was something to recover: a fresh start's one line of stderr stays its
-            // start-up error, if any.
-            let level: LogLevel = layouts.isEmpty && repairs.isEmpty ? .debug : .info
-            logger?.log(
-                level,
+            let kib = store.directory.diskUsage() / 1024
+            logger?.info(
                 "state directory \(path): \(layouts.count) layouts, \(items) items recovered in "
-                    + "\((seconds * 1000).rounded() / 1000) s (fsync \(options.policy.rawValue))")
+                    + "\((seconds * 1000).rounded() / 1000) s (fsync \(options.policy.rawValue)); \(kib) KiB on disk")
             return Opening(store: store, layouts: layouts, repairs: repairs)
         } catch {
             store.close()

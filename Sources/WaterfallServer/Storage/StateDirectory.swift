@@ -77,6 +77,24 @@ public final class StateDirectory: Sendable {
         return names
     }
 
+    /// The disk the directory's files take: their allocated blocks, as `du` counts them.
+    public func diskUsage() -> Int { Self.diskUsage(of: path) }
+
+    /// The disk the files directly in the directory at `path` take.
+    public static func diskUsage(of path: String) -> Int {
+        guard let directory = opendir(path) else { return 0 }
+        defer { closedir(directory) }
+        var total = 0
+        while let entry = readdir(directory) {
+            var info = stat()
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != "..", stat(path + "/" + name, &info) == 0 { total += Int(info.st_blocks) * 512 }
+        }
+        return total
+    }
+
     /// Makes the directory's entries (new, renamed and removed files) durable.
     public func sync() throws(StorageError) {
         let fd = try files.open(path, flags: O_RDONLY | O_DIRECTORY, mode: 0).orThrow("open", path)
