@@ -191,8 +191,8 @@ internal enum JSONNumber {
     /// above it may be spurious.
     @inline(__always)
     private static func nonDigitFlags(_ chunk: UInt64) -> UInt64 {
-        // Parenthesized: `|` has the precedence of `&+` and `&-` in Swift, so without them this was
-        // `((chunk + 0x46…) | chunk) - 0x30…`, which let bytes below "0" (space, comma, tab) pass for digits.
+        // Parenthesized: `|` has the precedence of `&+` and `&-` in Swift, so without them this would
+        // read `((chunk + 0x46…) | chunk) - 0x30…`, which lets bytes below "0" (space, comma, tab) pass for digits.
         ((chunk &+ 0x4646_4646_4646_4646) | (chunk &- 0x3030_3030_3030_3030)) & 0x8080_8080_8080_8080
     }
 

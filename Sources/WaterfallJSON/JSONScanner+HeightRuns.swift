@@ -6,8 +6,8 @@ extension JSONScanner {
     /// tape as they were, for anything else (an empty array, whitespace, another key, a number `JSONNumber.plain`
     /// does not read), which the general loop then scans from the bracket, so the array costs at most two scans.
     ///
-    /// A bulk `items.insert` is this array and little else. Its general scan left four nodes (80 bytes) per item
-    /// that the decoder then walked member by member; here each item is one node holding its height, and the
+    /// A bulk `items.insert` is this array and little else. Its general scan leaves four nodes (80 bytes) per item
+    /// for the decoder to walk member by member; here each item is one node holding its height, and the
     /// decoder copies the heights out. The array node's `count` is 0, so a walk over its elements sees none:
     /// only a reader that asked for runs (`JSONReader.readsHeightRuns`) gets them, and only a decoder that knows
     /// them (`JSONView.appendHeightRun`) reads them.

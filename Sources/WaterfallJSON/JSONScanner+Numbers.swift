@@ -84,10 +84,10 @@ extension JSONScanner {
     /// tape as they were, for anything else (which the general loop then reads, and reports if it is wrong).
     ///
     /// Each item of a bulk `items.insert` is such an object: the general loop opens a container, parks its parent,
-    /// scans and files the key, and closes the container again, about half the scan's time per item. Its number is
-    /// converted here too when `JSONNumber.plain` can (almost always), in the pass that finds its end: the scan and
-    /// the decoder each read every digit before, and for a bulk load of real-valued heights the two readings were
-    /// a third of the connection thread's time.
+    /// scans and files the key, and closes the container again, which costs more than the item itself. Its number
+    /// is converted here too when `JSONNumber.plain` can (almost always), in the pass that finds its end, so that
+    /// the scan and the decoder do not each read every digit: for a bulk load of real-valued heights, reading digits
+    /// is much of the connection thread's work.
     @inline(__always)
     mutating func scanNumberMember(_ base: UnsafePointer<UInt8>, at i: inout Int, end: Int) -> Bool {
         guard i + 1 < end, base[i + 1] == UInt8(ascii: "\"") else { return false }
@@ -125,8 +125,8 @@ extension JSONScanner {
         return true
     }
 
-    /// The index of the first byte at or after `i` that is not an ASCII digit, eight bytes at a time: the 17
-    /// digits of most real-valued heights took a compare and a branch each.
+    /// The index of the first byte at or after `i` that is not an ASCII digit, eight bytes at a time: most
+    /// real-valued heights have 17 digits, too many to spend a compare and a branch on each.
     @inline(__always)
     static func digitsEnd(_ base: UnsafePointer<UInt8>, from i: Int, to end: Int) -> Int {
         var i = i

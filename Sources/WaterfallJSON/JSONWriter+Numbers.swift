@@ -210,7 +210,7 @@ extension JSONWriter {
 
 /// A significand's digits as text in three words, the first digit in the lowest byte: written with a few word
 /// stores, and a decimal point put in between the integer and fraction digits in registers, not in memory (reading
-/// back the digits just stored, across two stores, stalls on store forwarding: it was a quarter of the time).
+/// back the digits just stored, across two stores, stalls on store forwarding).
 private struct SignificandText {
     // MARK: Lifecycle
 

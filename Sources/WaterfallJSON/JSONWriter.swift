@@ -311,8 +311,8 @@ public struct JSONWriter: Sendable {
 
     /// Grows the buffer to at least `needed` bytes, doubling.
     ///
-    /// The room past `count` is left unwritten, as `init(capacity:)` leaves it: zeroing it made a 48 MB reply touch
-    /// every page twice (once zeroed, once written), and appending to the old array copied its room too.
+    /// The room past `count` is left unwritten, as `init(capacity:)` leaves it: zeroing it would make a large reply touch
+    /// every page twice (once zeroed, once written). Only the `count` bytes written are copied, not the old room.
     @usableFromInline
     internal mutating func grow(to needed: Int) {
         let target = max(needed, buffer.count * 2)

@@ -1,5 +1,5 @@
 /// The writer's number formatting at a pointer, for the tests and the benchmark (`@_spi(NumberFormatting) import`),
-/// beside the formatting it replaced, kept as their oracle and baseline.
+/// beside reference formatting through the standard library, the tests' oracle and the benchmark's baseline.
 ///
 /// Each function writes at `p`, which must have `JSONWriter.maximumNumberLength` bytes of room (the new writers may
 /// leave scratch bytes past their text, within that room), and returns how many bytes of text it wrote.
@@ -43,7 +43,7 @@ public enum NumberFormatting {
         return text.count
     }
 
-    /// The integer writer before the digit blocks: a division loop counts the digits, another writes them.
+    /// A reference integer writer without the digit blocks: a division loop counts the digits, another writes them.
     public static func referenceInteger(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         var k = 0
         if value < 0 {
@@ -101,13 +101,13 @@ struct StandardLibraryText: TextOutputStream {
 }
 
 extension JSONFragment {
-    /// `number(_:)` the way it was written before `ShortestDecimal`, for the benchmark's baseline.
+    /// `number(_:)` through the reference writers rather than `ShortestDecimal`, for the benchmark's baseline.
     @_spi(NumberFormatting)
     public mutating func referenceNumber(_ value: Double) {
         count += NumberFormatting.referenceNumber(value, to: start + count)
     }
 
-    /// `integer(_:)` the way it was written before the digit blocks, for the benchmark's baseline.
+    /// `integer(_:)` through the reference writer rather than the digit blocks, for the benchmark's baseline.
     @_spi(NumberFormatting)
     public mutating func referenceInteger(_ value: Int) {
         count += NumberFormatting.referenceInteger(Int64(value), to: start + count)

@@ -1,8 +1,8 @@
 /// The text of recently written numbers, by bit pattern, so that a value written again and again is copied rather
 /// than formatted again.
 ///
-/// Frames repeat their x and w: every item of a column has the same two, and a 17-digit double costs tens of
-/// nanoseconds to format but three word copies to repeat. Sixteen slots, chosen by a multiplicative hash of the bits,
+/// Frames repeat their x and w: every item of a column has the same two, and a 17-digit double takes a shortest-digits
+/// search to format but three word copies to repeat. Sixteen slots, chosen by a multiplicative hash of the bits,
 /// hold a layout's columns and the widths of its spans; a collision only costs a formatting. The slots live on the
 /// stack for one `withCache` call, so a reply's frames share them without an allocation.
 public struct NumberTextCache {
@@ -70,8 +70,8 @@ public struct NumberTextCache {
 /// A `NumberTextCache` that lasts from one reply to the next: its slots are allocated once, with the object.
 ///
 /// A pipelining client's one-item updates list one frame per reply, and its x and width (17 digits, such as
-/// 673.3333333333334) are the same reply after reply: a cache that lives for one reply's items never saw them
-/// twice, and formatted both every time. Only one writer may use it at a time: a session sets it on the writer of
+/// 673.3333333333334) are the same reply after reply: a cache that lives for one reply's items would never see
+/// them twice, and would format both every time. Only one writer may use it at a time: a session sets it on the writer of
 /// its replies (`JSONWriter.numberTexts`), which one task at a time fills.
 public final class LastingNumberTextCache: @unchecked Sendable {
     private let words: UnsafeMutablePointer<UInt64>
