@@ -29,8 +29,8 @@ extension Layout {
 
     /// Makes one item command that `quickCheck` passed (an insert, a delete or an update in one section) and
     /// returns the diff: the general path minus what only a batch of several commands needs (validation on a
-    /// shape, a placement job list, results by section, a pass over every section for the diff), which was most of
-    /// the cost of a one-item update.
+    /// shape, a placement job list, results by section, a pass over every section for the diff), which would be most
+    /// of the cost of a one-item update.
     ///
     /// - Complexity: that of placing the section after the change, plus O(sections below).
     @inline(__always)

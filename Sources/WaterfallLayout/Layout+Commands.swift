@@ -348,9 +348,9 @@ extension SectionState {
         appendInputs(heights) { ItemInput(height: $0) }
     }
 
-    /// Appends the inputs of `source` one at a time into room made first: `append(contentsOf:)` of a lazy map went
-    /// element by element through the generic sequence copy, a quarter of a bulk insert's engine time, and filling
-    /// the room with blanks to overwrite them wrote each element twice.
+    /// Appends the inputs of `source` one at a time into room made first: `append(contentsOf:)` of a lazy map goes
+    /// element by element through the generic sequence copy, which is slow for a bulk insert, and filling the room
+    /// with blanks to overwrite them would write each element twice.
     @inline(__always)
     private mutating func appendInputs<Source: Collection>(_ source: Source, _ input: (Source.Element) -> ItemInput) {
         inputs.reserveForAppend(source.count)

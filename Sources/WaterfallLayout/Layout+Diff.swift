@@ -253,7 +253,7 @@ enum ItemListing: Sendable {
 }
 
 /// The listings of a diff's entries, by entry: the first inline, as most changes list one section (an array of one
-/// was an allocation and a free for every change), the others in an array.
+/// would cost an allocation and a free on every change), the others in an array.
 struct ItemListings: Sendable {
     private var first: ItemListing?
     private var rest: [ItemListing] = []
@@ -318,8 +318,8 @@ extension Layout {
     /// `fillItems` on this thread.
     ///
     /// Mutating, though it changes nothing: a section read through a borrowed layout, or through a buffer pointer,
-    /// was copied for the call (520 bytes and a retain and a release of each of its arrays, 11 calls of a one-item
-    /// update's 150), as the compiler cannot rule out a change to it meanwhile; an inout access rules that out.
+    /// is copied for the call (a retain and a release of each of its arrays), as the compiler cannot rule out a
+    /// change to it meanwhile; an inout access rules that out.
     mutating func fillItemsSerially(_ entries: inout [SectionDiff], _ listings: ItemListings) {
         for k in entries.indices {
             if case .some(let listed) = listings[k], listed.isEmpty { continue }

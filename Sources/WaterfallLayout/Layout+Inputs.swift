@@ -29,8 +29,8 @@ extension Layout {
 
     /// Calls `body` with each item of section `s` in index order, as it was given, without building an array.
     ///
-    /// - Complexity: O(items in the section); about a nanosecond per item beyond `body`, since the section is read
-    ///   in place rather than copied per item (as `item(at:)` does).
+    /// - Complexity: O(items in the section), with little per item beyond `body`, since the section is read in
+    ///   place rather than copied per item (as `item(at:)` does).
     public func forEachItem<E: Error>(inSection s: Int, _ body: (Item) throws(E) -> Void) throws(E) {
         try forEachItem(inSection: s, in: 0..<sections[s].count, body)
     }
@@ -73,8 +73,8 @@ extension Layout {
     /// Builds and places a layout from `spec` whose version is `seq` (not 1): a layout restored from storage, whose
     /// next change must continue its numbering.
     ///
-    /// Unlike `make`, it builds no diff: listing every frame of a 10-million-item layout, only to drop it, was a
-    /// fifth of a restore.
+    /// Unlike `make`, it builds no diff: listing every frame of a large layout, only to drop it, would be a
+    /// large share of a restore.
     ///
     /// - Throws: `LayoutError` naming the first invalid field (stored inputs were valid when stored, so this means
     ///   the limits shrank or the storage lies).

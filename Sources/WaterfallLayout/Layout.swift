@@ -320,7 +320,7 @@ public struct Layout: Sendable {
 
     /// Recomputes every origin from the heights.
     ///
-    /// - Complexity: O(sections): a few microseconds for thousands, and the diff lists each moved section anyway.
+    /// - Complexity: O(sections): cheap next to placement, and the diff lists each moved section anyway.
     mutating func updateOrigins() {
         if origins.count != metrics.count + 1 { origins = Array(repeating: 0, count: metrics.count + 1) }
         // Only values that changed are written: the batch shares this array, and a write copies it.

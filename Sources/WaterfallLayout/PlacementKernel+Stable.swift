@@ -4,7 +4,8 @@ extension PlacementKernel {
     /// given one by the section's rule, exactly as exact placement would; returns how many laid-out heights were
     /// not exact.
     ///
-    /// Out of line and apart from the exact loops, which stay as they were: `place` tests the reflow once per call.
+    /// Out of line and apart from the exact loops, which then carry no stable-reflow code: `place` tests the reflow
+    /// once per call.
     ///
     /// - Complexity: O(n × span) for kept columns; O(n × columns) for the items it chooses columns for.
     @inline(never)

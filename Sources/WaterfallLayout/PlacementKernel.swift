@@ -80,7 +80,7 @@ enum PlacementKernel {
     /// Places single-column items from `range.lowerBound` on with the shortest-column rule and `tieBreak: cursor`
     /// (any tolerance), up to the first item that spans several columns; returns that item's index (or the range's
     /// end). Kept apart from the leftmost loops, and out of line (called once per run, not per item), so that
-    /// `place`'s code for them stays as it was.
+    /// it leaves `place`'s code for them untouched.
     @inline(never)
     private static func placeCursorRun<Entries: ColumnEntrySink>(
         _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,

@@ -40,7 +40,7 @@ struct ItemInput: Sendable, Hashable {
     /// keeps.
     var column: UInt16 = 0
     /// In a stable section, whether the item has no kept column yet, so that placement chooses one (it sits in what
-    /// was padding; sections with exact reflow never read it).
+    /// would be padding; sections with exact reflow never read it).
     var needsColumn = true
 
     /// The input of an item that is only its height (`Item(height:)`).
