@@ -49,7 +49,7 @@ struct ChangeVisit {
 
     /// Applies `changes[k]` to `layout`, the visited layout, and records its outcome.
     ///
-    /// By index: a change passed on its own to this async function was copied whole (a retain and a release of each
+    /// By index: a change passed on its own to this async function would be copied whole (a retain and a release of each
     /// of its arrays and strings); read in place, only the fields it uses are.
     mutating func run(_ changes: [LayoutChange], at k: Int, on layout: inout Layout) async {
         let outcome = await attempt(changes, k, &layout)

@@ -7,7 +7,7 @@ extension ClientSession {
     /// each gets its own reply, in order.
     func answer(changesTo name: String, _ changes: [LayoutChange], _ out: inout JSONWriter) async {
         let steps = await service.registry.apply(changes, to: name, limits: service.limits)
-        // The replies of one visit are written within microseconds of each other: the clock is read once for their
+        // The replies of one visit are written at almost the same moment: the clock is read once for their
         // latency rather than per request, and again only after a chunk went out, which may have waited for the
         // client.
         var answered = MonotonicClock.now

@@ -29,7 +29,7 @@ struct DurableLog: MutationLog {
 
     func commit(_ records: [MutationRecord]) async throws(ProtocolError) {
         do throws(StorageError) {
-            // Without fsync a commit is one write(2) into the page cache, a few microseconds: made here, on the
+            // Without fsync a commit is one write(2) into the page cache, cheaper than a hop: made here, on the
             // layout's visit, rather than paying two thread hops per visit. With `always` it waits for the disk,
             // so it goes to the layout's own queue, off the cooperative pool.
             if store.options.policy == .always {

@@ -7,9 +7,9 @@ import WaterfallProtocol
 /// of changes, the daemon-wide item budget, subscriptions and the events they get, and reporting every change to the
 /// `MutationLog` (the seam for durability).
 ///
-/// The names are under a lock, not in an actor: every request looks its layout up here, and a lookup is a few tens
-/// of nanoseconds under a lock where an actor would cost a hop (and a queue, under load) on the way to the layout's
-/// own actor, which is where the work and the ordering are.
+/// The names are under a lock, not in an actor: every request looks its layout up here, and a lookup under a lock
+/// is far cheaper than the hop (and a queue, under load) an actor would add on the way to the layout's own actor,
+/// which is where the work and the ordering are.
 final class LayoutRegistry: Sendable {
     // MARK: Lifecycle
 

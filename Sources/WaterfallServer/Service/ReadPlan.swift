@@ -3,9 +3,9 @@ import WaterfallProtocol
 /// A read's requests in the order they run, with each run of consecutive changes to one layout already gathered
 /// into the visit that makes them (`LayoutRegistry.apply`).
 ///
-/// Built as the lines are decoded, on the connection's thread: gathering the runs in the session's work copied each
-/// change out of the list of requests and into the run, a retain and a release of each of its strings and arrays,
-/// on the thread that also places and encodes (a fifth of the retains of eight pipelining clients' daemon).
+/// Built as the lines are decoded, on the connection's thread: gathering the runs in the session's work would copy
+/// each change out of the list of requests and into the run, a retain and a release of each of its strings and
+/// arrays, on the thread that also places and encodes.
 struct ReadPlan: Sendable {
     /// One step of a read's work.
     enum Step: Sendable {

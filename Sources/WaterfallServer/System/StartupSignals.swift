@@ -13,7 +13,7 @@ import Synchronization
 public final class StartupSignals: Sendable {
     // MARK: Lifecycle
 
-    /// Installs the handlers and waits (a second at most; it takes a few µs) until dispatch's are in place.
+    /// Installs the handlers and waits (a second at most) until dispatch's are in place.
     public init(logger: Logger) async {
         let route = Route()
         self.route = route
