@@ -43,7 +43,7 @@ extension ConfigKey {
             help: "items in all layouts together, counting each section and each column as one more (they hold "
                 + "memory even when empty)"),
         .integer(
-            "maxColumns", \.maxColumns, in: 1...1024, inVersion: true, bound: "LAYOUT.md allows 1 to 1024 columns",
+            "maxColumns", \.maxColumns, in: 1...1024, inVersion: true, bound: "a section has at most 1024 columns",
             help: "columns in one section (adaptive column counts are capped here too)"),
         .integer("maxBatchOps", \.maxBatchOps, in: 1...100_000_000, inVersion: true, help: "operations in one `batch`"),
         .integer(
