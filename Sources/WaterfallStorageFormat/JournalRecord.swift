@@ -42,7 +42,7 @@ public enum JournalRecord: Sendable, Hashable {
     /// it knows the seq the change will get.
     ///
     /// Counted, not encoded, for the commands that carry items: the reservation is made before every change, and
-    /// encoding a bulk insert to measure it doubled what durability cost per item.
+    /// encoding a bulk insert only to measure it would encode every item twice.
     public static func encodedSizeBound(_ commands: [LayoutCommand]) -> Int {
         // Frame, type byte, the longest seq varint, the command count.
         var bound = RecordFile.frameOverhead + 1 + 10 + 10
