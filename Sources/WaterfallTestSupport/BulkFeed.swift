@@ -1,6 +1,6 @@
 import WaterfallLayout
 
-/// The long feed of the benchmark's wire and viewport scenarios (issues 9 and 19), and of the tests that check what
+/// The long feed of the benchmark's wire and viewport scenarios, and of the tests that check what
 /// those scenarios measure: `count` real-valued heights, uniform in [20, 400) from mulberry32(42), in the one section
 /// of layout `bulk`, 1000 points wide in 3 columns.
 public struct BulkFeed: Sendable {
@@ -48,9 +48,9 @@ public struct BulkFeed: Sendable {
     /// A viewport `height` points high centred on item `index`'s frame, as the engine places the feed (the daemon's
     /// placement of the same inputs).
     ///
-    /// Not half-way down the content, as the benchmark once guessed: the heights being random, item 500,000 of a
-    /// million sits thousands of points away from there (5,600 below the middle), so a 1,000-point viewport there
-    /// held none of what the change moved, and its reply listed no frame.
+    /// Not half-way down the content: the heights being random, the middle item of a long feed can sit thousands of
+    /// points away from there, so a viewport centred on the middle may hold none of what the change moved, and its
+    /// reply would list no frame.
     public func viewport(around index: Int, height: Double = 1000) async throws -> Viewport {
         let layout = try await Layout.make(spec).layout
         let frame = layout.frame(ofItem: ItemPath(section: 0, item: index)).frame

@@ -2,8 +2,8 @@ import Glibc
 
 /// Starting child processes (the built daemon, `waterfallctl`, socat) for the tests and the benchmark.
 ///
-/// posix_spawn, not Foundation's `Process`, which sometimes missed the exit of a short-lived child here while
-/// other tests ran; the caller reaps with `waitpid`.
+/// posix_spawn, not Foundation's `Process`, which can miss the exit of a short-lived child while other tests
+/// run; the caller reaps with `waitpid`.
 public enum ChildProcess {
     /// Why a child could not be started.
     public struct SpawnError: Error, CustomStringConvertible {

@@ -13,13 +13,14 @@ public struct RandomCommands {
     /// When set, plain items take one of these heights (images of a few standard sizes): exact ties everywhere.
     public var heights: [Double]?
     /// How often a generated set of properties sets `reflow` (to `stable` mostly); at 0 (the default) no draw is made
-    /// for `reflow` or for items' `column`, so that the sequences of callers from before them stay as they were.
+    /// for `reflow` or for items' `column`, so that a seed's sequence changes only when stable
+    /// reflow is asked for.
     public var reflowChance = 0.0
     /// How often a generated layout is horizontal (and a layout patch sets `axis`); at 0 (the default) no draw is
     /// made for it, and aspect items' `h` may be 0, as before (a horizontal layout refuses that: its runs use 1…6).
     public var axisChance = 0.0
     /// How often a generated item has an aspect size (its height then depends on the width); the draw is made
-    /// whatever the chance, so that sequences stay as they were.
+    /// whatever the chance, so that a seed's sequence does not depend on it.
     public var aspectChance = 0.15
 
     public init(seed: UInt64, maxItems: Int = 60, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil) {

@@ -82,8 +82,8 @@ public enum WireFuzzMutations {
         case 6:
             guard case .array(let elements) = request[path], let first = elements.first else { break }
             // Up to about the line limit, sometimes past it (too_large): a power of two at random, so that most
-            // are small and a run is not spent writing and parsing quarter-megabyte lines (uniform sizes made
-            // mutations ten times slower than the table).
+            // are small and a run is not spent writing and parsing quarter-megabyte lines (uniform sizes would make
+            // mutations far slower than the table).
             let size = max(1, first.text.utf8.count + 1)
             let count = min(1 << Int.random(in: 1...18, using: &rng), FuzzFixture.maxLineBytes * 5 / 4 / size)
             return (
