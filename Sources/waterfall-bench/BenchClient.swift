@@ -4,7 +4,8 @@ import WaterfallTestSupport
 
 /// A blocking Unix-socket client on raw Glibc calls, for threads the benchmark owns (never the cooperative pool).
 final class BenchClient: @unchecked Sendable {
-    /// The size of a reply's reads (`WATERFALL_BENCH_READ_BYTES` overrides it, 4096 for the old client's).
+    /// The size of a reply's reads (`WATERFALL_BENCH_READ_BYTES` overrides it, 4096 for a client with
+    /// small reads).
     static let readBytes =
         ProcessInfo.processInfo.environment["WATERFALL_BENCH_READ_BYTES"].flatMap { Int($0) }
         .map { max(1, $0) } ?? 65_536
@@ -91,9 +92,9 @@ final class BenchClient: @unchecked Sendable {
     func call(_ line: [UInt8]) -> [UInt8]? {
         guard write(line + [0x0A]) else { return nil }
         var reply: [UInt8] = []
-        // Reads of 64 KB, as a client that expects large replies makes them: with 4 KB ones a 48 MB reply took
-        // 12,000 reads, and the daemon's writer found the socket full at every chunk (so the bench timed its own
-        // reads).
+        // Reads of 64 KB, as a client that expects large replies makes them: with 4 KB ones a large reply takes
+        // thousands of reads, and the daemon's writer finds the socket full at every chunk (so the bench would time
+        // its own reads).
         var chunk = [UInt8](repeating: 0, count: Self.readBytes)
         while reply.last != 0x0A {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

@@ -113,8 +113,8 @@ final class BenchDaemon {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// The page faults the daemon has taken without reading a file (minflt): on this host each costs ~2 µs, so a
-    /// bulk load's count says how much of its time went to touching fresh memory.
+    /// The page faults the daemon has taken without reading a file (minflt): each costs a trap and a zeroed page,
+    /// so a bulk load's count says how much of its time went to touching fresh memory.
     var minorFaults: Int {
         let fields = statFields
         return fields.count > 7 ? Int(fields[7]) ?? 0 : 0

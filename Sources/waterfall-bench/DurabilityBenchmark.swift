@@ -21,7 +21,7 @@ enum DurabilityBenchmark {
         var bulkRates: [String: Double] = [:]
         var bulkCPU: [String: Double] = [:]
         // The wire scenario's real-valued bulk load, 100 inserts appended in turn: each request grows one large
-        // section, which is where keeping the layout as it was for a failed commit once cost a copy per request.
+        // section, which is where keeping the layout restorable for a failed commit must not cost a copy per request.
         let bulk = EndToEndBenchmark.Pipeline(
             lines: BulkFeed.insertLines(BulkFeed(count: bulkItems).itemTexts.real, bulkItems / 100), perChunk: 1)
         for setting in settings {

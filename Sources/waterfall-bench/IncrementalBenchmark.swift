@@ -62,7 +62,7 @@ enum IncrementalBenchmark {
     }
 
     /// How long one kind of change is repeated at most (at least 10 samples are taken): a change that re-places
-    /// half a million items costs tens of milliseconds, and a thousand of them would stretch the run to minutes.
+    /// half a million items is slow, and a thousand of them would stretch the run to minutes.
     private static let budget: UInt64 = 2_000_000_000
 
     /// The median time of `count` changes made by `command(k)` after a tenth as many untimed (fewer when they

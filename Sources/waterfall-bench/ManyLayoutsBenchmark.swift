@@ -43,7 +43,8 @@ enum ManyLayoutsBenchmark {
         }
         let createSeconds = pipeline(client, creates, depth: 256)
         // Each change to another layout, 16 in flight (so a read's changes never share a layout's commit): over
-        // 16 layouts their journals stay open; over all of them each journal was closed to make room.
+        // 16 layouts their journals stay open; over all of them each journal is closed to make room before
+        // its layout comes round again.
         let open = pipeline(client, (0..<layouts).map { update($0 % 16, $0) }, depth: 16)
         let reopening = pipeline(client, (0..<layouts).map { update($0, $0) }, depth: 16)
         let stats = client.call(Array(#"{"id":"s","method":"stats"}"#.utf8)).map { String(decoding: $0, as: UTF8.self) }

@@ -5,10 +5,10 @@ import WaterfallProtocol
 import WaterfallTestSupport
 
 /// Doubles written as JSON: nanoseconds a double, the writer's shortest-digits conversion against the
-/// standard library's `Double.write(to:)` it replaced, timed in turn; and a reply of frames written through the
-/// protocol's fragment writer, in MB/s. Each figure is the thread's CPU time (the wall time in parentheses): on this
-/// shared host the other tenants' load stretches the wall time of a single-threaded loop two to four times over,
-/// and not evenly, while its CPU time stays within about a third.
+/// standard library's `Double.write(to:)`, timed in turn; and a reply of frames written through the
+/// protocol's fragment writer, in MB/s. Each figure is the thread's CPU time (the wall time in parentheses): on a
+/// shared host the other tenants' load stretches the wall time of a single-threaded loop far more, and less evenly,
+/// than its CPU time.
 enum NumberFormatBenchmark {
     static func run(count: Int, runs: Int, table: inout Table) async {
         guard let feed = await photoFeed(items: count) else { return }

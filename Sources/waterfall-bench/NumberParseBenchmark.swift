@@ -81,8 +81,8 @@ enum NumberParseBenchmark {
 
     /// The median thread CPU times of `a` and `b` run in turn, `runs` times each after a warm-up of each.
     ///
-    /// CPU time rather than `Measure`'s wall clock: these runs last milliseconds, and on this shared host a run
-    /// that the scheduler suspends for a slice of another process's doubled or tripled its wall time.
+    /// CPU time rather than `Measure`'s wall clock: these runs are short, and on a shared host a run that the
+    /// scheduler suspends for a slice of another process's has its wall time stretched several times over.
     private static func interleavedCPUTime(runs: Int, _ a: () -> Void, _ b: () -> Void) -> (a: Double, b: Double) {
         func cpuTime(_ body: () -> Void) -> Double {
             let start = Measure.threadCPUSeconds()
@@ -100,9 +100,9 @@ enum NumberParseBenchmark {
     }
 }
 
-/// The conversion as it was before Eisel–Lemire, kept for comparison: Clinger's fast path for up to 19 digits
+/// A conversion without Eisel–Lemire, for comparison: Clinger's fast path for up to 19 digits
 /// with a power of ten within ±22 and a mantissa up to 2^53, else `Double(String(decoding:))`. Compiled into the
-/// benchmark, where it may be inlined into the timed loop, it is spared the call into WaterfallJSON that it paid.
+/// benchmark, where it may be inlined into the timed loop, it is spared a call into WaterfallJSON.
 private enum PreviousConversion {
     static func double(_ view: JSONView) -> Double {
         let bytes = view.rawBytes

@@ -91,7 +91,7 @@ enum StressBenchmark {
 
     /// A directory for a daemon's socket and state: in /dev/shm where there is one. Fuzzing and soaking are not disk
     /// tests (the fixture's fsync is "never"), and on this host's ext4, mounted with `discard`, every layout the fuzzer
-    /// re-creates unlinks a journal file for 5 to 10 ms: durable runs went at a third of the ephemeral ones' pace.
+    /// re-creates unlinks a journal file, slowly enough there that durable runs would spend most of their time on it.
     private static func temporaryDirectory() -> String? {
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : "/tmp"
         var template = Array("\(base)/waterfall-stress-XXXXXX".utf8CString)
