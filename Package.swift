@@ -7,7 +7,7 @@ let strict: [SwiftSetting] = [
 
 /// The daemon's modules: a nonisolated async function runs on its caller's executor (SE-0461), so that a change
 /// made inside a layout's actor stays on it instead of leaving it and coming back for every async call of the engine
-/// and the visit (six task switches a one-item update). Work meant to run apart runs in tasks of its own.
+/// and the visit (several task switches per one-item update). Work meant to run apart runs in tasks of its own.
 let server = strict + [
     .enableUpcomingFeature("NonisolatedNonsendingByDefault")
 ]

@@ -32,8 +32,8 @@ struct NumberCases {
         /// Cases of this kind in a run of `total`.
         func share(of total: Int) -> Int {
             switch self {
-            // Shares that keep the default million within ~30 s of a debug build: the exact expansions that
-            // `printed` and `midpoint` print cost some 100 µs each there.
+            // Shares that keep the default million quick in a debug build, where the exact expansions that
+            // `printed` and `midpoint` print are costly.
             case .shortest: return total * 40 / 100
             case .uniform: return total * 13 / 100
             case .printed: return total * 5 / 100

@@ -3,7 +3,7 @@ import Testing
 @_spi(NumberFormatting) import WaterfallJSON
 
 /// The writer's numbers against the standard library's, byte for byte: millions of seeded doubles across the whole
-/// range and the ranges layouts use, each written the new way and the way it was before (`Double.write(to:)`, with the
+/// range and the ranges layouts use, each written by the writer and by the reference (`Double.write(to:)`, with the
 /// integer rule), and read back with `Double(String)` to the same bit pattern.
 // Serialized: its cases are CPU-bound, and run side by side they would hold every thread of the cooperative pool
 // (two here) for seconds, starving the socket tests that run meanwhile.

@@ -14,8 +14,8 @@ import WaterfallJSON
         AcceptCase(#"[{"h":1 },{ "h":2},{"h" :3},{"h": 4}]"#, [["h": 1], ["h": 2], ["h": 3], ["h": 4]]),
         AcceptCase(#"[{"h":1,"w":2},{"h":"x"},{"h1":1},{"":1}]"#, [["h": 1, "w": 2], ["h": "x"], ["h1": 1], ["": 1]]),
         AcceptCase(#"[[{"h":1}],{"a":{"h":2}}]"#, [[["h": 1]], ["a": ["h": 2]]]),
-        // Whitespace below "0" in ASCII within eight bytes of the digits, which a digit test that let a borrow
-        // through took for digits.
+        // Whitespace below "0" in ASCII within eight bytes of the digits, which a digit test that lets a borrow
+        // through takes for digits.
         AcceptCase("[{\"h\":1.5       }]", [["h": 1.5]]), AcceptCase("[{\"h\":25.125\n\t\r }]", [["h": 25.125]]),
         AcceptCase("[{\"h\":-3.25 \n}]", [["h": -3.25]]),
     ]

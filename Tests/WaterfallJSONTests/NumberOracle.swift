@@ -1,8 +1,8 @@
 import Testing
 @_spi(NumberFormatting) import WaterfallJSON
 
-/// Checks one double at a time against the writer the new one replaced, counting and reporting differences (the
-/// first 20 of them) with the value's bits and both texts.
+/// Checks one double at a time against the standard library's reference writer, counting and reporting differences
+/// (the first 20 of them) with the value's bits and both texts.
 struct NumberOracle {
     // MARK: Lifecycle
 
@@ -32,7 +32,7 @@ struct NumberOracle {
 
     // MARK: Private
 
-    /// The new writer's bytes, then the old one's; each with room for `JSONWriter.maximumNumberLength` and guard
+    /// The writer's bytes, then the reference's; each with room for `JSONWriter.maximumNumberLength` and guard
     /// bytes after it.
     private let ours = Buffer()
     private let theirs = Buffer()

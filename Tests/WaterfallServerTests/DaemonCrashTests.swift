@@ -91,8 +91,8 @@ import WaterfallTestSupport
     }
 
     /// Every fsync setting loses nothing a process death can take: each writes a visit's records before its
-    /// replies, and only `"always"` also waits for the disk (which a kill -9 does not test). The loop is
-    /// `"always"`, 20 rounds; the others run 10.
+    /// replies, and only `"always"` also waits for the disk (which a kill -9 does not test). `"always"`, the
+    /// setting whose promise is strongest, runs 20 rounds; the others run 10.
     @Test(arguments: ["always", "everysec", "never"])
     func killedDaemonsLoseNothingAcknowledged(fsync: String) async throws {
         let daemon = try #require(DaemonProcess.daemonPath)

@@ -16,7 +16,7 @@ import WaterfallStorageFormat
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let state = directory + "/state"
-        // Half a million items: their recovery takes far longer than the few milliseconds the signals need.
+        // Half a million items: their recovery takes far longer than the signals need to arrive.
         let section = SectionSpec(items: (0..<10_000).map { Item(height: Double(50 + $0 % 300)) })
         let spec = LayoutSpec(
             width: 1000, defaults: SectionProperties(columns: 3), sections: Array(repeating: section, count: 50))

@@ -2,10 +2,10 @@ import Testing
 import WaterfallTestSupport
 
 /// The fuzzer's tree walks: one walk with one path under construction must find the nodes, in the order, that
-/// listing every path by prefixing the children's found (the slow definition it replaced), and node `k` of
+/// listing every path by prefixing the children's found (the slow, plain definition), and node `k` of
 /// `path(at:)` must be the `k`th of them, so a seeded mutation picks uniformly among the nodes.
 @Suite struct FuzzJSONTests {
-    /// The definition the walk replaced.
+    /// The plain definition the walk must agree with: every path, by prefixing the children's.
     static func prefixedPaths(_ tree: FuzzJSON) -> [[FuzzJSON.Step]] {
         var result: [[FuzzJSON.Step]] = [[]]
         switch tree {

@@ -24,7 +24,7 @@ import WaterfallTestSupport
     static let huge = "9223372036854775807"
 
     static let cases: [Case] = [
-        // Invalid JSON that the number shortcut took for an item until 75f8cc1 (its digit test let commas pass).
+        // Invalid JSON that a number shortcut whose digit test let commas pass would take for an item.
         Case(
             #"{"id":1,"method":"items.insert","params":{"layout":"feed","section":0,"at":1,"items":[{"h":0.1,,,,,,,}]}}"#,
             "parse_error", "unexpected ','", "at byte 95"),
@@ -58,7 +58,7 @@ import WaterfallTestSupport
         Case(
             #"{"id":1,"method":"items.insert","params":{"layout":"feed","section":0,"at":0,"items":[{"h":1,"span":\#(huge)}]}}"#,
             "bad_params", "params.items[0].span", huge),
-        // Items that are only heights, decoded as bare heights since 3 December, and a list that turns general.
+        // Items that are only heights, decoded as bare heights, and a list that turns general.
         Case(
             #"{"id":1,"method":"items.insert","params":{"layout":"feed","section":0,"at":0,"items":[{"h":1},{"h":2},{"h":-1}]}}"#,
             "bad_params", "params.items[2].h", "-1"),
@@ -68,7 +68,7 @@ import WaterfallTestSupport
         Case(
             #"{"id":1,"method":"items.insert","params":{"layout":"feed","section":0,"at":0,"items":[{"h":1},{"h":2},{"h":3,"w":0}]}}"#,
             "bad_params", "params.items[2].w", "0"),
-        // Items kept as heights by the connection's reader (`JSONReader.forRequests`, 3 December, evening) under a
+        // Items kept as heights by the connection's reader (`JSONReader.forRequests`) under a
         // method that does not read them so: the line is read again, and the general decoder names what is wrong.
         Case(
             #"{"id":1,"method":"items.update","params":{"layout":"feed","section":0,"items":[{"h":1},{"h":2}]}}"#,

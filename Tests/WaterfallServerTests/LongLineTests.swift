@@ -3,7 +3,7 @@ import Testing
 @testable import WaterfallServer
 
 /// A long line (a bulk insert's) is prepared on a thread apart from the event loop, whose other connections it
-/// would hold for milliseconds, and everything stays in order around it: the lines before and after it in the same
+/// would hold up, and everything stays in order around it: the lines before and after it in the same
 /// write, the end of input right behind it, and the reads that follow.
 @Suite struct LongLineTests {
     @Test func isPreparedApartAndAnsweredInOrder() async throws {

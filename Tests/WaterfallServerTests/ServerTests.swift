@@ -101,9 +101,9 @@ import Testing
     }
 
     /// The buffers a bulk load's long lines grew go once the connection has nothing left to do (its last work ends
-    /// with no read waiting or being taken), before that work's reply is written; not while the next read waits. They
-    /// went whenever a read ended with a line before, which for a client writing a bulk load line by line was about
-    /// every other read, and every line was then carried and decoded into fresh pages.
+    /// with no read waiting or being taken), before that work's reply is written; not while the next read waits:
+    /// letting them go whenever a read ends with a line would, for a client writing a bulk load line by line, let
+    /// them go about every other read, and carry and decode every line into fresh pages.
     @Test func letsGoOfBulkBuffersOnlyWhenIdle() async throws {
         let padding = String(repeating: " ", count: ItemBuffers.shortestLine)
         let (fixture, client) = try await readAheadOfARunningWork(

@@ -207,7 +207,7 @@ import WaterfallJSON
             _ = try await midReply.readLines(0)
             midReply.closeNow()
         }
-        // Generous: in a debug build each abandoned reply still takes a few hundred milliseconds to encode.
+        // Generous: in a debug build each abandoned reply is still slow to encode.
         #expect(await eventually(within: 10) { fixture.server.stats.connectionsOpen == 1 })
         #expect(await eventually(within: 10) { openFileDescriptorCount() <= baseline })
         #expect(try await setup.snapshot("big") == before, "the half-sent insert did nothing")
@@ -215,7 +215,7 @@ import WaterfallJSON
         await fixture.stop()
     }
 
-    /// The issue asks for at least 512 clients at once: connect them all first, then have every one ask and wait.
+    /// The daemon serves at least 512 clients at once: connect them all first, then have every one ask and wait.
     @Test func servesFiveHundredTwelveClientsAtOnce() async throws {
         let fixture = try await ServiceServer.start()
         var clients: [TestClient] = []

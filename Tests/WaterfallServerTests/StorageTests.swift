@@ -43,7 +43,7 @@ import WaterfallTestSupport
         let driver = StoreDriver(path: path, seed: 11)
         _ = try await driver.open(.never)
         try await driver.create("feed")
-        // About 70 % of random changes are moves: two runs or more.
+        // Most random changes are moves: two runs or more.
         try await driver.change("feed", count: 6_500)
         driver.close()
         let recovered = try await driver.open(.never)
