@@ -116,8 +116,8 @@ public struct Layout: Sendable {
 
     /// How the engine's flow coordinates (where it places every layout vertically) map to the screen.
     ///
-    /// Inlinable: called on a layout held `inout` across an `await` (the visit's), an opaque getter had the whole
-    /// 457-byte layout moved into a temporary first, for two of its fields.
+    /// Inlinable: called on a layout held `inout` across an `await` (the visit's), an opaque getter would have the
+    /// whole layout moved into a temporary first, for two of its fields.
     @inlinable
     public var screen: ScreenMapping { ScreenMapping(axis: axis, direction: direction) }
 

@@ -65,7 +65,7 @@ enum NumberFormatBenchmark {
     }
 
     /// The frames of `feed` as `layout.get` sends them: through `ReplyEncoding` (x and w from its per-call cache,
-    /// the others by the new writer), then with the old number writers for every number.
+    /// the others by the writer's own), then with the reference number writers for every number.
     private static func frames(_ feed: SectionFrames, runs: Int, table: inout Table) {
         var writer = JSONWriter(capacity: feed.items.count * 64)
         var reference = JSONWriter(capacity: feed.items.count * 64)
@@ -84,7 +84,7 @@ enum NumberFormatBenchmark {
                 },
             ])
         let (new, old) = (times[0], times[1])
-        // The same frame text both ways (the new reply also has the section's own members first).
+        // The same frame text both ways (`ReplyEncoding`'s text also has the section's own members first).
         let items = Array(reference.bytes.dropFirst(9))
         guard writer.bytes.suffix(items.count).elementsEqual(items) else {
             table.add("numformat, frames", "the two writers disagree on the frames' text")

@@ -35,7 +35,7 @@ enum NumberParseBenchmark {
 
     /// Times the conversion of `texts` (one parsed array; the parse is not timed) three ways.
     ///
-    /// Integers take the view's short-integer shortcut (up to 15 bytes), which did not change, so for them only
+    /// Integers take the view's short-integer shortcut (up to 15 bytes), which both conversions share, so for them only
     /// `Double(String)` is compared.
     private static func measure(
         _ name: String, _ texts: [String], runs: Int, isInteger: Bool = false, table: inout Table

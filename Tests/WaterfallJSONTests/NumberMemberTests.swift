@@ -3,7 +3,7 @@ import WaterfallJSON
 
 /// Objects of one number member written without whitespace (`{"h":120.5}`, a bulk insert's items) take a shortcut
 /// through the scanner; it must leave the tape the general loop leaves, and anything it does not take must fail as
-/// it always did.
+/// it does through the general loop.
 @Suite struct NumberMemberTests {
     /// Inputs with such objects in every position, and their values.
     static let accepted: [AcceptCase] = [

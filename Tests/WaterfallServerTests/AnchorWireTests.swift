@@ -72,7 +72,7 @@ import WaterfallJSON
         await fixture.stop()
     }
 
-    /// A request without an anchor gets the reply it always got: the same bytes but for the anchor member.
+    /// A request without an anchor gets the reply of one with an anchor, byte for byte, less the anchor member.
     @Test func withoutAnAnchorTheReplyIsUnchanged() async throws {
         let fixture = try await ServiceServer.start()
         let client = try fixture.connect()

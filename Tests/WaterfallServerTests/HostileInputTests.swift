@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import WaterfallTestSupport
 
-/// Hostile lines, each of which once killed a durable daemon or got a wrong answer, sent to the built
+/// Hostile lines, each able to kill a careless durable daemon or get a wrong answer from it, sent to the built
 /// daemon both durable and `--ephemeral`: each is refused with the error kind it names, the field and the value in
 /// its message, nothing changes (the layout's seq stays), and the daemon answers the next request.
 @Suite struct HostileInputTests {

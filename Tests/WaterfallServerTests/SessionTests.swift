@@ -185,8 +185,8 @@ import WaterfallJSON
         await fixture.stop()
     }
 
-    // A partial line and its end-of-file arriving in one read event once left the connection open for good
-    // (`Connection.readable()` stopped at the short read); this pins the fix.
+    // A partial line and its end-of-file arriving in one read event still close the connection: a reader that
+    // stopped at the short read would leave it open for good.
     @Test
     func survivesClientsVanishingMidLineAndMidReply() async throws {
         let fixture = try await ServiceServer.start()

@@ -27,7 +27,7 @@ public struct ResponsiveLayout: Sendable {
     /// The default bound on pieces × elements (headers, items and footers) of a result.
     public static let defaultMaxPieceElements = 500_000
     /// The default bound on the comparisons of column heights a computation may make (each piece start places the
-    /// layout once): about a tenth of a second here.
+    /// layout once): enough for real feeds, small enough that one request cannot hold the daemon for long.
     public static let defaultMaxComparisons = 20_000_000
 
     /// Computes the pieces of `spec` (its width is ignored) over `minWidth...maxWidth`.

@@ -6,7 +6,7 @@ import Glibc
 /// libdispatch installs its own handler for each signal when a source is registered, which happens on its manager
 /// thread some time after `activate()` returns; until then a signal has its old disposition. So the disposition is
 /// left alone (a SIGTERM that early ends the process the default way, before anything exists to clean up: setting
-/// SIG_IGN here lost such a signal, and the daemon went on serving), and the caller waits for `isReady` before it
+/// SIG_IGN here would lose such a signal, and the daemon would go on serving), and the caller waits for `isReady` before it
 /// binds. The watcher must be kept alive: a released source swallows its signal. `@unchecked` because Dispatch
 /// does not mark sources Sendable; they are never mutated after init.
 final class SignalWatcher: @unchecked Sendable {
