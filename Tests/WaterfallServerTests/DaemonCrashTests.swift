@@ -50,10 +50,10 @@ import WaterfallTestSupport
         return Int(line[range.upperBound...].prefix { $0.isNumber })
     }
 
-    /// Starts the daemon on `directory` (its state, socket and config `c.json`), under a soft and hard limit of
-    /// `fileLimit` descriptors if given (set by `sh`'s `ulimit`), and connects.
+    /// Starts the daemon on `directory` (its state, socket and config `c.json`), under a soft limit of `fileLimit`
+    /// descriptors if given (and a hard limit of `hardLimit`, else the same), set by `sh`'s `ulimit`, and connects.
     static func start(
-        _ daemon: String, _ directory: String, fileLimit: Int? = nil
+        _ daemon: String, _ directory: String, fileLimit: Int? = nil, hardLimit: Int? = nil
     ) async throws -> (DaemonProcess, TestClient) {
         let socket = directory + "/w.sock"
         let flags = ["--state-dir", directory + "/state", "--socket", socket, "--config", directory + "/c.json"]
@@ -61,7 +61,10 @@ import WaterfallTestSupport
             if let fileLimit {
                 try DaemonProcess(
                     executable: "/bin/sh",
-                    arguments: ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", daemon] + flags,
+                    arguments: [
+                        "-c", "ulimit -Sn \(fileLimit) && ulimit -Hn \(hardLimit ?? fileLimit) && exec \"$0\" \"$@\"",
+                        daemon,
+                    ] + flags,
                     environment: [:])
             } else {
                 try DaemonProcess(executable: daemon, arguments: flags, environment: [:])

@@ -63,8 +63,52 @@ import Testing
             #expect(list.contains(#"{"layout":"m\#(k)","sections":1,"items":2,"seq":2,"#), "m\(k) is not back at seq 2")
         }
         #expect(list.components(separatedBy: #""seq":2,"#).count - 1 == Self.layouts)
+        process.signal(SIGKILL)
+        _ = await process.waitForExit(within: 10)
+        client.closeNow()
+
+        // Any number of layouts comes back under the lowest limit the daemon runs with.
+        (process, client) = try await DaemonCrashTests.start(daemon, directory, fileLimit: 64)
+        try await client.write(#"{"id":"list","method":"layout.list"}"# + "\n")
+        let again = try await client.readLines(1).first ?? ""
+        #expect(again.components(separatedBy: #""seq":2,"#).count - 1 == Self.layouts)
         process.signal(SIGTERM)
         _ = await process.waitForExit(within: 10)
+    }
+
+    /// The soft limit is raised to the hard one at start, and `stats` shows how it is shared.
+    @Test func raisesTheSoftLimitToTheHardOne() async throws {
+        let daemon = try #require(DaemonProcess.daemonPath)
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        try "{}".write(toFile: directory + "/c.json", atomically: false, encoding: .utf8)
+        let (process, client) = try await DaemonCrashTests.start(daemon, directory, fileLimit: 100, hardLimit: 1000)
+        try await client.write(#"{"id":1,"method":"stats"}"# + "\n")
+        let stats = try await client.readLines(1).first ?? ""
+        #expect(
+            stats.contains(
+                #""descriptors":{"limit":1000,"#)
+                && stats.contains(#""reserved":32,"connections":484,"journals":484,"#),
+            "\(stats)")
+        process.signal(SIGTERM)
+        _ = await process.waitForExit(within: 10)
+    }
+
+    /// A limit too small to run with stops the start with one line naming it and what is needed.
+    @Test func refusesToStartUnderALimitTooSmall() async throws {
+        let daemon = try #require(DaemonProcess.daemonPath)
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let process = try DaemonProcess(
+            executable: "/bin/sh",
+            arguments: ["-c", "ulimit -n 40 && exec \"$0\" \"$@\"", daemon, "--state-dir", directory + "/state"],
+            environment: ["WATERFALLD_SOCKET": directory + "/w.sock"])
+        #expect(await process.waitForExit(within: 10).status == 1)
+        #expect(
+            process.standardError()
+                == "waterfalld: the open-file limit (RLIMIT_NOFILE) is 40 descriptors; waterfalld needs at least 48 "
+                + "(raise it with LimitNOFILE= in the service's unit, or ulimit -n)\n")
+        #expect(access(directory + "/w.sock", F_OK) != 0)
     }
 
     // MARK: Private
