@@ -203,14 +203,13 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
 
     /// Runs `first` in a task, and the works that follow it while the next is waiting when one ends.
     ///
-    /// A task per work was, for every read of a pipelining client, a job pushed to the global executor while this
-    /// thread was still busy: another thread woken for it, and this one put to sleep after.
+    /// One task runs a pipelining client's works in turn: a task per work would push a job to the global executor
+    /// for every read while this thread is still busy, waking another thread for it and putting this one to sleep.
     ///
-    /// Each work is let go as soon as it has run, before its reply is written: its requests (a bulk load's item
-    /// arrays, megabytes for the ten lines of a read) went on using memory after the client had its last reply
-    /// otherwise, held by the loop's variable until the next work, and the first work by the task's closure until
-    /// the task ended. Measured right after the last reply of a million-item load, the resident memory per item
-    /// was 48–50 B in three loads of five, and 45.7 B ten milliseconds later.
+    /// Each work is let go as soon as it has run, before its reply is written: otherwise its requests (a bulk
+    /// load's item arrays, megabytes for the ten lines of a read) would go on using memory after the client had its
+    /// last reply, held by the loop's variable until the next work, and the first work by the task's closure until
+    /// the task ends.
     private func run(_ first: @escaping SessionWork) {
         let handOff = HandOff<SessionWork?>(first, leaving: nil)
         Task {
@@ -279,10 +278,10 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
                     let framed = framer.append(Array(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])))
                     if lines.isEmpty { lines = framed } else { lines += framed }
                     // A long line being carried: the loop's other connections get their turn after each chunk (its
-                    // copy and page faults held them up to a millisecond in four); the rest is read next round.
+                    // copy and page faults would hold them up); the rest is read next round.
                     if framer.bufferedByteCount >= Self.readChunkBytes { break }
                     // No early stop on a short read: data and end-of-file can arrive in one event, and reading on
-                    // until EAGAIN sees the end in it (dispatch, before the event loop, did not report it again).
+                    // until EAGAIN finds the end in this round rather than a later one.
                 } else if count == 0 {
                     endOfInput = true
                     break
@@ -307,8 +306,9 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
             prepare(lines, endOfInput: endOfInput, session)
             return
         }
-        // A long line's parse would hold the loop's other connections for milliseconds: it runs on a thread of its own, with this
-        // socket's reading held off meanwhile, so that the loop neither reads on nor sees it readable again.
+        // A long line's parse would hold the loop's other connections for milliseconds: it runs on a thread of its
+        // own, with this socket's reading held off meanwhile, so that the loop neither reads on nor sees it readable
+        // again.
         holdReading(true)
         DispatchQueue.global().async { [self, lines, endOfInput] in
             prepare(lines, endOfInput: endOfInput, session)

@@ -64,7 +64,7 @@ public final class Server: Sendable {
         } else {
             let watcher = SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP], queue: controlQueue, handler: handler)
             state.withLock { $0.signalWatcher = watcher }
-            // No socket before a signal can stop the daemon cleanly (a second at most; it takes a few µs).
+            // No socket before a signal can stop the daemon cleanly (waiting a second at most).
             for _ in 0..<1000 where !watcher.isReady {
                 try? await Task.sleep(for: .milliseconds(1))
             }
