@@ -127,6 +127,11 @@ import WaterfallJSON
             #expect(render.out.contains("feed  ·  seq 1  ·  820 × 100  ·  4 items"))
             let first = await Self.run(["render", "feed"], socket: p)
             #expect(first.out.contains("feed  ·  seq 1  ·  375 × 170  ·  4 items"))
+            // A horizontal strip's pinned header slides along x, to its pinMaxX.
+            _ = await Self.run(["call", "layout.create", Self.strip], socket: p)
+            let strip = await Self.run(["render", "strip"], socket: p)
+            #expect(strip.out.contains(">header 0 pins right to x 112.5</text>"), "\(strip.out)")
+            #expect(strip.out.contains(#"<rect class="pin" x="0" y="56" width="132.5" height="300""#))
         }
     }
 }
