@@ -40,6 +40,16 @@ enum ReplyDecoding {
         return value.elements
     }
 
+    /// The array of numbers at `key` of `node` (a layout's `widths`).
+    static func numbers(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> [Double] {
+        var values: [Double] = []
+        for (k, element) in try array(node, key, path()).enumerated() {
+            guard let value = element.double else { throw fail("\(path()).\(key)[\(k)]", "not a number") }
+            values.append(value)
+        }
+        return values
+    }
+
     /// `{"x", "y", "w", "h"}`.
     static func rect(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Rect {
         Rect(

@@ -30,6 +30,11 @@ extension WaterfallClient {
         ServerStats(values: try await call(method: "stats"))
     }
 
+    /// `rpc.discover`: the daemon's OpenRPC document, every method with its params, result, errors and an example.
+    public func openRPCDocument() async throws(WaterfallClientError) -> JSONValue {
+        try await call(method: "rpc.discover")
+    }
+
     /// `metrics`: the daemon's counters in Prometheus' text format 0.0.4.
     public func metrics() async throws(WaterfallClientError) -> String {
         let result = try await call(method: "metrics")
@@ -41,16 +46,20 @@ extension WaterfallClient {
 
     // MARK: Layouts
 
-    /// `layout.create`: a layout named `name` from `spec`; with `replace`, over an existing one.
+    /// `layout.create`: a layout named `name` from `spec` (at each of `spec.widths`); with `replace`, over an
+    /// existing one. The result is at the first width: `options.width` is not sent.
     public func createLayout(
         _ name: String, _ spec: LayoutSpec, replace: Bool = false, options: MutationOptions = .init()
     ) async throws(WaterfallClientError) -> MutationResult {
         var members = CommandEncoding.members(of: spec)
         if replace { members.append(("replace", true)) }
+        var options = options
+        options.width = nil
         return try await mutate("layout.create", layout: name, members, options)
     }
 
-    /// `layout.configure`.
+    /// `layout.configure`: `patch.width` or `patch.widths` set the layout's widths. With `options.width`, sent as
+    /// a `batch` of this one change, whose `width` picks the width of the result.
     public func configureLayout(
         _ name: String, _ patch: LayoutPatch, options: MutationOptions = .init()
     ) async throws(WaterfallClientError) -> MutationResult {
@@ -73,16 +82,21 @@ extension WaterfallClient {
                     LayoutSummary(
                         layout: try ReplyDecoding.string(entry, "layout", at),
                         sections: try ReplyDecoding.int(entry, "sections", at),
-                        items: try ReplyDecoding.int(entry, "items", at), seq: try ReplyDecoding.int(entry, "seq", at)))
+                        items: try ReplyDecoding.int(entry, "items", at), seq: try ReplyDecoding.int(entry, "seq", at),
+                        widths: try ReplyDecoding.numbers(entry, "widths", at)))
             }
             return layouts
         }
     }
 
-    /// `layout.get`: the frames of `sections` (indices), or of every section.
-    public func frames(of name: String, sections: [Int]? = nil) async throws(WaterfallClientError) -> LayoutFrames {
+    /// `layout.get`: the frames of `sections` (indices), or of every section, at `width` (one of the layout's
+    /// widths; nil for the first).
+    public func frames(
+        of name: String, sections: [Int]? = nil, width: Double? = nil
+    ) async throws(WaterfallClientError) -> LayoutFrames {
         var params: [(key: String, value: JSONValue)] = [("layout", .string(name))]
         if let sections { params.append(("sections", .array(sections.map { .integer($0) }))) }
+        if let width { params.append(("width", .double(width))) }
         let node = try await result("layout.get", .object(params))
         return try decode("layout.get", node, ReplyDecoding.frames)
     }
@@ -175,10 +189,14 @@ extension WaterfallClient {
         }
     }
 
-    /// Any one change, by the method that makes it.
+    /// Any one change, by the method that makes it. A `configureLayout` with `options.width` is sent as a `batch`
+    /// of it (see `configureLayout`).
     public func apply(
         _ command: LayoutCommand, to layout: String, options: MutationOptions = .init()
     ) async throws(WaterfallClientError) -> MutationResult {
+        if case .configureLayout = command, options.width != nil {
+            return try await batch([command], in: layout, options: options)
+        }
         let request = CommandEncoding.request(command)
         guard case .object(let members) = request.params else { preconditionFailure("params are an object") }
         return try await mutate(request.method.rawValue, layout: layout, members, options)
@@ -186,30 +204,38 @@ extension WaterfallClient {
 
     // MARK: Reading
 
-    /// `query`: the headers, items and footers in `rect`, in document order or in reading order.
+    /// `query`: the headers, items and footers in `rect`, in document order or in reading order, at `width` (one
+    /// of the layout's widths; nil for the first).
     public func query(
-        _ layout: String, rect: Rect, order: ElementOrder = .document
+        _ layout: String, rect: Rect, order: ElementOrder = .document, width: Double? = nil
     ) async throws(WaterfallClientError) -> QueryResult {
         var params: [(key: String, value: JSONValue)] = [
             ("layout", .string(layout)), ("rect", CommandEncoding.rect(rect)),
         ]
         if order != .document { params.append(("order", .string(order.rawValue))) }
+        if let width { params.append(("width", .double(width))) }
         let node = try await result("query", .object(params))
         return try decode("query", node, ReplyDecoding.query)
     }
 
-    /// `items.neighbors`: the items above, below, left and right of the item at `path`, each nil at an edge.
-    public func neighbors(of path: ItemPath, in layout: String) async throws(WaterfallClientError) -> ItemNeighbors {
-        let node = try await result(
-            "items.neighbors",
-            ["layout": .string(layout), "section": .integer(path.section), "i": .integer(path.item)])
+    /// `items.neighbors`: the items above, below, left and right of the item at `path`, each nil at an edge, at
+    /// `width` (one of the layout's widths; nil for the first).
+    public func neighbors(
+        of path: ItemPath, in layout: String, width: Double? = nil
+    ) async throws(WaterfallClientError) -> ItemNeighbors {
+        var params: [(key: String, value: JSONValue)] = [
+            ("layout", .string(layout)), ("section", .integer(path.section)), ("i", .integer(path.item)),
+        ]
+        if let width { params.append(("width", .double(width))) }
+        let node = try await result("items.neighbors", .object(params))
         return try decode("items.neighbors", node, ReplyDecoding.neighbors)
     }
 
-    /// `subscribe`: the layout's events, from the next change on, until the subscription or the connection ends.
-    /// `subscribe(_:viewport:)` scopes them to a viewport.
-    public func subscribe(_ layout: String) async throws(WaterfallClientError) -> Subscription {
-        try await subscribe(layout, params: ["layout": .string(layout)]).events
+    /// `subscribe`: the layout's events, from the next change on, until the subscription or the connection ends,
+    /// their diffs at `width` (one of the layout's widths; nil for the first). `subscribe(_:viewport:width:)`
+    /// scopes them to a viewport.
+    public func subscribe(_ layout: String, width: Double? = nil) async throws(WaterfallClientError) -> Subscription {
+        try await subscribe(layout, params: Self.subscribeParams(layout, nil, width)).events
     }
 
     /// `unsubscribe`: ends this connection's subscriptions to `layout`.
@@ -262,6 +288,7 @@ extension WaterfallClient {
             w.key("viewport")
             w.write(CommandEncoding.viewport(viewport))
         }
+        if let width = options.width { w.member("width", width) }
         w.endObject()
     }
 }

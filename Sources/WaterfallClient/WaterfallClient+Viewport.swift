@@ -13,11 +13,12 @@ import WaterfallProtocol
 ///     }
 extension WaterfallClient {
     /// `subscribe` with a viewport: the layout's events from the snapshot's `seq` on, each diff scoped to
-    /// `viewport`, and the viewport's elements at that `seq`.
+    /// `viewport`, and the viewport's elements at that `seq`, all at `width` (one of the layout's widths; nil for
+    /// the first).
     public func subscribe(
-        _ layout: String, viewport: Viewport
+        _ layout: String, viewport: Viewport, width: Double? = nil
     ) async throws(WaterfallClientError) -> (events: Subscription, snapshot: ViewportSnapshot) {
-        let (events, node) = try await subscribe(layout, params: Self.subscribeParams(layout, viewport))
+        let (events, node) = try await subscribe(layout, params: Self.subscribeParams(layout, viewport, width))
         return (events, try decode("subscribe", node, ReplyDecoding.viewportSnapshot))
     }
 
@@ -25,14 +26,14 @@ extension WaterfallClient {
     /// replaces the subscription's viewport between two changes and answers the new viewport's elements at the
     /// `seq` they belong to; the events of the existing `Subscription` go on, scoped to the new viewport after that
     /// `seq` (those up to it are the old viewport's, and a `WindowedModel` moved to the snapshot skips them). No
-    /// event is lost or doubled.
+    /// event is lost or doubled. With `width`, the subscription moves to that width as well (nil: the first).
     ///
     /// On a layout the client does not subscribe to, the daemon subscribes it, but no `Subscription` receives the
     /// events: call `subscribe(_:viewport:)` first.
     public func moveViewport(
-        of layout: String, to viewport: Viewport
+        of layout: String, to viewport: Viewport, width: Double? = nil
     ) async throws(WaterfallClientError) -> ViewportSnapshot {
-        let node = try await result("subscribe", Self.subscribeParams(layout, viewport))
+        let node = try await result("subscribe", Self.subscribeParams(layout, viewport, width))
         return try decode("subscribe", node, ReplyDecoding.viewportSnapshot)
     }
 
@@ -57,9 +58,11 @@ extension WaterfallClient {
         }
     }
 
-    // MARK: Private
-
-    private static func subscribeParams(_ layout: String, _ viewport: Viewport) -> JSONValue {
-        ["layout": .string(layout), "viewport": CommandEncoding.viewport(viewport)]
+    /// `subscribe`'s params: the layout, and the viewport and the width when given.
+    static func subscribeParams(_ layout: String, _ viewport: Viewport?, _ width: Double?) -> JSONValue {
+        var params: [(key: String, value: JSONValue)] = [("layout", .string(layout))]
+        if let viewport { params.append(("viewport", CommandEncoding.viewport(viewport))) }
+        if let width { params.append(("width", .double(width))) }
+        return .object(params)
     }
 }

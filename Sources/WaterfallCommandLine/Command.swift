@@ -1,8 +1,8 @@
 /// waterfallctl's commands, each with its arguments, options and help in one place: the parser, `help`, the
 /// completion scripts and the README's table read this list.
 public enum Command: String, CaseIterable, Sendable {
-    case ping, version, stats, metrics, list, get, query, export, css, html, call, describe, watch, render, completion,
-        help
+    case ping, version, stats, metrics, list, get, query, neighbors, export, css, html, call, describe, watch, render,
+        completion, help
 
     /// A positional argument: its placeholder, and what a shell may complete it with.
     public struct Argument: Sendable, Equatable {
@@ -30,7 +30,8 @@ public enum Command: String, CaseIterable, Sendable {
     public var arguments: [Argument] {
         switch self {
         case .ping, .version, .stats, .metrics, .list: []
-        case .get, .query, .export, .css, .html, .watch, .render: [Argument(name: "LAYOUT", kind: .layout)]
+        case .get, .query, .neighbors, .export, .css, .html, .watch, .render:
+            [Argument(name: "LAYOUT", kind: .layout)]
         case .call:
             [Argument(name: "METHOD", kind: .method), Argument(name: "PARAMS | -", kind: .text, optional: true)]
         case .describe: [Argument(name: "METHOD", kind: .method, optional: true)]
@@ -39,8 +40,12 @@ public enum Command: String, CaseIterable, Sendable {
         }
     }
 
-    /// The options the command takes besides the global ones.
-    public var options: [CommandOption] {
+    /// The options the command takes besides the global ones: its own, then those its method's declaration gives
+    /// it (`declaredOptions`).
+    public var options: [CommandOption] { ownOptions + declaredOptions }
+
+    /// The options written for this command alone.
+    private var ownOptions: [CommandOption] {
         switch self {
         case .list: [CommandOption(name: "--names", help: "only the layouts' names, one per line")]
         case .get: [CommandOption(name: "--sections", value: "0,2", help: "only these sections (indices)")]
@@ -52,6 +57,8 @@ public enum Command: String, CaseIterable, Sendable {
                     name: "--order", value: "ORDER",
                     help: "document (the default) or reading: rows top to bottom, each left to right"),
             ]
+        case .neighbors:
+            [CommandOption(name: "--item", value: "S,I", help: "the item: its section and its index", required: true)]
         case .watch:
             [
                 CommandOption(
@@ -62,7 +69,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .render:
             [
                 CommandOption(
-                    name: "--width", value: "PX",
+                    name: "--image-width", value: "PX",
                     help: "the picture's width in pixels (default: one pixel per point)"),
                 CommandOption(
                     name: "--rect", value: "X,Y,W,H",
@@ -108,6 +115,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .list: "the layouts, with their sections, items and seq"
         case .get: "a layout's frames, one per line"
         case .query: "the headers, items and footers in a rect, one per line"
+        case .neighbors: "the items next to one on screen: above, below, left and right"
         case .export: "a layout's inputs, as layout.create takes them"
         case .css: "a stylesheet exact at every container width of a range (layout.css)"
         case .html: "a self-contained page of the stylesheet, items as coloured boxes"
@@ -130,8 +138,13 @@ public enum Command: String, CaseIterable, Sendable {
             "Prints the metrics text as Prometheus' text format 0.0.4 has it (for node_exporter's textfile collector)."
         case .list: "Prints a table: LAYOUT, SECTIONS, ITEMS, SEQ."
         case .get:
-            "Prints a table of frames: a section line (its origin and height), then its header, items and footer."
+            """
+            Prints a table of frames: a section line (its band: from its origin for its height, or along x for a
+            horizontal layout), then its header, items and footer.
+            """
         case .query: "Prints a table of the elements visible in the rect (the Geometry article's query rule)."
+        case .neighbors:
+            "Prints a table of the item's neighbours (items.neighbors), one line per side; a side at an edge says none."
         case .export: "Prints the layout's inputs as JSON (layout.create of them rebuilds the same frames)."
         case .css:
             """

@@ -16,13 +16,17 @@ struct CommandRun: Sendable {
 
     /// Checks the arguments before connecting, so bad usage is exit 2 whether or not the daemon runs.
     func prepare() async throws {
+        _ = try invocation.layoutWidth()
         switch command {
         case .get: _ = try invocation.sections()
-        case .query: _ = try invocation.rect("--rect")
+        case .query:
+            _ = try invocation.rect("--rect")
+            _ = try invocation.order()
+        case .neighbors: _ = try invocation.item()
         case .watch: _ = try invocation.viewport()
         case .render:
             _ = try invocation.rect("--rect")
-            _ = try invocation.width()
+            _ = try invocation.imageWidth()
         case .css, .html: _ = try stylesheetOptions()
         case .call: if invocation.arguments.count == 2 && invocation.arguments[1] != "-" { _ = try params() }
         default: break
@@ -63,23 +67,38 @@ struct CommandRun: Sendable {
             terminal.write(table.text)
         case .get:
             let sections = try invocation.sections()
+            let width = try invocation.layoutWidth()
             if invocation.json {
                 var params: [(key: String, value: JSONValue)] = [("layout", .string(name))]
                 if let sections { params.append(("sections", .array(sections.map { .integer($0) }))) }
-                return try await raw(client, "layout.get", .object(params))
+                return try await raw(client, "layout.get", params, width: width)
             }
-            terminal.write(FrameListing.frames(try await client.frames(of: name, sections: sections), numbers))
+            let frames = try await client.frames(of: name, sections: sections, width: width)
+            terminal.write(FrameListing.frames(frames, numbers))
         case .query:
             let rect = try invocation.rect("--rect")!
             let order = try invocation.order()
+            let width = try invocation.layoutWidth()
             if invocation.json {
                 var params: [(key: String, value: JSONValue)] = [
                     ("layout", .string(name)), ("rect", CommandEncoding.rect(rect)),
                 ]
                 if order != .document { params.append(("order", .string(order.rawValue))) }
-                return try await raw(client, "query", .object(params))
+                return try await raw(client, "query", params, width: width)
             }
-            terminal.write(FrameListing.elements(try await client.query(name, rect: rect, order: order), numbers))
+            let result = try await client.query(name, rect: rect, order: order, width: width)
+            terminal.write(FrameListing.elements(result, numbers))
+        case .neighbors:
+            let item = try invocation.item()!
+            let width = try invocation.layoutWidth()
+            if invocation.json {
+                let params: [(key: String, value: JSONValue)] = [
+                    ("layout", .string(name)), ("section", .integer(item.section)), ("i", .integer(item.item)),
+                ]
+                return try await raw(client, "items.neighbors", params, width: width)
+            }
+            let neighbors = try await client.neighbors(of: item, in: name, width: width)
+            terminal.write(FrameListing.neighbors(neighbors, numbers))
         case .export:
             let node = try await client.callNode(method: "layout.export", params: ["layout": .string(name)])
             let shown = invocation.json ? node : (node["layout"] ?? node)
@@ -102,6 +121,13 @@ struct CommandRun: Sendable {
     }
 
     // MARK: Private
+
+    /// Prints the result of `method` with `params`, and `width` when given, as the daemon wrote it.
+    private func raw(
+        _ client: WaterfallClient, _ method: String, _ params: [(key: String, value: JSONValue)], width: Double?
+    ) async throws -> WaterfallCtl.ExitStatus {
+        try await raw(client, method, .object(params + (width.map { [("width", .double($0))] } ?? [])))
+    }
 
     /// Prints a result as the daemon wrote it.
     private func raw(_ client: WaterfallClient, _ method: String, _ params: JSONValue?) async throws
@@ -141,15 +167,16 @@ struct CommandRun: Sendable {
     private func watch(_ client: WaterfallClient) async throws -> WaterfallCtl.ExitStatus {
         let events: Subscription
         let scoped: Bool
+        let width = try invocation.layoutWidth()
         if let viewport = try invocation.viewport() {
             let snapshot: ViewportSnapshot
-            (events, snapshot) = try await client.subscribe(name, viewport: viewport)
+            (events, snapshot) = try await client.subscribe(name, viewport: viewport, width: width)
             terminal.write(
                 invocation.json
                     ? Self.json(snapshot) + "\n" : FrameListing.viewport(try WindowedModel(snapshot), numbers))
             scoped = true
         } else {
-            events = try await client.subscribe(name)
+            events = try await client.subscribe(name, width: width)
             scoped = false
         }
         terminal.writeError("watching \(name) on \(client.socketPath); interrupt (Ctrl-C) to stop\n")
@@ -190,8 +217,9 @@ struct CommandRun: Sendable {
     }
 
     private func render(_ client: WaterfallClient) async throws -> WaterfallCtl.ExitStatus {
+        let width = try invocation.layoutWidth()
         // An empty rect answers with the content size alone, which the default window needs.
-        let size = try await client.query(name, rect: Rect(x: 0, y: 0, width: 0, height: 0)).contentSize
+        let size = try await client.query(name, rect: Rect(x: 0, y: 0, width: 0, height: 0), width: width).contentSize
         // A horizontal feed is drawn along x (Geometry, "Horizontal feeds"): its settings say which way.
         let spec = try? await client.export(name).spec
         let screen = spec.map { ScreenMapping(axis: $0.axis, direction: $0.direction) } ?? .identity
@@ -203,12 +231,12 @@ struct CommandRun: Sendable {
                 ? window.x <= -size.width && window.maxX >= 0 : window.x <= 0 && window.maxX >= size.width)
             : window.y <= 0 && window.maxY >= size.height
         if whole {
-            picture = try await wholePicture(client)
+            picture = try await wholePicture(client, width: width)
         } else {
-            picture = try await windowPicture(client, window)
+            picture = try await windowPicture(client, window, width: width)
         }
         picture.alongX = screen.axis == .horizontal
-        let svg = SVGRenderer(width: try invocation.width(), window: window).render(picture)
+        let svg = SVGRenderer(width: try invocation.imageWidth(), window: window).render(picture)
         if let path = invocation.options["--output"] {
             do {
                 try terminal.writeFile(path, svg)
@@ -222,11 +250,11 @@ struct CommandRun: Sendable {
         return .success
     }
 
-    /// Every section, with exact lanes when the daemon can export the layout.
-    private func wholePicture(_ client: WaterfallClient) async throws -> LayoutPicture {
-        let frames = try await client.frames(of: name)
+    /// Every section at `width` (nil: the first), with exact lanes when the daemon can export the layout.
+    private func wholePicture(_ client: WaterfallClient, width: Double?) async throws -> LayoutPicture {
+        let frames = try await client.frames(of: name, width: width)
         var picture = LayoutPicture(name: name, model: FrameModel(frames))
-        if let lanes = try await exportedLanes(client, seq: frames.seq, sections: frames.sections.count) {
+        if let lanes = try await exportedLanes(client, seq: frames.seq, sections: frames.sections.count, width: width) {
             picture.lanes = lanes
             picture.laneSource = .export
         }
@@ -236,12 +264,13 @@ struct CommandRun: Sendable {
     /// Only the sections from the first to the last that has an element in `window` (a query finds them), so
     /// that a window of a thousand-section layout does not fetch them all; lanes inferred. An empty section at the
     /// window's very top or bottom, with no element of its own, is left out.
-    private func windowPicture(_ client: WaterfallClient, _ window: Rect) async throws -> LayoutPicture {
-        let visible = try await client.query(name, rect: window)
+    private func windowPicture(_ client: WaterfallClient, _ window: Rect, width: Double?) async throws -> LayoutPicture
+    {
+        let visible = try await client.query(name, rect: window, width: width)
         let shown = visible.elements.map(\.section)
         var frames = LayoutFrames(seq: visible.seq, contentSize: visible.contentSize, sections: [])
         if let first = shown.min(), let last = shown.max() {
-            frames = try await client.frames(of: name, sections: Array(first...last))
+            frames = try await client.frames(of: name, sections: Array(first...last), width: width)
         }
         var picture = LayoutPicture(name: name, model: FrameModel(frames))
         picture.firstSection = shown.min() ?? 0
@@ -249,18 +278,22 @@ struct CommandRun: Sendable {
         return picture
     }
 
-    /// The exact lanes, from the layout's inputs laid out by the engine, when the daemon has `layout.export` and
-    /// the layout did not change in between; nil otherwise (the lanes are then inferred from the frames).
-    private func exportedLanes(_ client: WaterfallClient, seq: Int, sections: Int) async throws -> [[Rect]]? {
+    /// The exact lanes, from the layout's inputs laid out by the engine, when the daemon has `layout.export`, the
+    /// layout did not change in between and the frames are at its first width (the one the engine's layout of the
+    /// inputs gives); nil otherwise (the lanes are then inferred from the frames).
+    private func exportedLanes(
+        _ client: WaterfallClient, seq: Int, sections: Int, width: Double?
+    ) async throws -> [[Rect]]? {
         let export: LayoutExport
         do {
             export = try await client.export(name)
         } catch {
-            // A daemon before durable layouts has no layout.export: infer the lanes.
+            // A daemon without layout.export: infer the lanes.
             if error.kind == "unknown_method" { return nil }
             throw error
         }
-        guard export.seq == seq, let built = try? await Layout.make(export.spec, allowsParallelism: false),
+        guard export.seq == seq, width == nil || width == export.spec.widths.first,
+            let built = try? await Layout.make(export.spec, allowsParallelism: false),
             built.layout.sectionCount == sections
         else { return nil }
         let screen = built.layout.screen

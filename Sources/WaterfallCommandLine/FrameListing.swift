@@ -6,15 +6,15 @@ import WaterfallLayout
 enum FrameListing {
     static let header = ["KIND", "SECTION", "I", "X", "Y", "W", "H", "ID"]
 
-    /// `layout.get`: a line per section (its origin and height, and its item count as ID), then its header (a
-    /// pinned one's `pinMaxY` as ID), items and footer.
+    /// `layout.get`: a line per section (its band on screen, and its item count as ID), then its header (a pinned
+    /// one's bound as ID, named as the layout names it: `pinMaxY`, `pinMaxX` or `pinMinX`), items and footer.
     static func frames(_ frames: LayoutFrames, _ numbers: NumberStyle) -> String {
         var table = TextTable(header: header, rightAligned: [1, 2, 3, 4, 5, 6])
         for section in frames.sections {
-            let band = Rect(x: 0, y: section.origin, width: frames.contentSize.width, height: section.height)
-            table.rows.append(row("section", section.section, nil, band, "\(section.count) items", numbers))
+            let band = self.band(of: section, in: frames.contentSize)
+            table.rows.append(row("section", section.section, nil, band, count(section.count, "item"), numbers))
             if let header = section.header {
-                let pin = section.pinMaxY.map { "pinMaxY \(numbers.text($0))" }
+                let pin = section.pinMaxY.map { "\(section.screen.pinKey) \(numbers.text($0))" }
                 table.rows.append(row("header", section.section, nil, header, pin, numbers))
             }
             for item in section.items {
@@ -27,6 +27,36 @@ enum FrameListing {
         return
             "# seq \(frames.seq), content \(numbers.text(frames.contentSize.width)) × \(numbers.text(frames.contentSize.height))\n"
             + table.text
+    }
+
+    /// A section's band on screen: across the content's width from its origin for its height, or in a horizontal
+    /// layout (whose `origin` and extent run along x) across the content's height from x = origin.
+    static func band(of section: SectionFrames, in contentSize: Size) -> Rect {
+        section.screen.axis == .horizontal
+            ? Rect(x: section.origin, y: 0, width: section.height, height: contentSize.height)
+            : Rect(x: 0, y: section.origin, width: contentSize.width, height: section.height)
+    }
+
+    /// `1 item`, `2 items`.
+    static func count(_ n: Int, _ noun: String) -> String {
+        n == 1 ? "1 \(noun)" : "\(n) \(noun)s"
+    }
+
+    /// `items.neighbors`: a line per side, its element or `none` at an edge.
+    static func neighbors(_ neighbors: ItemNeighbors, _ numbers: NumberStyle) -> String {
+        var table = TextTable(header: ["SIDE"] + header, rightAligned: [2, 3, 4, 5, 6, 7])
+        let sides = [
+            ("above", neighbors.above), ("below", neighbors.below), ("left", neighbors.left),
+            ("right", neighbors.right),
+        ]
+        for (side, element) in sides {
+            guard let e = element else {
+                table.rows.append([side, "none", "", "", "", "", "", "", ""])
+                continue
+            }
+            table.rows.append([side] + row(e.kind.rawValue, e.section, e.index, e.frame, e.id, numbers))
+        }
+        return table.text
     }
 
     /// `query`: a line per element; a pinned header says `pinned` as ID.
@@ -45,7 +75,7 @@ enum FrameListing {
     static func change(_ change: LayoutChange, _ numbers: NumberStyle, listingFrames: Bool = false) -> String {
         let methods = change.ops.map(\.method).joined(separator: ", ")
         let listed = change.diff.sections.map { entry in
-            let items = entry.items.count == 1 ? "1 item" : "\(entry.items.count) items"
+            let items = count(entry.items.count, "item")
             return "section \(entry.section) (\(entry.isNew ? "new, " : "")\(items))"
         }
         let shifts = change.diff.shifts.map { "sections \($0.from)–\($0.to) moved \(numbers.text($0.dy))" }

@@ -112,12 +112,12 @@ public struct Invocation: Sendable, Equatable {
         }
     }
 
-    /// The names of the options without a value that `command` (or none yet) accepts.
     /// The "did you mean" for `name`, which no command has: the nearest command's name, or nothing.
     private static func commandHint(_ name: String) -> String {
         NearestName.hint(for: name, among: Command.allCases.map(\.rawValue))
     }
 
+    /// The names of the options without a value that `command` (or none yet, while parsing) accepts.
     private static func switches(of command: Command?) -> [String] {
         (CommandOption.global + (command?.options ?? [])).filter { $0.value == nil }.map(\.name) + ["-h"]
     }
@@ -183,13 +183,34 @@ public struct Invocation: Sendable, Equatable {
         return value
     }
 
-    /// The width of `--width`, if given.
-    func width() throws(UsageError) -> Double? {
-        guard let text = options["--width"] else { return nil }
+    /// The picture's width of `render --image-width`, if given.
+    func imageWidth() throws(UsageError) -> Double? {
+        guard let text = options["--image-width"] else { return nil }
         guard let width = Double(text), width > 0, width <= 100_000 else {
-            throw UsageError("--width: '\(text)' is not a number of pixels in 1...100000", command: command)
+            throw UsageError("--image-width: '\(text)' is not a number of pixels in 1...100000", command: command)
         }
         return width
+    }
+
+    /// The layout width of `--width` (which of the layout's widths the frames are at), if given: a finite number
+    /// > 0; whether the layout has it is the daemon's to say.
+    func layoutWidth() throws(UsageError) -> Double? {
+        guard let text = options["--width"] else { return nil }
+        guard let width = Double(text), width.isFinite, width > 0 else {
+            throw UsageError("--width: '\(text)' is not a width (a number > 0)", command: command)
+        }
+        return width
+    }
+
+    /// The item of `--item` (`S,I`: its section and its index, integers ≥ 0), if given.
+    func item() throws(UsageError) -> ItemPath? {
+        guard let text = options["--item"] else { return nil }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmed) }
+        guard parts.count == 2, let section = parts[0], let index = parts[1], section >= 0, index >= 0 else {
+            throw UsageError(
+                "--item: '\(text)' is not S,I (a section and an item index, integers ≥ 0)", command: command)
+        }
+        return ItemPath(section: section, item: index)
     }
 }
 

@@ -85,9 +85,8 @@ public struct SVGRenderer: Sendable {
         }
         // Over every band: a pin range runs past its own section.
         for (k, section) in picture.sections.enumerated() {
-            // A horizontal feed's pin range runs along x: not drawn (its header is).
-            if let header = section.header, let pinMaxY = section.pinMaxY, !picture.alongX {
-                pinRange(picture.firstSection + k, header, pinMaxY, canvas, &svg)
+            if let header = section.header, let bound = section.pinMaxY {
+                pinRange(picture.firstSection + k, header, bound, alongX: picture.alongX, canvas, &svg)
             }
         }
         svg.line("</g>")
@@ -193,21 +192,34 @@ public struct SVGRenderer: Sendable {
         Double(text.count) * 6 + 8
     }
 
-    /// A pinned header's range: where its frame may slide, from its own y down to `pinMaxY`, dashed.
-    private func pinRange(_ s: Int, _ frame: Rect, _ pinMaxY: Double, _ canvas: Canvas, _ svg: inout SVGText) {
-        guard pinMaxY > frame.maxY else { return }
-        let range = Rect(x: frame.x, y: frame.y, width: frame.width, height: pinMaxY - frame.y)
+    /// A pinned header's range: where its frame may slide, dashed: from its own y down to `pinMaxY`, or in a
+    /// horizontal feed (`alongX`) along x to `pinMaxX`, or back to `pinMinX` under rtl (a bound left of the frame).
+    private func pinRange(
+        _ s: Int, _ frame: Rect, _ bound: Double, alongX: Bool, _ canvas: Canvas, _ svg: inout SVGText
+    ) {
+        let range: Rect
+        let text: String
+        if alongX {
+            guard bound != frame.x else { return }
+            let start = min(bound, frame.x)
+            range = Rect(x: start, y: frame.y, width: max(bound, frame.x) + frame.width - start, height: frame.height)
+            text = "header \(s) pins \(bound > frame.x ? "right" : "left") to x \(n(bound))"
+        } else {
+            guard bound > frame.maxY else { return }
+            range = Rect(x: frame.x, y: frame.y, width: frame.width, height: bound - frame.y)
+            text = "header \(s) pins down to y \(n(bound))"
+        }
         svg.line(
             ##"<rect class="pin" \##(canvas.box(range)) fill="none" stroke="#c2410c" stroke-width="1.5" stroke-dasharray="6 3"/>"##
         )
-        let text = "header \(s) pins down to y \(n(pinMaxY))"
-        let right = canvas.x(frame.maxX) - 4
+        let right = canvas.x(range.maxX) - 4
+        let bottom = canvas.y(range.maxY)
         let width = Double(text.count) * 5.6 + 6
         svg.line(
-            ##"<rect x="\##(n(right - width + 3))" y="\##(n(canvas.y(pinMaxY) - 15))" width="\##(n(width))" height="14" fill="#ffffff" fill-opacity="0.85"/>"##
+            ##"<rect x="\##(n(right - width + 3))" y="\##(n(bottom - 15))" width="\##(n(width))" height="14" fill="#ffffff" fill-opacity="0.85"/>"##
         )
         svg.line(
-            ##"<text x="\##(n(right))" y="\##(n(canvas.y(pinMaxY) - 4))" font-size="10" fill="#c2410c" text-anchor="end">\##(text)</text>"##
+            ##"<text x="\##(n(right))" y="\##(n(bottom - 4))" font-size="10" fill="#c2410c" text-anchor="end">\##(text)</text>"##
         )
     }
 

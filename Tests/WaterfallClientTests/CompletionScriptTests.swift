@@ -55,7 +55,7 @@ import WaterfallJSON
         (["--socket", "/x", "ge"], ["get"]),
         (["--socket=/x", "--timeout", "3", "ge"], ["get"]),
         (["--js"], ["--json"]),
-        (["get", "feed", "--"], CommandOption.global.map(\.name) + ["--sections"]),
+        (["get", "feed", "--"], CommandOption.global.map(\.name) + ["--sections", "--width"]),
         (["call", "layout.d"], ["layout.drop"]),
         (["completion", ""], ["bash", "zsh", "fish"]),
         (["help", "re"], ["render"]),

@@ -1,5 +1,6 @@
 import Testing
 import WaterfallCommandLine
+import WaterfallProtocol
 
 @Suite struct InvocationTests {
     struct Good: Sendable, CustomTestStringConvertible {
@@ -19,9 +20,15 @@ import WaterfallCommandLine
         Good(line: ["query", "feed", "--rect", "0,100,375,100"]) { $0.options["--rect"] == "0,100,375,100" },
         Good(line: ["call", "items.delete", "-"]) { $0.arguments == ["items.delete", "-"] },
         Good(line: ["call", "ping"]) { $0.arguments == ["ping"] },
-        Good(line: ["render", "feed", "--width", "800", "--output", "f.svg"]) {
-            $0.options == ["--width": "800", "--output": "f.svg"]
+        Good(line: ["render", "feed", "--image-width", "800", "--output", "f.svg", "--width", "820"]) {
+            $0.options == ["--image-width": "800", "--output": "f.svg", "--width": "820"]
         },
+        Good(line: ["get", "feed", "--width=820"]) { $0.options == ["--width": "820"] },
+        Good(line: ["query", "feed", "--rect", "0,0,1,1", "--width", "820"]) { $0.options["--width"] == "820" },
+        Good(line: ["neighbors", "feed", "--item", "0,3", "--width", "820"]) {
+            $0.command == .neighbors && $0.options == ["--item": "0,3", "--width": "820"]
+        },
+        Good(line: ["watch", "feed", "--width", "820"]) { $0.options == ["--width": "820"] },
         Good(line: ["help", "get"]) { $0.command == .get && $0.wantsHelp },
         Good(line: ["get", "--help"]) { $0.command == .get && $0.wantsHelp },
         Good(line: ["--help"]) { $0.command == nil },
@@ -46,6 +53,10 @@ import WaterfallCommandLine
         (["--timeout"], "--timeout needs a value"),
         (["--socket=", "ping"], "--socket: the path is empty"),
         (["query", "feed"], "query needs --rect X,Y,W,H"),
+        (["neighbors", "feed"], "neighbors needs --item S,I"),
+        // Only a command whose method takes `width` has `--width`.
+        (["export", "feed", "--width", "820"], "unknown option '--width'"),
+        (["css", "feed", "--min", "1", "--max", "2", "--width", "3"], "unknown option '--width'"),
         (["help", "nope"], "unknown command 'nope'"),
         (["call"], "call needs METHOD"),
         (["--json=yes", "ping"], "--json takes no value"),
@@ -79,5 +90,17 @@ import WaterfallCommandLine
             // `help` without a command means the overview.
             #expect(invocation.command == (command == .help ? nil : command), "\(line)")
         }
+    }
+
+    /// `--width` is a flag of exactly the commands whose method's declaration takes `width`, with that param's
+    /// summary as its help.
+    @Test(arguments: Command.allCases)
+    func theWidthFlagFollowsTheMethodDeclarations(_ command: Command) {
+        let declared = command.method.flatMap { method in
+            MethodTable.declaration(method).params.first { $0.name == "width" }
+        }
+        let flag = command.options.first { $0.name == "--width" }
+        #expect((flag != nil) == (declared != nil), "\(command.rawValue)")
+        #expect(flag?.help == declared?.summary)
     }
 }

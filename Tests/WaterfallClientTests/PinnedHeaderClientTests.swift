@@ -141,7 +141,7 @@ import WaterfallLayout
                     header         0  -    0    0  300   40  pinMaxY 110
                     item           0  0    0   40  145  100
                     item           0  1  155   40  145   60
-                    section        1  -    0  150  300   90  1 items
+                    section        1  -    0  150  300   90  1 item
                     header         1  -    0  150  300   40  pinMaxY 200
                     item           1  0    0  190  145   50
 

@@ -39,7 +39,7 @@ import WaterfallLayout
             #expect(visible.elements.map(\.index) == [0, 1, 2, 3])
             #expect(visible.elements[2].id == "ad-1")
             let listed = try await client.listLayouts()
-            #expect(listed == [LayoutSummary(layout: "feed", sections: 1, items: 5, seq: 2)])
+            #expect(listed == [LayoutSummary(layout: "feed", sections: 1, items: 5, seq: 2, widths: [375])])
             let frames = try await client.frames(of: "feed", sections: [0])
             #expect(frames.sections[0].items[4].frame == Rect(x: 10, y: 244, width: 355, height: 266.25))
             #expect(frames.sections[0].header == Rect(x: 0, y: 0, width: 375, height: 44))

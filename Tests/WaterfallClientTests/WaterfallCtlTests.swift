@@ -296,11 +296,11 @@ import WaterfallJSON
         try await InProcessDaemon.with { daemon in
             _ = await Self.run(["call", "layout.create", Self.create], socket: daemon.path)
             let render = await Self.run(
-                ["render", "feed", "--width", "750", "--output", "/x/feed.svg"], socket: daemon.path)
+                ["render", "feed", "--image-width", "750", "--output", "/x/feed.svg"], socket: daemon.path)
             #expect(render.status == .success && render.out.isEmpty, "\(render.err)")
             let svg = try #require(render.files["/x/feed.svg"])
             #expect(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="750" height="498.02""#))
-            // This daemon has no layout.export yet, or has it: either way the comment says where lanes came from.
+            // Whether or not the daemon has layout.export, the comment says where the lanes came from.
             #expect(svg.contains("lanes from layout.export") || svg.contains("lanes inferred from the frames"))
             #expect(svg.contains("feed  ·  seq 1  ·  375 × 234  ·  3 items"))
             #expect(svg.components(separatedBy: #"class="item""#).count == 4)

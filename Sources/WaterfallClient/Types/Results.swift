@@ -32,11 +32,16 @@ public struct MutationOptions: Sendable, Hashable {
     /// The viewport (before the change) the result's diff is scoped to (Diffs.md, "Scoped diffs"); nil for the
     /// full diff.
     public var viewport: Viewport?
+    /// Which of the layout's widths the result, its diff and `viewport` are at (the Widths article); nil for the
+    /// first. `layout.configure`'s own `width` sets the layout's width, so `configureLayout` with this width is sent
+    /// as a `batch` of the one configure; `layout.create` answers at the first width and is sent without it.
+    public var width: Double?
 
-    public init(diff: Bool = true, anchor: ItemPath? = nil, viewport: Viewport? = nil) {
+    public init(diff: Bool = true, anchor: ItemPath? = nil, viewport: Viewport? = nil, width: Double? = nil) {
         self.diff = diff
         self.anchor = anchor
         self.viewport = viewport
+        self.width = width
     }
 }
 
