@@ -236,7 +236,7 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Whether the next value or key needs a comma before it; records that its container is no longer empty.
+    /// Whether the next value or key needs a comma before it; records that its container holds an element.
     @inlinable
     internal mutating func separate() -> Bool {
         if isAfterKey {

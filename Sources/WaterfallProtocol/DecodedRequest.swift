@@ -217,7 +217,8 @@ public enum DecodedRequest: Sendable {
 
 extension JSONReader {
     /// The reader for a connection's request lines (``DecodedRequest``): it keeps the items of a bulk
-    /// `items.insert` as their heights (``JSONReader/readsHeightRuns``), one tape node per item instead of four.
+    /// `items.insert` as their heights (``JSONReader/readsHeightRuns``), one tape node per item where plain
+    /// reading makes four.
     public static func forRequests() -> JSONReader {
         var reader = JSONReader()
         reader.readsHeightRuns = true
