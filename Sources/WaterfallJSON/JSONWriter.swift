@@ -184,10 +184,15 @@ public struct JSONWriter: Sendable {
         raw(node.rawBytes)
     }
 
-    /// Ends a top-level value with a newline, the wire protocol's frame separator.
+    /// Whether `newline()` writes the newline: false while the replies of a JSON-RPC batch array share one line,
+    /// their brackets and commas written by the caller.
+    public var endsLines = true
+
+    /// Ends a top-level value with a newline, the wire protocol's frame separator (nothing unless `endsLines`).
     @inlinable
     public mutating func newline() {
         assert(depth == 0, "newline inside a container")
+        guard endsLines else { return }
         write(maximumLength: 1) { p in
             p[0] = UInt8(ascii: "\n")
             return 1
@@ -231,7 +236,7 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Whether the next value or key needs a comma before it; records that its container is no longer empty.
+    /// Whether the next value or key needs a comma before it; records that its container holds an element.
     @inlinable
     internal mutating func separate() -> Bool {
         if isAfterKey {

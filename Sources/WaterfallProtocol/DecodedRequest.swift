@@ -15,12 +15,19 @@ public enum DecodedRequest: Sendable {
     case change(LayoutChange)
     /// Any other method.
     case call(RequestID, isNotification: Bool, MethodCall)
+    /// A JSON-RPC batch array of 1 to `maxBatchOps` elements, each decoded as a line of its own (never `tooLarge`
+    /// nor `array`): independent requests, answered together in one array on one line.
+    case array([DecodedRequest])
 
     // MARK: Lifecycle
 
-    /// Reads `line`; `reader` is the connection's parser, `maxBatchOps` the limit on a batch. `quick` false skips
-    /// the one-pass reading of the commonest request (`QuickRequest`), for the tests that compare the two.
-    public init(_ line: InputLine, reader: inout JSONReader, maxBatchOps: Int, quick: Bool = true) {
+    /// Reads `line`; `reader` is the connection's parser, `maxBatchOps` the limit on a batch (of the `batch`
+    /// method's ops, and of a batch array's elements). `quick` false skips the one-pass reading of the commonest
+    /// request (`QuickRequest`), for the tests that compare the two. `allowsArray` false reads an array as an
+    /// invalid request (an element of a batch array).
+    public init(
+        _ line: InputLine, reader: inout JSONReader, maxBatchOps: Int, quick: Bool = true, allowsArray: Bool = true
+    ) {
         guard case .line(let bytes) = line else {
             self = .tooLarge
             return
@@ -33,19 +40,20 @@ public enum DecodedRequest: Sendable {
         var isNotification = false
         var known: Method?
         do throws(ProtocolError) {
-            var request = try Request(Self.parse(bytes, &reader), partialID: &id)
-            isNotification = request.isNotification
-            guard let method = request.knownMethod else {
-                let hint = NearestName.hint(for: request.method, among: Method.allCases.map(\.rawValue))
-                throw ProtocolError(.unknownMethod, "method: no method named \"\(request.method)\"\(hint)")
+            let document = try Self.parse(bytes, &reader)
+            if allowsArray, document.unsafeRoot.kind == .array {
+                self = Self.batchArray(document, bytes, reader: &reader, maxBatchOps: maxBatchOps)
+                return
             }
+            var request = try Request(document, partialID: &id, isNotification: &isNotification)
+            guard let method = request.knownMethod else { throw ProtocolError.unknownMethod(request.method) }
             known = method
             if request.document.hasHeightRuns && method != .change(.itemsInsert) {
                 // Only `items.insert` reads `params.items` kept as heights (`JSONReader.readsHeightRuns`): for any
                 // other method the line is read again as plain JSON, so its items meet the general decoder and
                 // its errors. The bytes are the same, so the parse cannot fail this time.
                 var general = JSONReader(maximumDepth: reader.maximumDepth)
-                request = try Request(Self.parse(bytes, &general), partialID: &id)
+                request = try Request(Self.parse(bytes, &general), partialID: &id, isNotification: &isNotification)
             }
             self = try Self.decode(method, request, maxBatchOps: maxBatchOps)
         } catch {
@@ -209,7 +217,8 @@ public enum DecodedRequest: Sendable {
 
 extension JSONReader {
     /// The reader for a connection's request lines (``DecodedRequest``): it keeps the items of a bulk
-    /// `items.insert` as their heights (``JSONReader/readsHeightRuns``), one tape node per item instead of four.
+    /// `items.insert` as their heights (``JSONReader/readsHeightRuns``), one tape node per item where plain
+    /// reading makes four.
     public static func forRequests() -> JSONReader {
         var reader = JSONReader()
         reader.readsHeightRuns = true

@@ -34,7 +34,7 @@ public struct ErrorCode: Sendable, Hashable {
     /// Every code, in the Errors article's order, with when a request gets it (the OpenRPC document's errors).
     public static let all: [(code: ErrorCode, when: String)] = [
         (parseError, "not JSON, or not UTF-8"),
-        (invalidRequest, "not an object, no method, a wrong jsonrpc, an array"),
+        (invalidRequest, "not an object, no method, a wrong jsonrpc, an empty batch array"),
         (unknownMethod, "no such method"),
         (badParams, "a field missing, unknown, of the wrong type or out of range"),
         (internalError, "a bug; logged"),

@@ -35,11 +35,22 @@ extension Request {
 
     /// Reads the envelope of `document`.
     ///
-    /// - Throws: `ProtocolError` (`invalid_request` or `bad_params`); `partialID` then holds the id if one could
-    ///   be read, so the error reply can echo it.
+    /// - Throws: `ProtocolError` (`invalid_request`, `unknown_method` or `bad_params`); `partialID` then holds the
+    ///   id if one could be read, so the error reply can echo it.
     @inlinable
     public init(_ document: JSONDocument, partialID: inout RequestID) throws(ProtocolError) {
-        self = try readRequest(document, &partialID)
+        var isNotification = false
+        self = try readRequest(document, &partialID, &isNotification)
+    }
+
+    /// Reads the envelope of `document`, as `init(_:partialID:)` does; `isNotification` is set, even when it
+    /// throws, once the request reads as a notification (`"jsonrpc": "2.0"`, a string `method`, no `id`): its
+    /// error then gets no reply.
+    @inlinable
+    public init(
+        _ document: JSONDocument, partialID: inout RequestID, isNotification: inout Bool
+    ) throws(ProtocolError) {
+        self = try readRequest(document, &partialID, &isNotification)
     }
 
     // MARK: Public
@@ -82,28 +93,27 @@ extension Request {
     /// Checks the members of the request object `root`.
     ///
     /// One pass finds every member and the first one at fault, without throwing; the id is then read, so that any
-    /// error's reply still echoes it whatever the member order, and only then is the fault thrown. (A lookup of
-    /// the id followed by a pass over the members compared each key twice.) Inlined into `readRequest`, its only
-    /// caller, so that its results need not go through memory.
+    /// error's reply still echoes it whatever the member order, and only then is a fault of the envelope thrown
+    /// (`invalid_request`). A fault of `params` or an unknown member (`bad_params`) is returned, not thrown: the
+    /// method is looked up first, as JSON-RPC orders its errors. A single pass compares each key once. Inlined into
+    /// `readRequest`, its only caller, so that its results need not go through memory.
     @inline(__always)
     static func envelope(
-        _ root: JSONView, _ partialID: inout RequestID
+        _ root: JSONView, _ partialID: inout RequestID, _ isNotification: inout Bool
     ) throws(ProtocolError) -> (
-        id: RequestID, method: JSONView, methodPosition: Int, paramsPosition: Int, isNotification: Bool
+        id: RequestID, method: JSONView, methodPosition: Int, paramsPosition: Int, paramsFault: ProtocolError?
     ) {
-        guard root.kind == .object else {
-            let what = root.kind == .array ? "a batch array is not supported: use the batch method" : "not an object"
-            throw ProtocolError(.invalidRequest, "request: \(what)")
-        }
+        guard root.kind == .object else { throw ProtocolError(.invalidRequest, "request: not an object") }
         var idValue: JSONView?
         var methodValue: JSONView?
         var methodPosition = -1
         var paramsPosition = -1
         var version = false
-        // The first member at fault, as its key and value.
-        var fault: (key: JSONView, value: JSONView)?
+        // The first member at fault, as its key and value, and whether it is `params` or an unknown member.
+        var fault: (key: JSONView, value: JSONView, inParams: Bool)?
         for (position, (key, value)) in root.members.enumerated() {
             let isFault: Bool
+            var inParams = false
             if key.isEqual(toKey: "id") {
                 idValue = value
                 isFault = false
@@ -114,13 +124,16 @@ extension Request {
             } else if key.isEqual(toKey: "params") {
                 paramsPosition = position
                 isFault = value.kind != .object
+                inParams = true
             } else if key.isEqual(toKey: "jsonrpc") {
                 version = true
                 isFault = !value.isEqual(toKey: "2.0")
             } else {
                 isFault = true
+                inParams = true
             }
-            if isFault && fault == nil { fault = (key, value) }
+            // An envelope fault comes before any fault of params, whatever the member order.
+            if isFault && (fault == nil || (fault?.inParams == true && !inParams)) { fault = (key, value, inParams) }
         }
         var id = RequestID.none
         if let idValue {
@@ -128,9 +141,14 @@ extension Request {
             if let n = idValue.int64 { id = .int(n) } else { id = try Self.id(idValue) }
             partialID = id
         }
-        if let fault { throw Self.fault(fault.key, fault.value) }
-        guard let methodValue else { throw ProtocolError(.invalidRequest, "method: missing") }
-        return (id, methodValue, methodPosition, paramsPosition, version && idValue == nil)
+        if let fault, !fault.inParams { throw Self.fault(fault.key, fault.value) }
+        guard let methodValue else {
+            // A misspelt `method` is named with its likely meaning.
+            let unknown = fault.map { "; " + Self.fault($0.key, $0.value).message } ?? ""
+            throw ProtocolError(.invalidRequest, "method: missing\(unknown)")
+        }
+        isNotification = version && idValue == nil
+        return (id, methodValue, methodPosition, paramsPosition, fault.map { Self.fault($0.key, $0.value) })
     }
 
     /// The error for an envelope member at fault: a known member with a bad value, or an unknown one.
@@ -150,15 +168,33 @@ extension Request {
     }
 }
 
-/// The body of `Request.init(_:partialID:)`: a free function, for the reason given at `decodeCommand`.
+extension ProtocolError {
+    /// The error for a request naming no method of this daemon, with the nearest name as a hint.
+    static func unknownMethod(_ name: String) -> ProtocolError {
+        let hint = NearestName.hint(for: name, among: Method.allCases.map(\.rawValue))
+        return ProtocolError(.unknownMethod, "method: no method named \"\(name)\"\(hint)")
+    }
+}
+
+/// The body of `Request.init(_:partialID:isNotification:)`: a free function, for the reason given at
+/// `decodeCommand`.
 @usableFromInline
-func readRequest(_ document: consuming JSONDocument, _ partialID: inout RequestID) throws(ProtocolError) -> Request {
-    let envelope = try Request.envelope(document.unsafeRoot, &partialID)
+func readRequest(
+    _ document: consuming JSONDocument, _ partialID: inout RequestID, _ isNotification: inout Bool
+) throws(ProtocolError) -> Request {
+    let envelope = try Request.envelope(document.unsafeRoot, &partialID, &isNotification)
     // Matched on the raw bytes: no String is made for the method of a well-formed request.
     let method = Method.named(envelope.method)
+    if let fault = envelope.paramsFault {
+        // The method is looked up before its params are read (JSON-RPC's order of errors).
+        let unknownName = method == nil ? envelope.method.string ?? "" : nil
+        withExtendedLifetime(document) {}
+        if let unknownName { throw ProtocolError.unknownMethod(unknownName) }
+        throw fault
+    }
     // The views above point into `document`: it must outlive their last read.
     withExtendedLifetime(document) {}
     return Request(
-        id: envelope.id, knownMethod: method, isNotification: envelope.isNotification, document: document,
+        id: envelope.id, knownMethod: method, isNotification: isNotification, document: document,
         methodPosition: envelope.methodPosition, paramsPosition: envelope.paramsPosition)
 }

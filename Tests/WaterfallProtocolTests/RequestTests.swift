@@ -112,16 +112,26 @@ import WaterfallJSON
         Invalid(
             line: #"{"id":"x","method":null}"#, code: .invalidRequest, message: "method: must be a string, not null",
             id: .string("x")),
-        Invalid(line: #"[{"id":1,"method":"ping"}]"#, code: .invalidRequest, message: "batch array is not supported"),
-        Invalid(line: #"[]"#, code: .invalidRequest, message: "batch array"),
+        // A batch array is read by `DecodedRequest`: as one request, an array is not an object.
+        Invalid(line: #"[{"id":1,"method":"ping"}]"#, code: .invalidRequest, message: "request: not an object"),
+        Invalid(line: #"[]"#, code: .invalidRequest, message: "request: not an object"),
         Invalid(line: #"42"#, code: .invalidRequest, message: "request: not an object"),
         Invalid(line: #""ping""#, code: .invalidRequest, message: "request: not an object"),
         Invalid(line: #"null"#, code: .invalidRequest, message: "request: not an object"),
         Invalid(
             line: #"{"id":1,"method":"ping","extra":true}"#, code: .badParams, message: "extra: unknown field",
             id: .int(1)),
-        // Field names are case-sensitive.
-        Invalid(line: #"{"id":1,"Method":"ping"}"#, code: .badParams, message: "Method: unknown field", id: .int(1)),
+        // Field names are case-sensitive; without a method the request is invalid, and the near name is named.
+        Invalid(
+            line: #"{"id":1,"Method":"ping"}"#, code: .invalidRequest,
+            message: "method: missing; Method: unknown field; did you mean 'method'?", id: .int(1)),
+        // The method is looked up before params are read.
+        Invalid(
+            line: #"{"id":3,"method":"nope","params":[1]}"#, code: .unknownMethod,
+            message: #"method: no method named "nope""#, id: .int(3)),
+        Invalid(
+            line: #"{"id":3,"extra":1,"method":"nope"}"#, code: .unknownMethod,
+            message: #"method: no method named "nope""#, id: .int(3)),
         // The id is echoed whatever the order of the members.
         Invalid(
             line: #"{"extra":true,"id":1,"method":"ping"}"#, code: .badParams, message: "extra: unknown field",

@@ -42,7 +42,7 @@ import WaterfallJSON
         RawCase(
             bytes: Array(#"{"id":1,"method":"p"#.utf8) + [0xFF] + Array(#"ng"}"#.utf8), "parse_error", -32700, "line: "),
         RawCase(bytes: [0x80] + Array(#"{"id":1,"method":"ping"}"#.utf8), "parse_error", -32700, "line: "),
-        RawCase(#"[{"id":1,"method":"ping"}]"#, "invalid_request", -32600, "batch array is not supported"),
+        RawCase(#"[]"#, "invalid_request", -32600, "request: an empty batch array"),
         RawCase(#""ping""#, "invalid_request", -32600, "request: not an object"),
         RawCase(#"{"id":5}"#, id: 5, "invalid_request", -32600, "method: missing"),
         RawCase(#"{"id":5,"method":7}"#, id: 5, "invalid_request", -32600, "method: must be a string"),

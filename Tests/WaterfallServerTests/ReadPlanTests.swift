@@ -27,6 +27,7 @@ import WaterfallProtocol
             case .single(.failed(let id, _, _, _)): "failed \(id)"
             case .single(.tooLarge): "tooLarge"
             case .single(.change(let change)): "a change alone \(change.id)"
+            case .single(.array(let elements)): "array of \(elements.count)"
             }
         }
     }
@@ -51,6 +52,14 @@ import WaterfallProtocol
         let sizes = plan.map { $0.split(separator: " ")[2].split(separator: ",").count }
         #expect(sizes == [LayoutRegistry.maxChangesPerVisit, LayoutRegistry.maxChangesPerVisit, 1])
         #expect(plan[2] == "changes a int(\(count - 1))")
+    }
+
+    @Test func aBatchArrayIsOneStepBetweenRuns() {
+        let lines = [
+            Self.update("a", id: 1), "[" + Self.update("a", id: 2) + "," + Self.update("a", id: 3) + "]",
+            Self.update("a", id: 4),
+        ]
+        #expect(Self.plan(lines) == ["changes a int(1)", "array of 2", "changes a int(4)"])
     }
 
     @Test func aReadWithoutLinesPlansNothing() {

@@ -45,7 +45,9 @@ extension ConfigKey {
         .integer(
             "maxColumns", \.maxColumns, in: 1...1024, inVersion: true, bound: "a section has at most 1024 columns",
             help: "columns in one section (adaptive column counts are capped here too)"),
-        .integer("maxBatchOps", \.maxBatchOps, in: 1...100_000_000, inVersion: true, help: "operations in one `batch`"),
+        .integer(
+            "maxBatchOps", \.maxBatchOps, in: 1...100_000_000, inVersion: true,
+            help: "operations in one `batch`; requests in one batch array"),
         .integer(
             "outputPauseBytes", \.outputPauseBytes, in: 1024...tebi,
             help: "a client with this much unsent output is not read, and a reply being produced for it waits, "

@@ -20,6 +20,8 @@ actor ClientSession: Session {
     var readAt = 0.0
     /// Chunks of replies sent on before the end of a read's work (`sendChunk`), for a reply's latency to see one.
     var chunksSent = 0
+    /// Whether a batch array's reply line is begun and not ended: a chunk sent meanwhile ends inside a reply.
+    var arrayOpen = false
     /// The last method counted and its tally row.
     private var lastCounted: (method: Method?, row: Int) = (nil, RequestTally.row(of: nil))
     /// The parser of `prepare`, which keeps its buffers from one line to the next (locked once per read, by one
@@ -84,7 +86,7 @@ actor ClientSession: Session {
     func sendChunk(_ out: inout JSONWriter, endingInsideAReply: Bool = false) async -> Bool {
         let chunk = out.takeChunk(capacity: Self.replyBufferBytes)
         chunksSent &+= 1
-        guard output.sendReplies(chunk, endingInsideAReply: endingInsideAReply) else { return false }
+        guard output.sendReplies(chunk, endingInsideAReply: endingInsideAReply || arrayOpen) else { return false }
         return output.hasRoom ? true : await output.waitForRoom()
     }
 
@@ -143,33 +145,8 @@ actor ClientSession: Session {
                 request = single
             }
             // A line over the limit is no request: it counts as an error only.
-            if case .tooLarge = request {} else { service.requests.add(1, ordering: .relaxed) }
-            switch request {
-            case .tooLarge:
-                let limit = service.limits.maxLineBytes
-                let error = ProtocolError(.tooLarge, "line: longer than the limit of \(limit) bytes")
-                fail(error, id: RequestID.none, &out)
-                count(nil, error: error.code)
-            case .failed(let id, let error, let isNotification, let method):
-                fail(error, id: isNotification ? nil : id, &out)
-                count(method, error: error.code)
-            case .change(let change):
-                // `ReadPlan` puts every change in a run; one alone would be a run of one.
-                await answer(changesTo: change.layout, [change], &out)
-            case .call(let id, let isNotification, let call):
-                do throws(ProtocolError) {
-                    if isNotification {
-                        var discarded = JSONWriter(capacity: 64)
-                        try await run(call, id: id, replying: false, &discarded)
-                    } else {
-                        try await run(call, id: id, replying: true, &out)
-                    }
-                    count(call.method)
-                } catch {
-                    fail(error, id: isNotification ? nil : id, &out)
-                    count(call.method, error: error.code)
-                }
-            }
+            if case .tooLarge = request {} else { service.requests.add(request.requestCount, ordering: .relaxed) }
+            await answer(request, &out)
         }
         return out.takeBytes()
     }
