@@ -167,7 +167,9 @@ package enum CommandDecoding {
     ///
     /// What a client replays on the indices it holds: a method that is not a change, or a member no change has, is
     /// `bad_params` naming it, so that no op is ever skipped unread.
-    package static func appliedOps(_ nodes: JSONNode.Elements, _ path: String) throws(ProtocolError) -> [LayoutCommand] {
+    package static func appliedOps(
+        _ nodes: JSONNode.Elements, _ path: String
+    ) throws(ProtocolError) -> [LayoutCommand] {
         var commands: [LayoutCommand] = []
         commands.reserveCapacity(nodes.underestimatedCount)
         for (k, node) in nodes.enumerated() {

@@ -38,7 +38,9 @@ package enum ReplyEncoding {
     }
 
     /// A server notification: `{"jsonrpc":"2.0","method":…,"params":…}`.
-    package static func notification(_ w: inout JSONWriter, method: StaticString, _ params: (inout JSONWriter) -> Void) {
+    package static func notification(
+        _ w: inout JSONWriter, method: StaticString, _ params: (inout JSONWriter) -> Void
+    ) {
         w.beginObject()
         w.key("jsonrpc")
         w.value("2.0")
