@@ -5,7 +5,7 @@ import WaterfallProtocol
 /// has its flag, with the declaration's words as help.
 extension Command {
     /// The method the command calls for its result; nil for `call` (any method) and the commands that call none.
-    public var method: Method? {
+    package var method: Method? {
         switch self {
         case .ping: .ping
         case .version: .version

@@ -1,13 +1,13 @@
 /// waterfallctl's commands, each with its arguments, options and help in one place: the parser, `help`, the
 /// completion scripts and the README's table read this list.
-public enum Command: String, CaseIterable, Sendable {
+package enum Command: String, CaseIterable, Sendable {
     case ping, version, stats, metrics, list, get, query, neighbors, export, css, html, call, describe, watch, render,
         completion, help
 
     /// A positional argument: its placeholder, and what a shell may complete it with.
-    public struct Argument: Sendable, Equatable {
+    package struct Argument: Sendable, Equatable {
         /// What the argument names.
-        public enum Kind: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable {
             /// A layout; completed with the daemon's layouts (`list --names`).
             case layout
             /// A protocol method.
@@ -21,13 +21,13 @@ public enum Command: String, CaseIterable, Sendable {
         }
 
         /// `LAYOUT`, or `PARAMS | -`.
-        public var name: String
-        public var kind: Kind
-        public var optional = false
+        package var name: String
+        package var kind: Kind
+        package var optional = false
     }
 
     /// The positional arguments, in order.
-    public var arguments: [Argument] {
+    package var arguments: [Argument] {
         switch self {
         case .ping, .version, .stats, .metrics, .list: []
         case .get, .query, .neighbors, .export, .css, .html, .watch, .render:
@@ -42,7 +42,7 @@ public enum Command: String, CaseIterable, Sendable {
 
     /// The options the command takes besides the global ones: its own, then those its method's declaration gives
     /// it (`declaredOptions`).
-    public var options: [CommandOption] { ownOptions + declaredOptions }
+    package var options: [CommandOption] { ownOptions + declaredOptions }
 
     /// The options written for this command alone.
     private var ownOptions: [CommandOption] {

@@ -1,8 +1,8 @@
 /// One option of waterfallctl: its flag, the value it takes and its help. The parser, `--help`, `help COMMAND` and
 /// the completion scripts all read these declarations, so none of them can list an option the others lack.
-public struct CommandOption: Sendable, Equatable {
+package struct CommandOption: Sendable, Equatable {
     /// What a shell may offer for the option's value.
-    public enum Completion: Sendable, Equatable {
+    package enum Completion: Sendable, Equatable {
         /// Nothing to offer (a number, a rect).
         case none
         /// A path.
@@ -10,16 +10,16 @@ public struct CommandOption: Sendable, Equatable {
     }
 
     /// `--rect`.
-    public var name: String
+    package var name: String
     /// The value's placeholder (`X,Y,W,H`); nil for a switch such as `--json`.
-    public var value: String?
+    package var value: String?
     /// One line of help.
-    public var help: String
-    public var completion: Completion = .none
+    package var help: String
+    package var completion: Completion = .none
     /// Whether the command needs it (`query --rect`).
-    public var required = false
+    package var required = false
 
-    public init(
+    package init(
         name: String, value: String? = nil, help: String, completion: Completion = .none, required: Bool = false
     ) {
         self.name = name
@@ -30,12 +30,12 @@ public struct CommandOption: Sendable, Equatable {
     }
 
     /// `--rect X,Y,W,H`, or `--json`.
-    public var synopsis: String { value.map { "\(name) \($0)" } ?? name }
+    package var synopsis: String { value.map { "\(name) \($0)" } ?? name }
 
     // MARK: Global options
 
     /// The options every command takes, before or after its name.
-    public static let global: [CommandOption] = [
+    package static let global: [CommandOption] = [
         CommandOption(
             name: "--socket", value: "PATH",
             help: """

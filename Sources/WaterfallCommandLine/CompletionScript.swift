@@ -5,14 +5,14 @@ import WaterfallProtocol
 ///
 /// Layout names come from the daemon when the user presses Tab, through `waterfallctl list --names` (with the
 /// `--socket` typed on the line, if any, and a 2-second timeout); a daemon that is not running offers none.
-public enum CompletionScript {
+package enum CompletionScript {
     /// The shells a script is written for.
-    public enum Shell: String, CaseIterable, Sendable {
+    package enum Shell: String, CaseIterable, Sendable {
         case bash, zsh, fish
     }
 
     /// The script for `shell`.
-    public static func script(for shell: Shell) -> String {
+    package static func script(for shell: Shell) -> String {
         switch shell {
         case .bash: bash
         case .zsh: zsh

@@ -2,24 +2,24 @@ import WaterfallLayout
 import WaterfallProtocol
 
 /// A parsed command line: the global options, the command, its positional arguments and options.
-public struct Invocation: Sendable, Equatable {
-    public var socket: String?
-    public var json = false
+package struct Invocation: Sendable, Equatable {
+    package var socket: String?
+    package var json = false
     /// `--exact`: numbers in tables with all their digits.
-    public var exact = false
-    public var timeout: Double = 30
+    package var exact = false
+    package var timeout: Double = 30
     /// nil: `--help` or `help` without a command.
-    public var command: Command?
+    package var command: Command?
     /// `--help` after a command, or `help COMMAND`.
-    public var wantsHelp = false
-    public var arguments: [String] = []
-    public var options: [String: String] = [:]
+    package var wantsHelp = false
+    package var arguments: [String] = []
+    package var options: [String: String] = [:]
 
     // MARK: Lifecycle
 
     /// Parses `arguments` (without the program name). Global options may come before or after the command;
     /// both `--flag value` and `--flag=value` work.
-    public init(parsing arguments: [String]) throws(UsageError) {
+    package init(parsing arguments: [String]) throws(UsageError) {
         var rest = arguments[...]
         var positionals: [String] = []
         var sawHelp = false
@@ -215,19 +215,19 @@ public struct Invocation: Sendable, Equatable {
 }
 
 /// A command line that cannot be run: exit status 2, with the message and where to find help.
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public var command: Command?
+package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var message: String
+    package var command: Command?
 
-    public init(_ message: String, command: Command?) {
+    package init(_ message: String, command: Command?) {
         self.message = message
         self.command = command
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// What waterfallctl prints: one line, with where to find help (as waterfalld and waterfall-bench do).
-    public var line: String {
+    package var line: String {
         let hint = command.map { "waterfallctl help \($0.rawValue)" } ?? "waterfallctl --help"
         return "waterfallctl: \(message) (try '\(hint)')\n"
     }

@@ -3,30 +3,30 @@ import WaterfallLayout
 
 /// What `render` draws: a layout's frames, its column lanes and where they came from. Built by the command from
 /// the daemon's replies, or by tests from an engine layout; the renderer needs nothing else.
-public struct LayoutPicture: Sendable, Hashable {
+package struct LayoutPicture: Sendable, Hashable {
     /// Where the lanes came from, said in the SVG's comment.
-    public enum LaneSource: String, Sendable, Hashable {
+    package enum LaneSource: String, Sendable, Hashable {
         /// The layout's inputs (`layout.export`) laid out by the engine: exact.
         case export = "lanes from layout.export"
         /// The x and width of single-column items: a column with no such item is missing.
         case inferred = "lanes inferred from the frames of single-column items"
     }
 
-    public var name: String
-    public var seq: Int
-    public var contentSize: Size
-    public var sections: [FrameModel.Section]
+    package var name: String
+    package var seq: Int
+    package var contentSize: Size
+    package var sections: [FrameModel.Section]
     /// Each section's column lanes, in absolute coordinates.
-    public var lanes: [[Rect]]
-    public var laneSource: LaneSource
+    package var lanes: [[Rect]]
+    package var laneSource: LaneSource
     /// The index of `sections[0]`: a window of a large layout holds only the sections it shows.
-    public var firstSection = 0
+    package var firstSection = 0
     /// The layout's item count when `sections` are only some of its sections.
-    public var totalItems: Int?
+    package var totalItems: Int?
     /// Whether the layout is a horizontal feed: its sections are bands along x (Geometry, "Horizontal feeds").
-    public var alongX = false
+    package var alongX = false
 
-    public init(
+    package init(
         name: String, seq: Int, contentSize: Size, sections: [FrameModel.Section], lanes: [[Rect]],
         laneSource: LaneSource
     ) {
@@ -39,7 +39,7 @@ public struct LayoutPicture: Sendable, Hashable {
     }
 
     /// A picture of `model` with lanes inferred from its frames.
-    public init(name: String, model: FrameModel) {
+    package init(name: String, model: FrameModel) {
         self.init(
             name: name, seq: model.seq, contentSize: model.contentSize, sections: model.sections,
             lanes: model.sections.map(Self.inferredLanes), laneSource: .inferred)
@@ -49,7 +49,7 @@ public struct LayoutPicture: Sendable, Hashable {
     /// each distinct x of theirs is a column; the lanes run from the top of the section's items to their bottom.
     ///
     /// - Complexity: O(n log n) in the section's items.
-    public static func inferredLanes(of section: FrameModel.Section) -> [Rect] {
+    package static func inferredLanes(of section: FrameModel.Section) -> [Rect] {
         let frames = section.items.compactMap { $0?.frame }.filter { $0.width > 0 }
         guard let narrowest = frames.map(\.width).min(), let top = frames.map(\.y).min(),
             let bottom = frames.map(\.maxY).max()
@@ -60,5 +60,5 @@ public struct LayoutPicture: Sendable, Hashable {
     }
 
     /// The number of items in the layout.
-    public var itemCount: Int { totalItems ?? sections.reduce(0) { $0 + $1.items.count } }
+    package var itemCount: Int { totalItems ?? sections.reduce(0) { $0 + $1.items.count } }
 }

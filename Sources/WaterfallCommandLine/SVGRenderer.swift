@@ -9,16 +9,16 @@ import WaterfallLayout
 ///
 /// A pure function of its input, so golden files pin its output. Coordinates are computed in pixels rather than
 /// through an SVG transform, so that text keeps its size whatever the scale.
-public struct SVGRenderer: Sendable {
+package struct SVGRenderer: Sendable {
     /// The default window's height: a picture of a million items would be a picture of nothing.
-    public static let defaultWindowHeight = 4000.0
+    package static let defaultWindowHeight = 4000.0
 
     /// The picture's width in pixels, the tags' margin included; nil for one pixel per point of the window.
-    public var width: Double?
+    package var width: Double?
     /// The part of the layout drawn; nil for the full width and the first `defaultWindowHeight` points.
-    public var window: Rect?
+    package var window: Rect?
 
-    public init(width: Double? = nil, window: Rect? = nil) {
+    package init(width: Double? = nil, window: Rect? = nil) {
         self.width = width
         self.window = window
     }
@@ -26,7 +26,7 @@ public struct SVGRenderer: Sendable {
     /// The full width and the first `defaultWindowHeight` points of a layout of `contentSize`; for a horizontal
     /// layout (`screen`), its full height and the first `defaultWindowHeight` points along x (toward −x under rtl,
     /// where such a feed runs from x = 0).
-    public static func defaultWindow(for contentSize: Size, screen: ScreenMapping = .identity) -> Rect {
+    package static func defaultWindow(for contentSize: Size, screen: ScreenMapping = .identity) -> Rect {
         guard screen.axis == .horizontal else {
             return Rect(
                 x: 0, y: 0, width: max(1, contentSize.width),
@@ -44,7 +44,7 @@ public struct SVGRenderer: Sendable {
     }
 
     /// The SVG document of `picture`.
-    public func render(_ picture: LayoutPicture) -> String {
+    package func render(_ picture: LayoutPicture) -> String {
         let view = window ?? Self.defaultWindow(for: picture.contentSize)
         let viewWidth = max(view.width, 1e-9)
         let left = picture.alongX ? 0 : Self.tagMargin

@@ -3,17 +3,17 @@ import Synchronization
 
 /// Where waterfallctl's output goes and its input comes from: the process's standard streams, or buffers in
 /// tests that run commands in-process.
-public struct Terminal: Sendable {
+package struct Terminal: Sendable {
     /// Writes to standard output, unbuffered (a `watch` line appears when its event does).
-    public var write: @Sendable (String) -> Void
+    package var write: @Sendable (String) -> Void
     /// Writes to standard error.
-    public var writeError: @Sendable (String) -> Void
+    package var writeError: @Sendable (String) -> Void
     /// All of standard input.
-    public var readInput: @Sendable () async -> String
+    package var readInput: @Sendable () async -> String
     /// Writes a whole file (render's `--output`); throws with the reason.
-    public var writeFile: @Sendable (_ path: String, _ text: String) throws -> Void
+    package var writeFile: @Sendable (_ path: String, _ text: String) throws -> Void
 
-    public init(
+    package init(
         write: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
         readInput: @escaping @Sendable () async -> String,
         writeFile: @escaping @Sendable (_ path: String, _ text: String) throws -> Void
@@ -25,7 +25,7 @@ public struct Terminal: Sendable {
     }
 
     /// The process's standard streams and files.
-    public static let standard = Terminal(
+    package static let standard = Terminal(
         write: { FileHandle.standardOutput.write(Data($0.utf8)) },
         writeError: { FileHandle.standardError.write(Data($0.utf8)) },
         readInput: {
@@ -40,7 +40,7 @@ public struct Terminal: Sendable {
         writeFile: { path, text in try Data(text.utf8).write(to: URL(fileURLWithPath: path)) })
 
     /// A terminal whose output is kept, for tests.
-    public static func capturing(input: String = "") -> (terminal: Terminal, output: CapturedOutput) {
+    package static func capturing(input: String = "") -> (terminal: Terminal, output: CapturedOutput) {
         let output = CapturedOutput()
         let terminal = Terminal(
             write: { text in output.standard.withLock { $0 += text } },
@@ -51,11 +51,11 @@ public struct Terminal: Sendable {
 }
 
 /// What a capturing terminal received.
-public final class CapturedOutput: Sendable {
-    public let standard = Mutex("")
-    public let error = Mutex("")
-    public let files = Mutex<[String: String]>([:])
+package final class CapturedOutput: Sendable {
+    package let standard = Mutex("")
+    package let error = Mutex("")
+    package let files = Mutex<[String: String]>([:])
 
-    public var standardText: String { standard.withLock { $0 } }
-    public var errorText: String { error.withLock { $0 } }
+    package var standardText: String { standard.withLock { $0 } }
+    package var errorText: String { error.withLock { $0 } }
 }

@@ -2,9 +2,9 @@ import WaterfallClient
 
 /// waterfallctl: parses a command line, runs it against the daemon and writes its output; returns the exit
 /// status. Everything but the process's streams is here, so tests run commands in-process.
-public enum WaterfallCtl {
+package enum WaterfallCtl {
     /// The exit statuses.
-    public enum ExitStatus: Int32, Sendable {
+    package enum ExitStatus: Int32, Sendable {
         case success = 0
         /// The daemon answered an error.
         case daemonError = 1
@@ -14,7 +14,7 @@ public enum WaterfallCtl {
     }
 
     /// Runs `arguments` (without the program name).
-    public static func run(
+    package static func run(
         _ arguments: [String], environment: [String: String], terminal: Terminal
     ) async -> ExitStatus {
         let invocation: Invocation

@@ -2,25 +2,25 @@ import WaterfallLayout
 
 /// The params of `layout.css`, decoded and checked: a range of container widths, and optionally the sections to
 /// style, a first page (`items`) and the container's selector.
-public struct StylesheetRequest: Sendable, Hashable {
-    public var layout: String
-    public var minWidth: Double
-    public var maxWidth: Double
+package struct StylesheetRequest: Sendable, Hashable {
+    package var layout: String
+    package var minWidth: Double
+    package var maxWidth: Double
     /// The sections whose elements the stylesheet places (nil: all), in the order given, none twice.
-    public var sections: [Int]?
+    package var sections: [Int]?
     /// Each section as if it held only its first `items` items.
-    public var items: Int?
-    public var selector: String
+    package var items: Int?
+    package var selector: String
 
     /// The widest container width, in CSS px.
-    public static let maxWidthLimit = 100_000.0
+    package static let maxWidthLimit = 100_000.0
     /// The widest range of widths in one request, in CSS px.
-    public static let maxRange = 10_000.0
+    package static let maxRange = 10_000.0
     /// The longest selector, in bytes.
-    public static let maxSelectorBytes = 256
-    public static let defaultSelector = ".waterfall"
+    package static let maxSelectorBytes = 256
+    package static let defaultSelector = ".waterfall"
 
-    public init(
+    package init(
         layout: String, minWidth: Double, maxWidth: Double, sections: [Int]? = nil, items: Int? = nil,
         selector: String = defaultSelector
     ) {
@@ -33,7 +33,7 @@ public struct StylesheetRequest: Sendable, Hashable {
     }
 
     /// Reads `layout.css`'s params; every range is checked here, the sections' existence against the layout later.
-    public init(_ p: inout Params) throws(ProtocolError) {
+    package init(_ p: inout Params) throws(ProtocolError) {
         layout = try DecodedRequest.layoutName(&p)
         minWidth = try p.double("minWidth")
         maxWidth = try p.double("maxWidth")
@@ -66,7 +66,7 @@ public struct StylesheetRequest: Sendable, Hashable {
     ///
     /// - Throws: `bad_params` for a section the layout lacks or a layout with pixel snapping, `invalid_geometry`
     ///   when a section's column width is negative at `minWidth`, `limit` past the engine's bounds.
-    public func stylesheet(
+    package func stylesheet(
         of spec: LayoutSpec, columnLimit: Int
     ) throws(ProtocolError) -> (sheet: ResponsiveStylesheet, layout: ResponsiveLayout) {
         // not_found, as layout.get says of a section that does not exist (the Errors article).

@@ -4,10 +4,10 @@ import Glibc
 ///
 /// posix_spawn, not Foundation's `Process`, which can miss the exit of a short-lived child while other tests
 /// run; the caller reaps with `waitpid`.
-public enum ChildProcess {
+package enum ChildProcess {
     /// Why a child could not be started.
-    public struct SpawnError: Error, CustomStringConvertible {
-        public let description: String
+    package struct SpawnError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Starts `executable` with `arguments` and exactly `environment` ("NAME=value" each), its standard input read
@@ -16,7 +16,7 @@ public enum ChildProcess {
     ///
     /// The child gets default signal dispositions and an empty signal mask, whatever this process has set: a test
     /// process blocks or ignores signals that a daemon under test must receive.
-    public static func spawn(
+    package static func spawn(
         _ executable: String, _ arguments: [String], environment: [String], input: String, output: String,
         errors: String
     ) throws(SpawnError) -> pid_t {

@@ -5,7 +5,7 @@ import WaterfallLayout
 /// `LayoutDiff`, so the diff contract can be checked end to end through the socket.
 extension ClientFrames {
     /// The frames of a `layout.get` result (`{"seq", "contentSize", "sections": [...]}`), all sections.
-    public init(layoutGet result: JSONValue) throws(WireFormatError) {
+    package init(layoutGet result: JSONValue) throws(WireFormatError) {
         guard case .array(let sections)? = result["sections"] else { throw WireFormatError("no sections in \(result)") }
         self.sections = try sections.map { json throws(WireFormatError) in
             guard case .array(let items)? = json["items"] else { throw WireFormatError("no items in \(json)") }
@@ -20,7 +20,7 @@ extension ClientFrames {
 
 extension LayoutDiff {
     /// A diff as the wire writes it: `{"sections": [...], "shifts": [...]}`.
-    public init(json: JSONValue) throws(WireFormatError) {
+    package init(json: JSONValue) throws(WireFormatError) {
         guard case .array(let entries)? = json["sections"] else { throw WireFormatError("no sections in \(json)") }
         var sections: [SectionDiff] = []
         for entry in entries {
@@ -58,14 +58,14 @@ extension LayoutDiff {
 }
 
 /// A reply that is not shaped as the Methods article says.
-public struct WireFormatError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct WireFormatError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 extension JSONValue {
     /// The number of member `key`, as a `Double`.
-    public func number(_ key: String) throws(WireFormatError) -> Double {
+    package func number(_ key: String) throws(WireFormatError) -> Double {
         switch self[key] {
         case .int(let n)?: return Double(n)
         case .double(let d)?: return d
@@ -74,7 +74,7 @@ extension JSONValue {
     }
 
     /// The value of a string.
-    public var text: String? {
+    package var text: String? {
         if case .string(let s) = self { return s }
         return nil
     }

@@ -3,28 +3,28 @@ import WaterfallLayout
 
 /// What a client holds: every section's frames. It replays commands on its indices and applies diffs, as
 /// the Diffs article tells clients to, so tests can check that a diff brings old frames to the new ones exactly.
-public struct ClientFrames: Sendable, Equatable {
-    public struct Section: Sendable, Equatable {
-        public var origin: Double
-        public var height: Double
-        public var header: Rect?
+package struct ClientFrames: Sendable, Equatable {
+    package struct Section: Sendable, Equatable {
+        package var origin: Double
+        package var height: Double
+        package var header: Rect?
         /// A pinned header's `pinMaxY`.
-        public var pinMaxY: Double?
-        public var footer: Rect?
-        public var items: [Rect?]
+        package var pinMaxY: Double?
+        package var footer: Rect?
+        package var items: [Rect?]
         /// Whether the replay changed the item count, which lets a diff list the section for that alone; not
         /// part of the frames, so not compared.
         var isRecounted = false
 
-        public static func == (a: Self, b: Self) -> Bool {
+        package static func == (a: Self, b: Self) -> Bool {
             a.origin == b.origin && a.height == b.height && a.header == b.header && a.pinMaxY == b.pinMaxY
                 && a.footer == b.footer && a.items == b.items
         }
     }
 
-    public var sections: [Section]
+    package var sections: [Section]
 
-    public init(_ layout: Layout) {
+    package init(_ layout: Layout) {
         sections = (0..<layout.sectionCount).map { s in
             let f = layout.frames(ofSection: s)
             return Section(
@@ -33,7 +33,7 @@ public struct ClientFrames: Sendable, Equatable {
         }
     }
 
-    public init(_ reference: [ReferenceLayout.Section]) {
+    package init(_ reference: [ReferenceLayout.Section]) {
         sections = reference.map {
             Section(
                 origin: $0.origin, height: $0.height, header: $0.header, pinMaxY: $0.pinMaxY, footer: $0.footer,
@@ -42,7 +42,7 @@ public struct ClientFrames: Sendable, Equatable {
     }
 
     /// Replays `commands` on the indices (new items and sections are unknown until the diff fills them).
-    public mutating func replay(_ commands: [LayoutCommand]) {
+    package mutating func replay(_ commands: [LayoutCommand]) {
         for command in commands {
             switch command {
             case .insertItems(let s, let at, let items):
@@ -83,7 +83,7 @@ public struct ClientFrames: Sendable, Equatable {
     /// shift, or two adjacent shifts with the same `dy` (runs are maximal). `screen` is the layout's after the change:
     /// under a horizontal rtl one a section is listed, not shifted, where its start on screen, −(origin + height),
     /// moved by −dy misses the new one in the last bit.
-    public mutating func apply(_ diff: LayoutDiff, screen: ScreenMapping = .identity) throws(WireFormatError) {
+    package mutating func apply(_ diff: LayoutDiff, screen: ScreenMapping = .identity) throws(WireFormatError) {
         try check(diff, screen: screen)
         // The client library's model applies it: every diff the engine tests replay checks the client too.
         var model = FrameModel(

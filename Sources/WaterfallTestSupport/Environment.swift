@@ -3,9 +3,9 @@
 #endif
 
 /// Test knobs read from the environment.
-public enum Environment {
+package enum Environment {
     /// The integer value of `name`, or nil when unset or not a number.
-    public static func integer(_ name: String) -> Int? {
+    package static func integer(_ name: String) -> Int? {
         guard let raw = getenv(name) else { return nil }
         return Int(String(cString: raw))
     }

@@ -4,26 +4,26 @@ import WaterfallLayout
 ///
 /// Values are mostly integers and halves (as real feeds send), with a share of awkward ones (tenths, aspect sizes
 /// in thirds) so that both the exact and the inexact paths of the engine are exercised.
-public struct RandomCommands {
-    public var rng: SplitMix64
+package struct RandomCommands {
+    package var rng: SplitMix64
     /// The largest section a generated command creates or grows to, roughly.
-    public var maxItems: Int
+    package var maxItems: Int
     /// Fixed column counts a generated section may have.
-    public var columns: ClosedRange<Int>
+    package var columns: ClosedRange<Int>
     /// When set, plain items take one of these heights (images of a few standard sizes): exact ties everywhere.
-    public var heights: [Double]?
+    package var heights: [Double]?
     /// How often a generated set of properties sets `reflow` (to `stable` mostly); at 0 (the default) no draw is made
     /// for `reflow` or for items' `column`, so that a seed's sequence changes only when stable
     /// reflow is asked for.
-    public var reflowChance = 0.0
+    package var reflowChance = 0.0
     /// How often a generated layout is horizontal (and a layout patch sets `axis`); at 0 (the default) no draw is
     /// made for it, and aspect items' `h` may be 0, as before (a horizontal layout refuses that: its runs use 1…6).
-    public var axisChance = 0.0
+    package var axisChance = 0.0
     /// How often a generated item has an aspect size (its height then depends on the width); the draw is made
     /// whatever the chance, so that a seed's sequence does not depend on it.
-    public var aspectChance = 0.15
+    package var aspectChance = 0.15
 
-    public init(seed: UInt64, maxItems: Int = 60, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil) {
+    package init(seed: UInt64, maxItems: Int = 60, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil) {
         rng = SplitMix64(seed: seed)
         self.maxItems = maxItems
         self.columns = columns
@@ -33,11 +33,11 @@ public struct RandomCommands {
     /// Layouts are this many times wider when sections may have many columns, so that most of them fit.
     var widthFactor: Int { max(1, columns.upperBound / 5) }
 
-    public mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
+    package mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
 
-    public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
+    package mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
 
-    public mutating func length(_ upTo: Int) -> Double {
+    package mutating func length(_ upTo: Int) -> Double {
         if chance(0.1) { return Double(int(0...upTo * 10)) / 10 }
         if chance(0.2) { return Double(int(0...upTo * 2)) / 2 }
         return Double(int(0...upTo))
@@ -48,7 +48,7 @@ public struct RandomCommands {
         heights.map { $0[int(0...$0.count - 1)] } ?? length(200)
     }
 
-    public mutating func item() -> Item {
+    package mutating func item() -> Item {
         var item = Item(height: height())
         if chance(aspectChance) {
             item.aspectWidth = Double(int(1...4)) * (chance(0.5) ? 1 : 1.5)
@@ -60,19 +60,19 @@ public struct RandomCommands {
         return item
     }
 
-    public mutating func items(_ count: Int) -> [Item] { (0..<count).map { _ in item() } }
+    package mutating func items(_ count: Int) -> [Item] { (0..<count).map { _ in item() } }
 
     /// The items of an insert: random items, or (a third of the time) bare heights, as the wire decodes a bulk load.
-    public mutating func insertedItems(_ count: Int) -> ItemList {
+    package mutating func insertedItems(_ count: Int) -> ItemList {
         guard chance(1.0 / 3) else { return ItemList(items(count)) }
         return ItemList(heights: (0..<count).map { _ in height() })
     }
 
-    public mutating func insets() -> Insets {
+    package mutating func insets() -> Insets {
         Insets(top: length(20), left: length(20), bottom: length(20), right: length(20))
     }
 
-    public mutating func properties() -> SectionProperties {
+    package mutating func properties() -> SectionProperties {
         var p = SectionProperties()
         if chance(0.5) {
             p.columns = int(columns)
@@ -95,11 +95,11 @@ public struct RandomCommands {
         return p
     }
 
-    public mutating func section() -> SectionSpec {
+    package mutating func section() -> SectionSpec {
         SectionSpec(properties: properties(), items: items(int(0...maxItems)))
     }
 
-    public mutating func layout() -> LayoutSpec {
+    package mutating func layout() -> LayoutSpec {
         var spec = LayoutSpec(
             width: Double(int(200...800) * widthFactor), scale: [0, 0, 1, 2, 3][int(0...4)],
             direction: chance(0.3) ? .rtl : .ltr,
@@ -110,7 +110,7 @@ public struct RandomCommands {
     }
 
     /// A random command against a layout with these item counts; sometimes an invalid one.
-    public mutating func command(counts: [Int]) -> LayoutCommand {
+    package mutating func command(counts: [Int]) -> LayoutCommand {
         let sections = counts.count
         let bad = chance(0.03)
         func anySection() -> Int { bad ? sections + int(0...2) : int(0...max(0, sections - 1)) }
@@ -168,7 +168,7 @@ public struct RandomCommands {
 
 extension RandomCommands {
     /// A random scroll anchor in a layout with these item counts; sometimes one that names no item.
-    public mutating func anchor(counts: [Int]) -> ItemPath {
+    package mutating func anchor(counts: [Int]) -> ItemPath {
         let filled = counts.indices.filter { counts[$0] > 0 }
         guard !filled.isEmpty, !chance(0.03) else {
             let s = int(0...counts.count)

@@ -6,7 +6,7 @@ extension ReferenceLayout {
     ///
     /// Nil (and nothing applied) when the anchor names no item or a command is invalid; `.removed` when no item
     /// carries the mark any more.
-    public mutating func apply(_ commands: [LayoutCommand], anchor: ItemPath) -> AnchorOutcome? {
+    package mutating func apply(_ commands: [LayoutCommand], anchor: ItemPath) -> AnchorOutcome? {
         let sections = spec.sections
         guard anchor.section >= 0, anchor.section < sections.count, anchor.item >= 0,
             anchor.item < sections[anchor.section].items.count

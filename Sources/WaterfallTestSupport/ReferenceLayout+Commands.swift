@@ -5,7 +5,7 @@ extension ReferenceLayout {
     ///
     /// Value ranges (negative heights and the like) are the engine's unit tests' business; this checks what depends
     /// on state.
-    public mutating func apply(_ commands: [LayoutCommand]) -> Bool {
+    package mutating func apply(_ commands: [LayoutCommand]) -> Bool {
         var copy = self
         for command in commands {
             let keys = copy.spec.sections.map { copy.columnKey($0.properties) }

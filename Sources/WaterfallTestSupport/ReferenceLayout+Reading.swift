@@ -4,7 +4,7 @@ extension ReferenceLayout {
     /// The neighbours of item `path` by scanning every item's frame (Geometry, "Neighbours"): for each side, the
     /// items wholly on that side whose extent overlaps on the other axis, nearest first, then the smaller offset on
     /// the other axis, then document order. Each as `(section, index)`, nil at an edge.
-    public func neighbors(of path: ItemPath) -> [ItemPath?] {
+    package func neighbors(of path: ItemPath) -> [ItemPath?] {
         let sections = layout().sections
         let me = sections[path.section].items[path.item]
         var all: [(path: ItemPath, frame: Rect)] = []
@@ -49,7 +49,7 @@ extension ReferenceLayout {
     /// `frames` (in document order) in reading order, written out plainly: repeatedly take the highest top edge
     /// left, gather every frame within a point below it as a row, read the row by x (by right edge, descending,
     /// under rtl); equal keys keep document order. Returns indices into `frames`.
-    public static func readingOrder(_ frames: [Rect], rtl: Bool) -> [Int] {
+    package static func readingOrder(_ frames: [Rect], rtl: Bool) -> [Int] {
         var left = Array(frames.indices)
         var order: [Int] = []
         while let top = left.map({ frames[$0].y }).min() {

@@ -10,35 +10,35 @@ import WaterfallLayout
 /// each section's rows run across y and its items along x, an aspect item `{w, h}` being its row's height × w / h
 /// long; under rtl the feed runs from x = 0 toward −x. A section's `origin`, `height` and `pinMaxY` are then its
 /// left edge, its width and its header's `pinMaxX` (`pinMinX` under rtl).
-public struct ReferenceLayout: Sendable {
-    public var spec: LayoutSpec
-    public var columnLimit: Int
+package struct ReferenceLayout: Sendable {
+    package var spec: LayoutSpec
+    package var columnLimit: Int
 
-    public init(_ spec: LayoutSpec, columnLimit: Int = 1024) {
+    package init(_ spec: LayoutSpec, columnLimit: Int = 1024) {
         self.spec = spec
         self.columnLimit = columnLimit
         settleColumns()
     }
 
     /// The frames of one section, as the reference computes them.
-    public struct Section: Sendable, Equatable {
-        public var origin: Double
-        public var height: Double
-        public var header: Rect?
+    package struct Section: Sendable, Equatable {
+        package var origin: Double
+        package var height: Double
+        package var header: Rect?
         /// A pinned header's `pinMaxY`.
-        public var pinMaxY: Double?
-        public var footer: Rect?
-        public var items: [Rect]
-        public var ids: [String?]
+        package var pinMaxY: Double?
+        package var footer: Rect?
+        package var items: [Rect]
+        package var ids: [String?]
         /// Each item's start column.
-        public var columns: [Int]
+        package var columns: [Int]
         /// How far each item's leading edge is from the start of the feed: its y, or in a horizontal layout its
         /// left edge's x, or under rtl minus its right edge's x (what an anchor's move is measured by).
-        public var leads: [Double]
+        package var leads: [Double]
     }
 
     /// Lays everything out from scratch.
-    public func layout() -> (sections: [Section], contentHeight: Double) {
+    package func layout() -> (sections: [Section], contentHeight: Double) {
         var origin = 0.0
         var result: [Section] = []
         for section in spec.sections {
@@ -50,7 +50,7 @@ public struct ReferenceLayout: Sendable {
     }
 
     /// The column width a section would get, to tell whether a command is valid.
-    public func columnWidth(_ own: SectionProperties) -> Double {
+    package func columnWidth(_ own: SectionProperties) -> Double {
         Resolved(own, spec.defaults, spec, columnLimit).columnWidth
     }
 

@@ -6,20 +6,20 @@ import WaterfallLayout
 /// Lengths are real-valued (not integers from a few standard sizes): two columns holding the same aspect items in
 /// another order are equal in exact arithmetic and differ in the last bit by width, a tie the engine breaks by
 /// rounding width by width, which no finite set of pieces follows (`ResponsiveLayout` says so).
-public struct ResponsiveFeeds {
-    public var random: RandomCommands
+package struct ResponsiveFeeds {
+    package var random: RandomCommands
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         random = RandomCommands(seed: seed)
     }
 
     /// A real value in `range`.
-    public mutating func real(_ range: ClosedRange<Double>) -> Double {
+    package mutating func real(_ range: ClosedRange<Double>) -> Double {
         Double.random(in: range, using: &random.rng)
     }
 
     /// A feed and the range of widths to lay it out over; `maxItems` bounds each section.
-    public mutating func feed(maxItems: Int = 40) -> (spec: LayoutSpec, minWidth: Double, maxWidth: Double) {
+    package mutating func feed(maxItems: Int = 40) -> (spec: LayoutSpec, minWidth: Double, maxWidth: Double) {
         let sections = (0..<random.int(1...3)).map { _ in section(maxItems: maxItems) }
         var spec = LayoutSpec(width: 0, direction: random.chance(0.2) ? .rtl : .ltr, sections: sections)
         if random.chance(0.2) { spec.minContentHeight = real(0...3000) }
@@ -29,7 +29,7 @@ public struct ResponsiveFeeds {
     }
 
     /// One section: at most 5 fixed columns or an adaptive count, insets and spacings up to 20.
-    public mutating func section(maxItems: Int) -> SectionSpec {
+    package mutating func section(maxItems: Int) -> SectionSpec {
         var p = SectionProperties()
         switch random.int(0...2) {
         case 0: p.columns = random.int(1...5)
@@ -53,7 +53,7 @@ public struct ResponsiveFeeds {
     }
 
     /// An item: fixed or aspect-sized, sometimes spanning.
-    public mutating func item() -> Item {
+    package mutating func item() -> Item {
         var item = Item(height: real(20...300))
         if random.chance(0.6) {
             item.aspectWidth = real(60...200)
@@ -63,12 +63,12 @@ public struct ResponsiveFeeds {
         return item
     }
 
-    public mutating func insets() -> Insets {
+    package mutating func insets() -> Insets {
         Insets(top: real(0...20), left: real(0...20), bottom: real(0...20), right: real(0...20))
     }
 
     /// `spec` at container width `width`, each section cut to its first `firstItems` items.
-    public static func spec(_ spec: LayoutSpec, width: Double, firstItems: Int? = nil) -> LayoutSpec {
+    package static func spec(_ spec: LayoutSpec, width: Double, firstItems: Int? = nil) -> LayoutSpec {
         var result = spec
         result.width = width
         if let firstItems {

@@ -2,13 +2,13 @@ import WaterfallJSON
 
 extension SchemaValidator {
     /// The method object named `name` in the document's `methods`.
-    public func method(_ name: String) -> JSONValue? {
+    package func method(_ name: String) -> JSONValue? {
         guard case .array(let methods) = document["methods"] else { return nil }
         return methods.first { $0["name"] == .string(name) }
     }
 
     /// The schema of a method's params object: its declared params by name, those marked required, nothing else.
-    public func paramsSchema(_ method: JSONValue) -> JSONValue {
+    package func paramsSchema(_ method: JSONValue) -> JSONValue {
         guard case .array(let params) = method["params"] else { return ["type": "object"] }
         var properties: [(key: String, value: JSONValue)] = []
         var required: [JSONValue] = []
@@ -24,7 +24,7 @@ extension SchemaValidator {
     }
 
     /// Where a request's params depart from `method`'s declaration (`params`, nil when absent: an empty object).
-    public func checkRequest(method name: String, params: JSONValue?) -> Failure? {
+    package func checkRequest(method name: String, params: JSONValue?) -> Failure? {
         guard let method = method(name) else {
             return Failure(path: "method", reason: "\(name) is not in the document")
         }
@@ -33,7 +33,7 @@ extension SchemaValidator {
 
     /// Where a reply to a request of `name` departs from the document: its result from the method's result schema,
     /// its error from `ErrorObject`.
-    public func checkReply(method name: String, reply: JSONValue) -> Failure? {
+    package func checkReply(method name: String, reply: JSONValue) -> Failure? {
         if let error = reply["error"] {
             return failure(error, ["$ref": "#/components/schemas/ErrorObject"], at: "\(name) error")
         }
@@ -45,7 +45,7 @@ extension SchemaValidator {
     }
 
     /// Where an event line (a notification) departs from the schema of its params named by its method.
-    public func checkEvent(_ line: JSONValue) -> Failure? {
+    package func checkEvent(_ line: JSONValue) -> Failure? {
         guard case .string(let name) = line["method"] else { return Failure(path: "event", reason: "no method") }
         guard let schema = document["components"]?["schemas"]?[name] else {
             return Failure(path: "event", reason: "\(name) is not in components.schemas")

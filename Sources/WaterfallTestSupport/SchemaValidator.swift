@@ -6,28 +6,28 @@ import WaterfallJSON
 /// `oneOf` and `$ref` into the document's `components.schemas`.
 ///
 /// A keyword it does not know is itself a failure, so the document cannot use more than the tests check.
-public struct SchemaValidator: Sendable {
+package struct SchemaValidator: Sendable {
     /// A place where a value does not match, e.g. `params.items[3].h: 1e10 is over the maximum 1e9`.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "\(path): \(reason)" }
 
-        public init(path: String, reason: String) {
+        package init(path: String, reason: String) {
             self.path = path
             self.reason = reason
         }
     }
 
     /// The document whose `components.schemas` the `$ref`s name.
-    public let document: JSONValue
+    package let document: JSONValue
 
-    public init(document: JSONValue) {
+    package init(document: JSONValue) {
         self.document = document
     }
 
     /// The first place `value`, at `path`, departs from `schema`; nil when it matches.
-    public func failure(_ value: JSONValue, _ schema: JSONValue, at path: String) -> Failure? {
+    package func failure(_ value: JSONValue, _ schema: JSONValue, at path: String) -> Failure? {
         do {
             try check(value, schema, path)
             return nil

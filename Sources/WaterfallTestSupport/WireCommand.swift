@@ -5,13 +5,13 @@ import WaterfallProtocol
 /// An engine command as a client writes it on the wire: its method and params (without `layout`), as the Methods article
 /// spells them (through the protocol's `CommandEncoding`), so that tests can send generated commands through the
 /// socket.
-public struct WireCommand: Sendable, CustomStringConvertible {
-    public var method: String
-    public var params: JSONValue
+package struct WireCommand: Sendable, CustomStringConvertible {
+    package var method: String
+    package var params: JSONValue
 
     // MARK: Lifecycle
 
-    public init(_ command: LayoutCommand) {
+    package init(_ command: LayoutCommand) {
         let request = CommandEncoding.request(command)
         method = request.method.rawValue
         params = request.params
@@ -19,16 +19,16 @@ public struct WireCommand: Sendable, CustomStringConvertible {
 
     // MARK: Public
 
-    public var description: String { "\(method) \(params)" }
+    package var description: String { "\(method) \(params)" }
 
     /// `params` with `"layout": name` first.
-    public func params(layout name: String) -> JSONValue {
+    package func params(layout name: String) -> JSONValue {
         guard case .object(let members) = params else { return params }
         return .object([(key: "layout", value: .string(name))] + members)
     }
 
     /// A whole request line (without its newline).
-    public func request(id: Int, layout name: String) -> String {
+    package func request(id: Int, layout name: String) -> String {
         let line: JSONValue = [
             "jsonrpc": "2.0", "id": .integer(id), "method": .string(method), "params": params(layout: name),
         ]
@@ -36,7 +36,7 @@ public struct WireCommand: Sendable, CustomStringConvertible {
     }
 
     /// The params of `layout.create` for `spec`.
-    public static func create(_ name: String, _ spec: LayoutSpec) -> JSONValue {
+    package static func create(_ name: String, _ spec: LayoutSpec) -> JSONValue {
         .object([(key: "layout", value: .string(name))] + CommandEncoding.members(of: spec))
     }
 }

@@ -136,8 +136,7 @@ struct TestServer {
         config.socket = directory + "/waterfalld.sock"
         configure(&config)
         let log = LogCapture()
-        let server = try Server(config: config, handler: handler, logger: log.logger)
-        if let trustedUIDs { server.setTrustedUIDsForTesting(trustedUIDs) }
+        let server = try Server(config: config, handler: handler, logger: log.logger, trustedUIDs: trustedUIDs)
         try server.start()
         return TestServer(server: server, directory: directory, path: config.socket!, handler: handler, log: log)
     }

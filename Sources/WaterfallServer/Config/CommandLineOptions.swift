@@ -5,21 +5,21 @@ import WaterfallProtocol
 ///
 /// A flag that sets a config key is declared with the key (`ConfigKey.flag`) and checked by the key's own rule;
 /// the daemon's other flags are declared in `ownFlags`. The parser and `--help` read both lists.
-public struct CommandLineOptions: Sendable, Equatable {
+package struct CommandLineOptions: Sendable, Equatable {
     // MARK: Lifecycle
 
-    public init() {}
+    package init() {}
 
     // MARK: Internal
 
     /// A flag that does not exist or lacks its value; the daemon prints it with the usage and exits 2.
-    public struct UsageError: Error, Sendable, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    package struct UsageError: Error, Sendable, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 
     /// Exit statuses, as sysexits(3) names them where one fits; the README lists them.
-    public enum ExitStatus: Int32, Sendable {
+    package enum ExitStatus: Int32, Sendable {
         /// Clean shutdown, or `--help` / `--version`.
         case success = 0
         /// The server could not start or failed (socket in use, bind error).
@@ -31,22 +31,22 @@ public struct CommandLineOptions: Sendable, Equatable {
     }
 
     /// `--config FILE`.
-    public var configPath: String?
+    package var configPath: String?
     /// `--repair`: keep the longest valid prefix of damaged state files, move the rest aside, then run.
-    public var repair = false
+    package var repair = false
     /// `--version`.
-    public var showVersion = false
+    package var showVersion = false
     /// `--help` or `-h`.
-    public var showHelp = false
+    package var showHelp = false
 
     /// `--socket PATH`.
-    public var socket: String? { flagged("socket", \.socket) ?? nil }
+    package var socket: String? { flagged("socket", \.socket) ?? nil }
     /// `--log-level LEVEL`.
-    public var logLevel: LogLevel? { flagged("logLevel", \.logLevel) }
+    package var logLevel: LogLevel? { flagged("logLevel", \.logLevel) }
     /// `--state-dir DIR`.
-    public var stateDirectory: String? { flagged("stateDirectory", \.stateDirectory) ?? nil }
+    package var stateDirectory: String? { flagged("stateDirectory", \.stateDirectory) ?? nil }
     /// `--ephemeral`: keep nothing across restarts.
-    public var ephemeral: Bool { flagged("ephemeral", \.ephemeral) ?? false }
+    package var ephemeral: Bool { flagged("ephemeral", \.ephemeral) ?? false }
 
     /// The flags that are not config keys, in `--help`'s order around the keys' flags (`--config` first).
     static let ownFlags = [
@@ -67,7 +67,7 @@ public struct CommandLineOptions: Sendable, Equatable {
     }
 
     /// Parses arguments without the program name; accepts `--flag value` and `--flag=value`.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
         var options = CommandLineOptions()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -112,14 +112,14 @@ public struct CommandLineOptions: Sendable, Equatable {
     }
 
     /// The effective config: the file (if any) with the flags applied on top.
-    public func loadConfig() throws(ConfigError) -> Config {
+    package func loadConfig() throws(ConfigError) -> Config {
         var config = try configPath.map { path throws(ConfigError) in try Config.load(from: path) } ?? Config()
         for key in ConfigKey.all where flaggedKeys.contains(key.key) { key.copy(flaggedConfig, &config) }
         return config
     }
 
     /// The `--help` text, with the socket path the daemon would use and the config keys with their defaults.
-    public static func usage(program: String, resolvedSocket: String) -> String {
+    package static func usage(program: String, resolvedSocket: String) -> String {
         let synopsis = flags.map { "[\($0.flag.name)\($0.flag.value.map { " " + $0 } ?? "")]" }
         let width = flags.map { $0.flag.name.count + ($0.flag.value?.count ?? -1) + 1 }.max() ?? 0
         let flagLines = flags.map { flag, key in

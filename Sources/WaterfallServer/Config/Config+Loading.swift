@@ -4,23 +4,23 @@ import WaterfallJSON
 import WaterfallProtocol
 
 /// A config that cannot be used; the message names the key and the value at fault.
-public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, for people.
-    public var message: String
+    package var message: String
 
-    public var description: String { message }
+    package var description: String { message }
 
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 }
 
 extension Config {
     // MARK: Internal
 
     /// Every key the config file may hold, in the order the shipped file lists them (`ConfigKey.all`).
-    public static var keys: [String] { ConfigKey.all.map(\.key) }
+    package static var keys: [String] { ConfigKey.all.map(\.key) }
 
     /// Reads and validates a config file; keys it omits keep their defaults.
-    public static func load(from path: String) throws(ConfigError) -> Config {
+    package static func load(from path: String) throws(ConfigError) -> Config {
         let bytes: [UInt8]
         do {
             bytes = try readFile(path)
@@ -35,13 +35,13 @@ extension Config {
     }
 
     /// Validates a config file's bytes; keys they omit keep their defaults.
-    public static func parse(_ data: Data) throws(ConfigError) -> Config {
+    package static func parse(_ data: Data) throws(ConfigError) -> Config {
         try parse(Array(data))
     }
 
     /// Validates a config file's bytes, read with the protocol's own strict reader (no duplicate keys, no trailing
     /// commas, errors at a line and column); keys they omit keep their defaults.
-    public static func parse(_ bytes: [UInt8]) throws(ConfigError) -> Config {
+    package static func parse(_ bytes: [UInt8]) throws(ConfigError) -> Config {
         let object: JSONValue
         do {
             object = try JSONValue(parsing: bytes[...])
@@ -67,7 +67,7 @@ extension Config {
     }
 
     /// Checks relations between fields and resolves user and group names, so a bad config fails at load.
-    public func validate() throws(ConfigError) {
+    package func validate() throws(ConfigError) {
         _ = try CredentialPolicy(config: self)
         if let socketGroup {
             _ = try SystemAccounts.groupID(named: socketGroup, key: "socketGroup")

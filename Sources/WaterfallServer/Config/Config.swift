@@ -1,65 +1,65 @@
 /// The daemon's settings: built-in defaults, overridden by the config file, overridden by flags.
 ///
 /// Every field is a plain value so a reload can swap the whole struct; `Config.load(from:)` validates it.
-public struct Config: Sendable, Equatable {
+package struct Config: Sendable, Equatable {
     // MARK: Lifecycle
 
     /// The built-in defaults.
-    public init() {}
+    package init() {}
 
     // MARK: Internal
 
     /// The socket path; `nil` resolves to `$WATERFALLD_SOCKET`, `$XDG_RUNTIME_DIR/waterfalld.sock` or a private
     /// directory under /tmp (see `SocketPath`). Ignored under socket activation.
-    public var socket: String?
+    package var socket: String?
     /// The socket file's permission bits, applied after bind (the config file spells it as an octal string).
-    public var socketMode: UInt32 = 0o600
+    package var socketMode: UInt32 = 0o600
     /// A group to own the socket file, so its members can connect; `nil` keeps the daemon's group.
-    public var socketGroup: String?
+    package var socketGroup: String?
     /// Users allowed to connect besides root and the daemon's own user: names or decimal uids.
-    public var allowedUsers: [String] = []
+    package var allowedUsers: [String] = []
     /// Groups whose members (by the peer's primary gid) may connect: names or decimal gids.
-    public var allowedGroups: [String] = []
+    package var allowedGroups: [String] = []
     /// The least severe level that is logged.
-    public var logLevel: LogLevel = .info
+    package var logLevel: LogLevel = .info
     /// The longest request line in bytes, without its `\r\n`; longer lines are answered `too_large`.
-    public var maxLineBytes = 16_777_216
+    package var maxLineBytes = 16_777_216
     /// Connections served at once; more are answered with a `limit` error and closed.
-    public var maxConnections = 1024
+    package var maxConnections = 1024
     /// Layouts held at once.
-    public var maxLayouts = 10_000
+    package var maxLayouts = 10_000
     /// Items in one layout.
-    public var maxItemsPerLayout = 10_000_000
+    package var maxItemsPerLayout = 10_000_000
     /// Sections in one layout.
-    public var maxSectionsPerLayout = 100_000
+    package var maxSectionsPerLayout = 100_000
     /// Items in all layouts together.
-    public var maxTotalItems = 100_000_000
+    package var maxTotalItems = 100_000_000
     /// Columns in one section.
-    public var maxColumns = 1024
+    package var maxColumns = 1024
     /// Operations in one `batch` request.
-    public var maxBatchOps = 10_000
+    package var maxBatchOps = 10_000
     /// Unsent output at which a client stops being read, and a reply being produced for it waits, until it reads
     /// down to half of this.
-    public var outputPauseBytes = 1_048_576
+    package var outputPauseBytes = 1_048_576
     /// Seconds that pending output may make no progress before the client is disconnected.
-    public var outputStallSeconds: Double = 30
+    package var outputStallSeconds: Double = 30
     /// Unsent output past which a subscriber gets `subscription.overflow` and is unsubscribed.
-    public var subscriberMaxPendingBytes = 4_194_304
+    package var subscriberMaxPendingBytes = 4_194_304
     /// Seconds a graceful shutdown waits for in-flight requests and unsent output before closing anyway.
-    public var shutdownTimeoutSeconds = 1.5
+    package var shutdownTimeoutSeconds = 1.5
     /// Where layouts are kept across restarts; `nil` resolves to `$STATE_DIRECTORY` (systemd's
     /// `StateDirectory=`), `$XDG_STATE_HOME/waterfalld` or `~/.local/state/waterfalld` (see `StateDirectory`).
-    public var stateDirectory: String?
+    package var stateDirectory: String?
     /// Keep nothing across restarts (no state directory at all).
-    public var ephemeral = false
+    package var ephemeral = false
     /// When journal writes are made durable.
-    public var fsync: FsyncPolicy = .everysec
+    package var fsync: FsyncPolicy = .everysec
     /// Journal files kept open at once (the open-file limit may lower it: see `DescriptorBudget`).
-    public var maxOpenJournals = 1024
+    package var maxOpenJournals = 1024
 }
 
 /// Severity of a log line, from most to least severe.
-public enum LogLevel: String, Sendable, CaseIterable, Comparable {
+package enum LogLevel: String, Sendable, CaseIterable, Comparable {
     case error
     case warning
     case info
@@ -68,7 +68,7 @@ public enum LogLevel: String, Sendable, CaseIterable, Comparable {
     // MARK: Internal
 
     /// The syslog priority that journald reads from a `<N>` prefix.
-    public var syslogPriority: Int {
+    package var syslogPriority: Int {
         switch self {
         case .error: 3
         case .warning: 4
@@ -77,7 +77,7 @@ public enum LogLevel: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
+    package static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
         lhs.syslogPriority < rhs.syslogPriority
     }
 }

@@ -6,7 +6,7 @@ extension ConfigKey {
     static let tebi = 1 << 40
 
     /// Every key, in the file's order.
-    public static let all: [ConfigKey] = [
+    package static let all: [ConfigKey] = [
         .path(
             "socket", \.socket, reload: .atNextStart,
             flag: Flag(name: "--socket", value: "PATH", help: "listen on PATH"),
@@ -84,12 +84,12 @@ extension ConfigKey {
     ]
 
     /// The key named `name`, if there is one.
-    public static func named(_ name: String) -> ConfigKey? { all.first { $0.key == name } }
+    package static func named(_ name: String) -> ConfigKey? { all.first { $0.key == name } }
 }
 
 extension Config {
     /// The limits `version` reports, from the keys declared `inVersion`, in their order.
-    public var versionLimits: [(key: StaticString, value: Int)] {
+    package var versionLimits: [(key: StaticString, value: Int)] {
         ConfigKey.all.filter(\.inVersion).compactMap { key in
             guard case .int(let value) = key.read(self) else { return nil }
             return (key.name, Int(value))

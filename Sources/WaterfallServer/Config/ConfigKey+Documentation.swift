@@ -2,7 +2,7 @@
 extension ConfigKey {
     /// The Markdown table of every key: its type and range, default, what SIGHUP does, and meaning (with the flag
     /// that overrides it).
-    public static var markdownTable: String {
+    package static var markdownTable: String {
         var lines = ["| key | type and range | default | SIGHUP | meaning |", "|---|---|---|---|---|"]
         for key in all {
             let kind = key.range.map { "\(key.type), \(ranged($0))" } ?? key.type

@@ -4,9 +4,9 @@ import WaterfallJSON
 /// applies it, its help and the flag that overrides it. Loading (`Config.parse`), the flags (`CommandLineOptions`),
 /// `--help`, the README's configuration table (`markdownTable`), SIGHUP's reload and `version`'s limits all read
 /// `ConfigKey.all`, so a key is one entry there, the way swift-argument-parser declares an option.
-public struct ConfigKey: Sendable {
+package struct ConfigKey: Sendable {
     /// What a SIGHUP does with a changed value.
-    public enum Reload: Sendable, Equatable {
+    package enum Reload: Sendable, Equatable {
         /// The new value applies at once.
         case immediately
         /// The old value stays until the daemon restarts (a warning says so).
@@ -14,12 +14,12 @@ public struct ConfigKey: Sendable {
     }
 
     /// The daemon's flag that overrides the key: `--socket PATH`, or the switch `--ephemeral`.
-    public struct Flag: Sendable {
-        public var name: String
+    package struct Flag: Sendable {
+        package var name: String
         /// The value's placeholder; nil for a switch, which sets the key to `true`.
-        public var value: String?
+        package var value: String?
         /// One line (or a few) for `--help`.
-        public var help: String
+        package var help: String
     }
 
     /// Who gave a value, for error messages: the config file names the key and shows JSON (`"loud"`), a flag
@@ -42,19 +42,19 @@ public struct ConfigKey: Sendable {
     }
 
     /// The key in the file: `maxColumns`. A `StaticString` so that `version` writes it without copying.
-    public let name: StaticString
+    package let name: StaticString
     /// The value's type, for the table: `integer`, `seconds`, `octal string`…
-    public let type: String
+    package let type: String
     /// The values accepted, for the table (`1–1024`), or nil when the type says it all.
-    public let range: String?
+    package let range: String?
     /// For an integer key, the values accepted.
-    public let integers: ClosedRange<Int>?
-    public let reload: Reload
+    package let integers: ClosedRange<Int>?
+    package let reload: Reload
     /// What the key does, in Markdown, for the README's table.
-    public let help: String
-    public let flag: Flag?
+    package let help: String
+    package let flag: Flag?
     /// Whether `version` lists the key under `limits`: the limits a client's requests and connections meet.
-    public let inVersion: Bool
+    package let inVersion: Bool
     /// The key's value in a config, as JSON.
     let read: @Sendable (Config) -> JSONValue
     /// Sets the key in a config from a JSON value, checking its type and range.
@@ -63,10 +63,10 @@ public struct ConfigKey: Sendable {
     let copy: @Sendable (Config, inout Config) -> Void
 
     /// The key's name as a `String`.
-    public var key: String { name.description }
+    package var key: String { name.description }
 
     /// The key's default, as the file would spell it.
-    public var defaultText: String { read(Config()).jsonText }
+    package var defaultText: String { read(Config()).jsonText }
 
     /// Whether `a` and `b` differ in this key.
     func differs(_ a: Config, _ b: Config) -> Bool { read(a) != read(b) }

@@ -3,11 +3,11 @@ import Glibc
 import WaterfallProtocol
 
 /// Where the daemon listens when neither a flag nor the config names a socket.
-public enum SocketPath {
+package enum SocketPath {
     // MARK: Internal
 
     /// The file name used inside `$XDG_RUNTIME_DIR` and the private directory.
-    public static let fileName = SocketLocation.fileName
+    package static let fileName = SocketLocation.fileName
 
     /// The path to bind, by the rule clients share (`SocketLocation.resolve`): `configured` if set, else
     /// `$WATERFALLD_SOCKET`, else `$XDG_RUNTIME_DIR/waterfalld.sock` (when it is a directory), else
@@ -15,7 +15,7 @@ public enum SocketPath {
     ///
     /// With `createDirectory` the private directory is created (mode 0700) and checked: it must be a real
     /// directory owned by `uid` with no group or other permissions, so nobody else can swap the socket.
-    public static func resolve(
+    package static func resolve(
         configured: String?,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         uid: UInt32 = getuid(),

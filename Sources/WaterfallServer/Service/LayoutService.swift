@@ -4,7 +4,7 @@ import WaterfallProtocol
 
 /// The request side of the daemon: the layout registry, the daemon-wide counters and limits, and a `ClientSession`
 /// per connection.
-public final class LayoutService: SessionHandler {
+package final class LayoutService: SessionHandler {
     let registry: LayoutRegistry
     let logger: Logger
     let transport: TransportCounters
@@ -25,7 +25,7 @@ public final class LayoutService: SessionHandler {
     // MARK: Lifecycle
 
     /// A service that keeps its layouts in memory only.
-    public convenience init(
+    package convenience init(
         config: Config, logger: Logger, transport: TransportCounters, descriptors: DescriptorBudget? = nil
     ) {
         self.init(config: config, logger: logger, transport: transport, store: nil, descriptors: descriptors)
@@ -34,7 +34,7 @@ public final class LayoutService: SessionHandler {
     /// A service whose layouts are kept by `store` (none: in memory only), starting with `recovered`, the
     /// layouts the store read back (adopted with their weight in the item budget); `descriptors` is the
     /// open-file limit's shares that `stats` reports.
-    public init(
+    package init(
         config: Config, logger: Logger, transport: TransportCounters, store: DurableStore?,
         recovered: [RecoveredLayout] = [], descriptors: DescriptorBudget? = nil
     ) {
@@ -54,7 +54,7 @@ public final class LayoutService: SessionHandler {
     ///
     /// - Throws: `StorageError`: the directory is in use (naming the pid), damaged (naming file and offset),
     ///   or cannot be made.
-    public static func start(
+    package static func start(
         config: Config, logger: Logger, transport: TransportCounters, environment: [String: String],
         repair: Bool = false, descriptors: DescriptorBudget? = nil
     ) async throws(StorageError) -> (service: LayoutService, repairs: [String]) {
@@ -80,15 +80,15 @@ public final class LayoutService: SessionHandler {
 
     /// Closes the store (the journals synced, the directory's lock released); the daemon calls it once the
     /// server has stopped.
-    public func close() { store?.close() }
+    package func close() { store?.close() }
 
     // MARK: Public
 
-    public func openSession(peer: PeerCredentials, output: any OutputSink) -> any Session {
+    package func openSession(peer: PeerCredentials, output: any OutputSink) -> any Session {
         ClientSession(service: self, output: output, peer: peer)
     }
 
-    public func configDidReload(_ config: Config) {
+    package func configDidReload(_ config: Config) {
         current.withLock { $0 = config }
         currentLimits.withLock { $0 = RequestLimits(config) }
         let limits = Self.layoutLimits(config)

@@ -3,11 +3,11 @@ import WaterfallLayout
 
 extension DurableStore {
     /// What starting on a state directory found: the open store, the layouts it holds, and what repair did.
-    public struct Opening: Sendable {
-        public var store: DurableStore
-        public var layouts: [RecoveredLayout]
+    package struct Opening: Sendable {
+        package var store: DurableStore
+        package var layouts: [RecoveredLayout]
         /// One line per repair action (empty unless repairing found damage).
-        public var repairs: [String]
+        package var repairs: [String]
     }
 
     /// What the daemon does before it listens: resolves the state directory (`explicit`, else the environment;
@@ -15,7 +15,7 @@ extension DurableStore {
     ///
     /// - Throws: `StorageError.inUse` naming the pid holding the directory, `.damaged` naming the file and offset
     ///   (without `repair`), `.unsupportedVersion`, `.noDirectory`, or `.system`.
-    public static func open(
+    package static func open(
         directory explicit: String?, environment: [String: String], options: StoreOptions = StoreOptions(),
         repair: Bool = false, logger: Logger? = nil
     ) async throws(StorageError) -> Opening {

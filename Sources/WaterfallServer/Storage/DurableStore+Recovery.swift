@@ -12,7 +12,7 @@ extension DurableStore {
     ///
     /// - Throws: `StorageError.damaged` naming the file and byte offset of damage before the end (nothing is
     ///   changed then; `repair()` keeps what comes before it), or `.unsupportedVersion`.
-    public func recover() async throws(StorageError) -> [RecoveredLayout] {
+    package func recover() async throws(StorageError) -> [RecoveredLayout] {
         let sets = try listLayoutFiles()
         let limits = options.limits
         let directory = self.directory
@@ -53,7 +53,7 @@ extension DurableStore {
     /// a damaged snapshot moves aside whole. Then recovers.
     ///
     /// - Returns: the recovered layouts, and one line per action taken.
-    public func repair() async throws(StorageError) -> (layouts: [RecoveredLayout], actions: [String]) {
+    package func repair() async throws(StorageError) -> (layouts: [RecoveredLayout], actions: [String]) {
         var actions: [String] = []
         for var files in try listLayoutFiles() {
             while files.hasSnapshot || !files.generations.isEmpty {

@@ -14,11 +14,11 @@ import WaterfallStorageFormat
 ///
 /// Writes happen on the caller's thread (`commit`), or on a queue of the layout's own (`commit` async); `fdatasync`
 /// for `everysec` on a thread of the store's own; snapshots on a queue of its own, from an immutable copy.
-public final class DurableStore: Sendable {
+package final class DurableStore: Sendable {
     // MARK: Lifecycle
 
     /// A store on `directory` (already locked); call `recover()` before the first commit.
-    public init(directory: StateDirectory, options: StoreOptions = StoreOptions(), logger: Logger? = nil) {
+    package init(directory: StateDirectory, options: StoreOptions = StoreOptions(), logger: Logger? = nil) {
         self.directory = directory
         self.options = options
         self.logger = logger
@@ -40,8 +40,8 @@ public final class DurableStore: Sendable {
 
     // MARK: Public
 
-    public let directory: StateDirectory
-    public let options: StoreOptions
+    package let directory: StateDirectory
+    package let options: StoreOptions
 
     /// Journals `entries` in order: per run of one layout's entries, one `write`, and with `.always` one
     /// `fdatasync`, before returning (group commit).
@@ -51,7 +51,7 @@ public final class DurableStore: Sendable {
     ///
     /// - Throws: `StorageError` for a write or sync that failed: that run and the ones after it are not journaled
     ///   (the earlier runs are), and the failed run's bytes are cut back, so a later commit simply retries.
-    public func commit(_ entries: [JournalEntry]) throws(StorageError) {
+    package func commit(_ entries: [JournalEntry]) throws(StorageError) {
         guard !closed.load(ordering: .relaxed) else { throw .closed }
         var start = entries.startIndex
         while start < entries.endIndex {
@@ -68,7 +68,7 @@ public final class DurableStore: Sendable {
 
     /// `commit(_:)` on a queue of the first entry's layout, so that a caller on the cooperative pool never blocks
     /// in `write` or `fdatasync`.
-    public func commit(_ entries: [JournalEntry]) async throws(StorageError) {
+    package func commit(_ entries: [JournalEntry]) async throws(StorageError) {
         guard let first = entries.first else { return }
         let queue = layouts.withLock { $0[first.layout]?.queue } ?? snapshots
         let result: Result<Void, StorageError> = await withCheckedContinuation { continuation in
@@ -86,7 +86,7 @@ public final class DurableStore: Sendable {
     /// disk then refuses the change while nothing has changed yet.
     ///
     /// - Throws: `StorageError.system` (ENOSPC) when the disk is full; `.unknownLayout`.
-    public func reserve(_ name: String, bytes: Int) throws(StorageError) {
+    package func reserve(_ name: String, bytes: Int) throws(StorageError) {
         guard let files = layouts.withLock({ $0[name] }) else { throw .unknownLayout(name) }
         // The drop's room stays reserved behind the change.
         try files.reserve(bytes + Self.dropRoom)
@@ -98,7 +98,7 @@ public final class DurableStore: Sendable {
     /// Call it in the layout's order of changes (where its changes are committed), so that the copy is at the seq
     /// of the last record: the journal moves to a new segment here, and the snapshot is written on the store's
     /// own queue.
-    public func snapshotIfDue(_ name: String, _ layout: @autoclosure () -> Layout) {
+    package func snapshotIfDue(_ name: String, _ layout: @autoclosure () -> Layout) {
         guard let files = layouts.withLock({ $0[name] }) else { return }
         let bytes = files.journal.withLock { $0.snapshotting || $0.segment == nil ? 0 : $0.bytesSinceSnapshot }
         guard bytes >= options.snapshotMinimumBytes else { return }
@@ -108,23 +108,23 @@ public final class DurableStore: Sendable {
     }
 
     /// Starts a snapshot of `layout`, the layout named `name`, now (see `snapshotIfDue`).
-    public func snapshot(_ name: String, _ layout: Layout) {
+    package func snapshot(_ name: String, _ layout: Layout) {
         guard let files = layouts.withLock({ $0[name] }) else { return }
         snapshot(files, layout)
     }
 
     /// Waits until the snapshots started so far are written (or have failed).
-    public func waitForSnapshots() { snapshots.sync {} }
+    package func waitForSnapshots() { snapshots.sync {} }
 
     /// Stops the sync thread (after a last round), waits for snapshots, refuses later commits, and releases the
     /// directory's lock.
-    public func close() { shutDown(waitingForSnapshots: true) }
+    package func close() { shutDown(waitingForSnapshots: true) }
 
     /// The names of the layouts the store holds files for.
-    public var layoutNames: [String] { layouts.withLock { Array($0.keys) }.sorted() }
+    package var layoutNames: [String] { layouts.withLock { Array($0.keys) }.sorted() }
 
     /// The journal segments open now, and how often one was closed to make room and opened again.
-    public var openJournals: (open: Int, capacity: Int, reopens: Int, evictions: Int) {
+    package var openJournals: (open: Int, capacity: Int, reopens: Int, evictions: Int) {
         let counts = descriptors.counts
         return (counts.open, counts.capacity, counts.reopens, counts.evictions)
     }

@@ -2,7 +2,7 @@ import Glibc
 
 /// The system calls the store makes, behind a protocol so that tests can make them fail (a full disk, an I/O
 /// error) at chosen moments. Each returns the errno of a failure; none retries except on EINTR.
-public protocol FileOperations: Sendable {
+package protocol FileOperations: Sendable {
     func open(_ path: String, flags: Int32, mode: mode_t) -> Result<Int32, Errno>
     /// Writes all of `bytes`, or fails having written an unknown prefix of them.
     func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Void, Errno>
@@ -18,24 +18,24 @@ public protocol FileOperations: Sendable {
 }
 
 /// A failed system call's errno.
-public struct Errno: Error, Sendable, Hashable {
-    public var code: Int32
+package struct Errno: Error, Sendable, Hashable {
+    package var code: Int32
 
-    public init(_ code: Int32) { self.code = code }
+    package init(_ code: Int32) { self.code = code }
 
     /// The current `errno`.
     static var current: Errno { Errno(errno) }
 }
 
 /// The real system calls.
-public struct SystemFileOperations: FileOperations {
-    public init() {}
+package struct SystemFileOperations: FileOperations {
+    package init() {}
 
-    public func open(_ path: String, flags: Int32, mode: mode_t) -> Result<Int32, Errno> {
+    package func open(_ path: String, flags: Int32, mode: mode_t) -> Result<Int32, Errno> {
         repeating { Glibc.open(path, flags | O_CLOEXEC, mode) }.map { Int32($0) }
     }
 
-    public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Void, Errno> {
+    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Void, Errno> {
         var done = 0
         while done < bytes.count {
             guard let base = bytes.baseAddress else { break }
@@ -49,15 +49,15 @@ public struct SystemFileOperations: FileOperations {
         return .success(())
     }
 
-    public func fdatasync(_ fd: Int32) -> Result<Void, Errno> { repeating { Glibc.fdatasync(fd) }.map { _ in } }
+    package func fdatasync(_ fd: Int32) -> Result<Void, Errno> { repeating { Glibc.fdatasync(fd) }.map { _ in } }
 
-    public func fsync(_ fd: Int32) -> Result<Void, Errno> { repeating { Glibc.fsync(fd) }.map { _ in } }
+    package func fsync(_ fd: Int32) -> Result<Void, Errno> { repeating { Glibc.fsync(fd) }.map { _ in } }
 
-    public func ftruncate(_ fd: Int32, length: Int) -> Result<Void, Errno> {
+    package func ftruncate(_ fd: Int32, length: Int) -> Result<Void, Errno> {
         repeating { Glibc.ftruncate(fd, off_t(length)) }.map { _ in }
     }
 
-    public func reserve(_ fd: Int32, offset: Int, length: Int) -> Result<Void, Errno> {
+    package func reserve(_ fd: Int32, offset: Int, length: Int) -> Result<Void, Errno> {
         guard let fallocate = Self.fallocate else { return .success(()) }
         let keepSize: Int32 = 1  // FALLOC_FL_KEEP_SIZE
         while fallocate(fd, keepSize, off_t(offset), off_t(length)) != 0 {
@@ -68,15 +68,15 @@ public struct SystemFileOperations: FileOperations {
         return .success(())
     }
 
-    public func rename(_ from: String, _ to: String) -> Result<Void, Errno> {
+    package func rename(_ from: String, _ to: String) -> Result<Void, Errno> {
         Glibc.rename(from, to) == 0 ? .success(()) : .failure(.current)
     }
 
-    public func unlink(_ path: String) -> Result<Void, Errno> {
+    package func unlink(_ path: String) -> Result<Void, Errno> {
         Glibc.unlink(path) == 0 ? .success(()) : .failure(.current)
     }
 
-    public func close(_ fd: Int32) { _ = Glibc.close(fd) }
+    package func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
     // MARK: Private
 

@@ -3,14 +3,14 @@ import Synchronization
 
 /// The directory that holds the daemon's layouts: found from the command line, the config or the environment,
 /// created 0700, and locked while a daemon uses it (`flock` on its `lock` file, which holds the owner's pid).
-public final class StateDirectory: Sendable {
+package final class StateDirectory: Sendable {
     // MARK: Lifecycle
 
     /// Creates `path` (and missing parents, 0700) and takes its lock.
     ///
     /// - Throws: `StorageError.inUse` naming the pid in the lock file when another process holds it, or
     ///   `.system` when the directory cannot be made or opened.
-    public init(path: String, files: any FileOperations = SystemFileOperations()) throws(StorageError) {
+    package init(path: String, files: any FileOperations = SystemFileOperations()) throws(StorageError) {
         self.path = path
         self.files = files
         try Self.makeDirectories(path)
@@ -38,12 +38,12 @@ public final class StateDirectory: Sendable {
 
     // MARK: Public
 
-    public let path: String
+    package let path: String
 
     /// Where state lives: `explicit` (`--state-dir` or the config's `stateDirectory`), else `$STATE_DIRECTORY`
     /// (systemd's `StateDirectory=`; the first if it lists several), else `$XDG_STATE_HOME/waterfalld`, else
     /// `~/.local/state/waterfalld`.
-    public static func resolve(explicit: String?, environment: [String: String]) -> String? {
+    package static func resolve(explicit: String?, environment: [String: String]) -> String? {
         if let explicit, !explicit.isEmpty { return explicit }
         if let state = environment["STATE_DIRECTORY"], let first = state.split(separator: ":").first {
             return String(first)
@@ -54,17 +54,17 @@ public final class StateDirectory: Sendable {
     }
 
     /// Releases the lock (at once, not when the last reference goes): another daemon may then use the directory.
-    public func release() {
+    package func release() {
         // Closing the descriptor releases the lock; the file stays (another daemon reads the pid only while held).
         guard let fd = lockDescriptor.withLock({ $0.take() }) else { return }
         files.close(fd)
     }
 
     /// The full path of `name` in the directory.
-    public func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
 
     /// The names in the directory, without `.` and `..`.
-    public func names() throws(StorageError) -> [String] {
+    package func names() throws(StorageError) -> [String] {
         guard let dir = opendir(path) else { throw .system(operation: "opendir", path: path, errno: errno) }
         defer { closedir(dir) }
         var names: [String] = []
@@ -78,10 +78,10 @@ public final class StateDirectory: Sendable {
     }
 
     /// The disk the directory's files take: their allocated blocks, as `du` counts them.
-    public func diskUsage() -> Int { Self.diskUsage(of: path) }
+    package func diskUsage() -> Int { Self.diskUsage(of: path) }
 
     /// The disk the files directly in the directory at `path` take.
-    public static func diskUsage(of path: String) -> Int {
+    package static func diskUsage(of path: String) -> Int {
         guard let directory = opendir(path) else { return 0 }
         defer { closedir(directory) }
         var total = 0
@@ -96,7 +96,7 @@ public final class StateDirectory: Sendable {
     }
 
     /// Makes the directory's entries (new, renamed and removed files) durable.
-    public func sync() throws(StorageError) {
+    package func sync() throws(StorageError) {
         let fd = try files.open(path, flags: O_RDONLY | O_DIRECTORY, mode: 0).orThrow("open", path)
         defer { files.close(fd) }
         try files.fsync(fd).orThrow("fsync", path)

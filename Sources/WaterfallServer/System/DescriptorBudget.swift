@@ -8,7 +8,7 @@ import Glibc
 /// what clients do has a share here that it never passes: connections past theirs are refused with a `limit` error
 /// (accepted only to be told so), and journals past theirs are closed, least recently used first, and opened again
 /// when their layout is next written.
-public struct DescriptorBudget: Sendable, Equatable {
+package struct DescriptorBudget: Sendable, Equatable {
     // MARK: Lifecycle
 
     /// The shares of `limit` descriptors: `reserved` for the daemon, then half of the rest each for connections and
@@ -16,7 +16,7 @@ public struct DescriptorBudget: Sendable, Equatable {
     ///
     /// - Throws: `DescriptorBudget.TooSmall` when `limit` leaves fewer than `minimumConnections` connections or
     ///   `minimumJournals` journals.
-    public init(limit: Int, maxOpenJournals: Int, durable: Bool) throws(TooSmall) {
+    package init(limit: Int, maxOpenJournals: Int, durable: Bool) throws(TooSmall) {
         let needed = Self.reserved + Self.minimumConnections + (durable ? Self.minimumJournals : 0)
         guard limit >= needed else { throw TooSmall(limit: limit, needed: needed) }
         self.limit = limit
@@ -28,11 +28,11 @@ public struct DescriptorBudget: Sendable, Equatable {
     // MARK: Public
 
     /// A limit too small to run with: the one-line start-up error names it and what is needed.
-    public struct TooSmall: Error, Equatable, CustomStringConvertible {
-        public var limit: Int
-        public var needed: Int
+    package struct TooSmall: Error, Equatable, CustomStringConvertible {
+        package var limit: Int
+        package var needed: Int
 
-        public var description: String {
+        package var description: String {
             "the open-file limit (RLIMIT_NOFILE) is \(limit) descriptors; waterfalld needs at least \(needed) "
                 + "(raise it with LimitNOFILE= in the service's unit, or ulimit -n)"
         }
@@ -42,30 +42,30 @@ public struct DescriptorBudget: Sendable, Equatable {
     /// eventfd, the state directory's lock, Dispatch's own, and those open for a moment (a snapshot being written,
     /// a directory being synced, a file read at recovery, a connection accepted only to be refused, `/proc` read
     /// for `stats`), with room to spare for the workqueue monitor.
-    public static let reserved = 32
-    public static let minimumConnections = 8
-    public static let minimumJournals = 8
+    package static let reserved = 32
+    package static let minimumConnections = 8
+    package static let minimumJournals = 8
     /// Files recovery reads at once, within `reserved`.
     static let recoveryReaders = 8
 
     /// The soft limit in force.
-    public let limit: Int
+    package let limit: Int
     /// Connections open at once, at most (`maxConnections` may lower it).
-    public let connections: Int
+    package let connections: Int
     /// Journal segments open at once, at most.
-    public let journals: Int
+    package let journals: Int
 
     /// Raises the soft open-file limit to the hard one (a service gets 1,024 unless its unit sets `LimitNOFILE`,
     /// while the hard limit is usually far higher), then shares it out.
     ///
     /// - Throws: `TooSmall` when even the raised limit is too small.
-    public static func atStart(maxOpenJournals: Int, durable: Bool) throws(TooSmall) -> DescriptorBudget {
+    package static func atStart(maxOpenJournals: Int, durable: Bool) throws(TooSmall) -> DescriptorBudget {
         try DescriptorBudget(limit: raiseSoftLimit(), maxOpenJournals: maxOpenJournals, durable: durable)
     }
 
     /// Logs the shares at start (at debug: a fresh start's stderr stays its start-up error, if any), and a
     /// warning when the limit allows fewer connections than `maxConnections`.
-    public func log(to logger: Logger, maxConnections: Int) {
+    package func log(to logger: Logger, maxConnections: Int) {
         let journalShare = journals > 0 ? ", \(journals) for open journals" : ""
         logger.debug(
             "open-file limit \(limit): \(min(connections, maxConnections)) for connections\(journalShare), "
@@ -78,7 +78,7 @@ public struct DescriptorBudget: Sendable, Equatable {
     }
 
     /// The descriptors the process has open now (the entries of `/proc/self/fd`, less the one reading it).
-    public static func inUse() -> Int {
+    package static func inUse() -> Int {
         guard let directory = opendir("/proc/self/fd") else { return -1 }
         defer { closedir(directory) }
         var count = 0

@@ -2,24 +2,24 @@ import Glibc
 import Synchronization
 
 /// Writes one line per event to stderr, with its level; safe from any thread, level changeable at run time.
-public final class Logger: Sendable {
+package final class Logger: Sendable {
     // MARK: Lifecycle
 
     /// How lines start: journald reads a `<N>` priority prefix and adds its own timestamps.
-    public enum Style: Sendable {
+    package enum Style: Sendable {
         /// `2025-01-31T12:00:00.000Z warning: message`, for a terminal or a plain log file.
         case timestamped
         /// `<4>warning: message`, for stderr connected to the journal.
         case journal
 
         /// `.journal` when systemd connected stderr to the journal (it sets `JOURNAL_STREAM`).
-        public static var automatic: Style {
+        package static var automatic: Style {
             getenv("JOURNAL_STREAM") != nil ? .journal : .timestamped
         }
     }
 
     /// Creates a logger; `output` receives each finished line (with its `\n`) and defaults to stderr.
-    public init(level: LogLevel = .info, style: Style = .automatic, output: (@Sendable (String) -> Void)? = nil) {
+    package init(level: LogLevel = .info, style: Style = .automatic, output: (@Sendable (String) -> Void)? = nil) {
         self.levelRaw = Atomic(level.syslogPriority)
         self.style = style
         self.output = output ?? Logger.writeToStandardError
@@ -28,18 +28,18 @@ public final class Logger: Sendable {
     // MARK: Internal
 
     /// The least severe level written; SIGHUP may change it while other threads log.
-    public var level: LogLevel {
+    package var level: LogLevel {
         get { LogLevel.allCases.first { $0.syslogPriority == levelRaw.load(ordering: .relaxed) } ?? .info }
         set { levelRaw.store(newValue.syslogPriority, ordering: .relaxed) }
     }
 
     /// Whether a message at `level` would be written, to skip building expensive messages.
-    public func isEnabled(_ level: LogLevel) -> Bool {
+    package func isEnabled(_ level: LogLevel) -> Bool {
         level.syslogPriority <= levelRaw.load(ordering: .relaxed)
     }
 
     /// Writes one line if `level` is enabled; line breaks inside the message are escaped to keep it one line.
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+    package func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard isEnabled(level) else { return }
         let text = message().replacingNewlines()
         switch style {
@@ -48,10 +48,10 @@ public final class Logger: Sendable {
         }
     }
 
-    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
-    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
-    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
-    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    package func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    package func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    package func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 
     // MARK: Private
 

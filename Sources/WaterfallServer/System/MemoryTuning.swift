@@ -7,8 +7,8 @@ import Glibc
 /// ones stay resident, so a layout built by appending in batches holds much more memory than the engine stores.
 /// Fixing the threshold at 64 KiB keeps every block above it returnable; a mmap per such block is cheap next to the
 /// work that allocates it.
-public enum MemoryTuning {
-    public static func apply() {
+package enum MemoryTuning {
+    package static func apply() {
         // `mallopt` is not in Swift's Glibc module (malloc.h is not part of it), so it is looked up at run time.
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }

@@ -1,9 +1,9 @@
 import Glibc
 
 /// Process-level output and exit for the `@main` file, which imports nothing but this module.
-public enum StandardError {
+package enum StandardError {
     /// Writes text to stderr as is (used before a logger exists, and for usage errors).
-    public static func write(_ text: String) {
+    package static func write(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
@@ -19,14 +19,14 @@ public enum StandardError {
 
 extension CommandLineOptions.ExitStatus {
     /// Ends the process with this status, flushing stdout first (`print` buffers it).
-    public func exit() -> Never {
+    package func exit() -> Never {
         fflush(nil)
         Glibc.exit(rawValue)
     }
 }
 
 /// The daemon's name and version, for `--version` and the `version` method.
-public enum BuildInfo {
-    public static let name = "waterfalld"
-    public static let version = "0.1.0"
+package enum BuildInfo {
+    package static let name = "waterfalld"
+    package static let version = "0.1.0"
 }

@@ -10,11 +10,11 @@ import Synchronization
 /// start does again if interrupted: nothing is left half done that a kill -9 would not leave), and SIGHUP is
 /// logged and ignored (the config was just read); by default SIGHUP would kill the daemon. The same dispatch
 /// sources serve the server afterwards, so no signal falls between two sets of handlers.
-public final class StartupSignals: Sendable {
+package final class StartupSignals: Sendable {
     // MARK: Lifecycle
 
     /// Installs the handlers and waits (a second at most) until dispatch's are in place.
-    public init(logger: Logger) async {
+    package init(logger: Logger) async {
         let route = Route()
         self.route = route
         let watcher = SignalWatcher(

@@ -5,7 +5,7 @@ import Synchronization
 import WaterfallProtocol
 
 /// The daemon's transport: listens, accepts, checks peers, runs connections, and handles signals and systemd.
-public final class Server: Sendable {
+package final class Server: Sendable {
     // MARK: Lifecycle
 
     /// Prepares a server; nothing is bound until `start()` or `run()`.
@@ -15,13 +15,16 @@ public final class Server: Sendable {
     ///   - descriptors: the open-file limit's shares; connections past theirs are refused like those past
     ///     `maxConnections`.
     ///   - reloadConfig: reads the config again on SIGHUP (file, then flags); nil when there is nothing to reload.
-    public init(
+    ///   - trustedUIDs: replaces the always-allowed uids (root and our own), so tests running as root can meet a
+    ///     refusal; nil keeps them.
+    package init(
         config: Config,
         handler: any SessionHandler,
         logger: Logger,
         counters: TransportCounters = TransportCounters(),
         reloadConfig: (@Sendable () throws -> Config)? = nil,
-        descriptors: DescriptorBudget? = nil
+        descriptors: DescriptorBudget? = nil,
+        trustedUIDs: Set<UInt32>? = nil
     ) throws(ConfigError) {
         self.handler = handler
         self.logger = logger
@@ -31,25 +34,27 @@ public final class Server: Sendable {
         self.context = TransportContext(
             limits: TransportLimits(config: config, connectionShare: connectionShare), counters: counters,
             logger: logger)
-        self.state = Mutex(State(config: config, policy: try CredentialPolicy(config: config)))
+        var policy = try CredentialPolicy(config: config)
+        if let trustedUIDs { policy.trustedUIDs = trustedUIDs }
+        self.state = Mutex(State(config: config, policy: policy))
     }
 
     // MARK: Internal
 
     /// The transport's counters now.
-    public var stats: TransportStats { counters.snapshot() }
+    package var stats: TransportStats { counters.snapshot() }
 
     /// The path served (nil before start and for a socket passed in by systemd).
-    public var socketPath: String? { state.withLock { $0.listener?.path } }
+    package var socketPath: String? { state.withLock { $0.listener?.path } }
 
     /// The config in force (after any reload).
-    public var config: Config { state.withLock { $0.config } }
+    package var config: Config { state.withLock { $0.config } }
 
     /// Starts serving, handles SIGTERM/SIGINT (graceful shutdown) and SIGHUP (reload), and returns after shutdown.
     ///
     /// - Parameter signals: the handlers the daemon installed before recovering its state, which this server
     ///   takes over; without them it installs its own.
-    public func run(signals: StartupSignals? = nil) async throws(ServerError) {
+    package func run(signals: StartupSignals? = nil) async throws(ServerError) {
         let handler: @Sendable (Int32) -> Void = { [self] signal in
             if signal == SIGHUP {
                 reload()
@@ -75,7 +80,7 @@ public final class Server: Sendable {
     }
 
     /// Binds (or takes systemd's socket), starts accepting and tells systemd it is ready.
-    public func start() throws(ServerError) {
+    package func start() throws(ServerError) {
         signal(SIGPIPE, SIG_IGN)
         MemoryTuning.apply()
         // Started here, where a failure is a clear startup error, not at the first connection.
@@ -111,7 +116,7 @@ public final class Server: Sendable {
 
     /// Stops accepting, answers what was read, flushes, closes every connection (and its session), removes the
     /// socket file; returns within `shutdownTimeoutSeconds` plus a little. Later calls wait for the first.
-    public func shutdown() async {
+    package func shutdown() async {
         let (first, deadline) = state.withLock { state -> (Bool, Double) in
             switch state.phase {
             case .idle:
@@ -166,7 +171,7 @@ public final class Server: Sendable {
     }
 
     /// Reads the config again; a bad one keeps the old and logs why. The socket settings need a restart.
-    public func reload() {
+    package func reload() {
         guard let reloadConfig else {
             logger.info("SIGHUP: no config file was given; nothing to reload")
             return
@@ -202,11 +207,6 @@ public final class Server: Sendable {
         logger.level = applied.logLevel
         handler.configDidReload(applied)
         logger.info("SIGHUP: config reloaded (log level \(applied.logLevel.rawValue))")
-    }
-
-    /// Replaces the always-allowed uids (root and our own), so tests running as root can meet a refusal.
-    func setTrustedUIDsForTesting(_ uids: Set<UInt32>) {
-        state.withLock { $0.policy.trustedUIDs = uids }
     }
 
     // MARK: Private

@@ -1,9 +1,9 @@
 /// A condition that stops the server from starting; the message says what to fix.
-public struct ServerError: Error, Sendable, CustomStringConvertible {
+package struct ServerError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, naming the path or setting involved.
-    public var message: String
+    package var message: String
 
-    public var description: String { message }
+    package var description: String { message }
 
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 }

@@ -5,7 +5,7 @@ import WaterfallProtocol
 /// A reply's producer is held back by the client: after queueing a chunk, it waits (`waitForRoom`) while the
 /// client has `outputPauseBytes` unsent, so a reply of any size costs a few chunks of memory, and it stops when the
 /// connection closes. Events are sent without waiting; their own limit is `subscriberMaxPendingBytes`.
-public protocol OutputSink: AnyObject, Sendable {
+package protocol OutputSink: AnyObject, Sendable {
     /// Queues notification lines behind everything queued before and starts writing them; false if the connection
     /// is closed.
     @discardableResult func send(_ bytes: [UInt8]) -> Bool
@@ -26,25 +26,25 @@ public protocol OutputSink: AnyObject, Sendable {
 }
 
 /// Who is on the other end of a connection, as the kernel saw it at `connect()` (SO_PEERCRED).
-public struct PeerCredentials: Sendable, Equatable, CustomStringConvertible {
+package struct PeerCredentials: Sendable, Equatable, CustomStringConvertible {
     /// The peer's process id.
-    public var pid: Int32
+    package var pid: Int32
     /// The peer's effective user id.
-    public var uid: UInt32
+    package var uid: UInt32
     /// The peer's effective primary group id.
-    public var gid: UInt32
+    package var gid: UInt32
 
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+    package init(pid: Int32, uid: UInt32, gid: UInt32) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
     }
 
-    public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+    package var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
 }
 
 /// What the transport hands input to; the request router implements it.
-public protocol SessionHandler: Sendable {
+package protocol SessionHandler: Sendable {
     /// A new connection passed the credential check; `output` also carries notifications (events).
     func openSession(peer: PeerCredentials, output: any OutputSink) -> any Session
     /// SIGHUP loaded a new config (the transport has already applied its own limits).
@@ -52,10 +52,10 @@ public protocol SessionHandler: Sendable {
 }
 
 /// The work that answers one read's lines: it returns the bytes of all their replies, in order.
-public typealias SessionWork = @Sendable () async -> [UInt8]
+package typealias SessionWork = @Sendable () async -> [UInt8]
 
 /// One connection's request state.
-public protocol Session: AnyObject, Sendable {
+package protocol Session: AnyObject, Sendable {
     /// Does for the complete lines of one read what needs nothing but the lines (parsing and decoding them), and
     /// returns the work that answers them.
     ///
@@ -77,5 +77,5 @@ public protocol Session: AnyObject, Sendable {
 }
 
 extension Session {
-    public func clientPaused() {}
+    package func clientPaused() {}
 }

@@ -2,15 +2,15 @@ import Synchronization
 import WaterfallProtocol
 
 /// The live counters behind `TransportStats`; shared by the server and whoever answers `stats`.
-public final class TransportCounters: Sendable {
+package final class TransportCounters: Sendable {
     // MARK: Lifecycle
 
-    public init() {}
+    package init() {}
 
     // MARK: Internal
 
     /// A consistent-enough copy of every counter (each is read atomically; they are not read together).
-    public func snapshot() -> TransportStats {
+    package func snapshot() -> TransportStats {
         var stats = TransportStats()
         stats.connectionsOpen = connectionsOpen.load(ordering: .relaxed)
         stats.connectionsAccepted = connectionsAccepted.load(ordering: .relaxed)

@@ -1,7 +1,7 @@
 /// One request line of the wire fuzzer, before its slot and id are filled in.
-public struct FuzzCase: Sendable {
+package struct FuzzCase: Sendable {
     /// How a case's request is sent.
-    public enum Form: String, Sendable, CaseIterable {
+    package enum Form: String, Sendable, CaseIterable {
         /// A request with an id.
         case plain
         /// The change as the only op of a `batch`.
@@ -13,23 +13,23 @@ public struct FuzzCase: Sendable {
     }
 
     /// The placeholder of the slot's layout name, replaced when the case is sent.
-    public static let slotName = "@slot"
+    package static let slotName = "@slot"
     /// The placeholder of the request's id (raw text), replaced by a number when the case is sent.
-    public static let idPlaceholder = "@id"
+    package static let idPlaceholder = "@id"
 
     /// The whole request.
-    public var request: FuzzJSON
-    public var form: Form
+    package var request: FuzzJSON
+    package var form: Form
     /// What the case tries, for failure messages: the method, the field and the value.
-    public var label: String
+    package var label: String
     /// The same template, field and value in its other forms share this key: a form must fail when its plain
     /// twin fails (a notification changes nothing, a batch fails whole).
-    public var twin: String?
+    package var twin: String?
     /// Whether the request's envelope (its id, method, jsonrpc, or the line's text itself) was fuzzed: its reply
     /// may then have another id, or be missing (an envelope with no id is a notification).
-    public var envelopeFuzzed: Bool
+    package var envelopeFuzzed: Bool
 
-    public init(request: FuzzJSON, form: Form, label: String, twin: String? = nil, envelopeFuzzed: Bool = false) {
+    package init(request: FuzzJSON, form: Form, label: String, twin: String? = nil, envelopeFuzzed: Bool = false) {
         self.request = request
         self.form = form
         self.label = label
@@ -38,7 +38,7 @@ public struct FuzzCase: Sendable {
     }
 
     /// The line to send (without its newline), on layout `slot` with id `id`.
-    public func line(slot: String, id: Int) -> String {
+    package func line(slot: String, id: Int) -> String {
         let text = Self.replacing("\"\(Self.slotName)\"", with: "\"\(slot)\"", in: request.text)
         return Self.replacing(Self.idPlaceholder, with: String(id), in: text)
     }
@@ -67,7 +67,7 @@ public struct FuzzCase: Sendable {
     // MARK: Building
 
     /// A request envelope; `id` nil makes a notification.
-    public static func envelope(method: String, params: FuzzJSON?, id: FuzzJSON?) -> FuzzJSON {
+    package static func envelope(method: String, params: FuzzJSON?, id: FuzzJSON?) -> FuzzJSON {
         var members: [(key: String, value: FuzzJSON)] = [("jsonrpc", .string("2.0"))]
         if let id { members.append(("id", id)) }
         members.append(("method", .string(method)))
@@ -81,13 +81,13 @@ public struct FuzzCase: Sendable {
     static let opAfter = FuzzJSON(#"{"method":"sections.configure","params":{"section":2,"rowSpacing":3}}"#)
 
     /// The params of change `method` that a `batch` takes for all its ops, and an op may not carry.
-    public static func batchKeys(of method: String) -> [String] {
+    package static func batchKeys(of method: String) -> [String] {
         method == "layout.configure"
             ? ["layout", "anchor", "diff", "viewport"] : ["layout", "anchor", "diff", "viewport", "width"]
     }
 
     /// `method` with `params` (which name the slot first) sent as `form`.
-    public static func request(_ method: String, _ params: FuzzJSON?, form: Form) -> FuzzJSON {
+    package static func request(_ method: String, _ params: FuzzJSON?, form: Form) -> FuzzJSON {
         let id = FuzzJSON.raw(idPlaceholder)
         switch form {
         case .plain: return envelope(method: method, params: params, id: id)

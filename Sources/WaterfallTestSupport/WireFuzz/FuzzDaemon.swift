@@ -2,17 +2,17 @@ import Glibc
 
 /// The built `waterfalld` under fuzzing, started, killed and restarted synchronously from the fuzzer's thread, on a
 /// socket and (unless ephemeral) a state directory that survive its restarts.
-public final class FuzzDaemon {
-    public let socketPath: String
-    public let durable: Bool
-    public private(set) var pid: pid_t = 0
+package final class FuzzDaemon {
+    package let socketPath: String
+    package let durable: Bool
+    package private(set) var pid: pid_t = 0
     /// Starts so far (the first included).
-    public private(set) var starts = 0
+    package private(set) var starts = 0
 
     // MARK: Lifecycle
 
     /// Starts `executable` in `directory` (which must exist) with the fuzz fixture's config.
-    public init(executable: String, directory: String, durable: Bool) throws(LineSocket.Failure) {
+    package init(executable: String, directory: String, durable: Bool) throws(LineSocket.Failure) {
         self.executable = executable
         self.directory = directory
         self.durable = durable
@@ -38,7 +38,7 @@ public final class FuzzDaemon {
     // MARK: Public
 
     /// The standard error of the current (or last) process.
-    public var standardError: String {
+    package var standardError: String {
         guard let file = fopen(errorsPath, "r") else { return "" }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -52,7 +52,7 @@ public final class FuzzDaemon {
     }
 
     /// How the process ended ("exited 0", "killed by signal 4"), or nil while it runs.
-    public func exitStatus() -> String? {
+    package func exitStatus() -> String? {
         if let ended { return ended }
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
@@ -63,7 +63,7 @@ public final class FuzzDaemon {
     }
 
     /// Waits up to `seconds` for the process to end; how it ended, or nil.
-    public func waitForExit(seconds: Double) -> String? {
+    package func waitForExit(seconds: Double) -> String? {
         for _ in 0..<Int(seconds * 100) {
             if let status = exitStatus() { return status }
             usleep(10_000)
@@ -72,21 +72,21 @@ public final class FuzzDaemon {
     }
 
     /// kill -9, and reaps it.
-    public func kill9() {
+    package func kill9() {
         guard !reaped else { return }
         kill(pid, SIGKILL)
         _ = waitForExit(seconds: 10)
     }
 
     /// Sends SIGTERM and waits: how it ended.
-    public func stop() -> String? {
+    package func stop() -> String? {
         guard !reaped else { return ended }
         kill(pid, SIGTERM)
         return waitForExit(seconds: 10)
     }
 
     /// Starts the daemon again on the same socket and state (killing the running one first).
-    public func restart() throws(LineSocket.Failure) {
+    package func restart() throws(LineSocket.Failure) {
         kill9()
         try start()
     }

@@ -2,26 +2,26 @@
 ///
 /// The limits are small so that a case can reach them (a count at the limit and one past it are among the values
 /// tried), and `fsync` is `"never"`: a kill -9 loses nothing the kernel has, and fuzzing is not a disk test.
-public enum FuzzFixture {
-    public static let maxColumns = 64
-    public static let maxItemsPerLayout = 2_000
-    public static let maxSectionsPerLayout = 64
-    public static let maxBatchOps = 32
-    public static let maxLineBytes = 262_144
+package enum FuzzFixture {
+    package static let maxColumns = 64
+    package static let maxItemsPerLayout = 2_000
+    package static let maxSectionsPerLayout = 64
+    package static let maxBatchOps = 32
+    package static let maxLineBytes = 262_144
 
     /// The daemon's config file; at log level debug, so that its standard error says why each connection closed.
-    public static let config = """
+    package static let config = """
         {"fsync": "never", "logLevel": "debug", "maxColumns": \(maxColumns), "maxItemsPerLayout": \(maxItemsPerLayout),
          "maxSectionsPerLayout": \(maxSectionsPerLayout), "maxBatchOps": \(maxBatchOps),
          "maxLineBytes": \(maxLineBytes), "maxLayouts": 1000}
         """
 
     /// The items of each section of the fixture layout.
-    public static let itemCounts = [4, 0, 5]
+    package static let itemCounts = [4, 0, 5]
 
     /// `layout.create`'s params for the fixture (without `layout`): three sections of 4, 0 and 5 items, one with
     /// an adaptive column count, headers, footers, a pinned header, aspect items, a span and an id.
-    public static let spec = FuzzJSON(
+    package static let spec = FuzzJSON(
         #"""
         {"width":300,"scale":2,"minContentHeight":10,"defaults":{"columns":2,"rowSpacing":4},
          "sections":[
@@ -33,10 +33,10 @@ public enum FuzzFixture {
         """#)
 
     /// The name of fuzz slot `k`: each case of a round runs on a layout of its own.
-    public static func slot(_ k: Int) -> String { "f\(k)" }
+    package static func slot(_ k: Int) -> String { "f\(k)" }
 
     /// A request line that (re)creates the fixture as `layout`.
-    public static func createLine(_ layout: String, id: String) -> String {
+    package static func createLine(_ layout: String, id: String) -> String {
         let params = spec.adding("layout", .string(layout), first: true)
         return #"{"jsonrpc":"2.0","id":"# + id + #","method":"layout.create","params":"# + params.text + "}"
     }

@@ -2,7 +2,7 @@ import WaterfallJSON
 
 /// A JSON tree whose scalars are kept as raw text, so a fuzz case can write what no JSON writer would: `-0`,
 /// `1e999`, 2^63, a duplicate key, or a value where a number belongs.
-public indirect enum FuzzJSON: Sendable {
+package indirect enum FuzzJSON: Sendable {
     /// A scalar (or any fragment) written exactly as given.
     case raw(String)
     case array([FuzzJSON])
@@ -10,11 +10,11 @@ public indirect enum FuzzJSON: Sendable {
     case object([(key: String, value: FuzzJSON)])
 
     /// One step of a path into the tree.
-    public enum Step: Sendable, Hashable, CustomStringConvertible {
+    package enum Step: Sendable, Hashable, CustomStringConvertible {
         case key(String)
         case index(Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .key(let key): ".\(key)"
             case .index(let k): "[\(k)]"
@@ -25,12 +25,12 @@ public indirect enum FuzzJSON: Sendable {
     // MARK: Lifecycle
 
     /// The tree of well-formed JSON `text` (a programming error otherwise: templates are constants).
-    public init(_ text: String) {
+    package init(_ text: String) {
         guard let value = try? JSONValue(parsing: text) else { preconditionFailure("not JSON: \(text)") }
         self.init(value)
     }
 
-    public init(_ value: JSONValue) {
+    package init(_ value: JSONValue) {
         switch value {
         case .array(let elements): self = .array(elements.map(FuzzJSON.init))
         case .object(let members): self = .object(members.map { ($0.key, FuzzJSON($0.value)) })
@@ -41,16 +41,16 @@ public indirect enum FuzzJSON: Sendable {
     // MARK: Public
 
     /// A JSON string literal of `text`.
-    public static func string(_ text: String) -> FuzzJSON { .raw(JSONValue.string(text).jsonText) }
+    package static func string(_ text: String) -> FuzzJSON { .raw(JSONValue.string(text).jsonText) }
 
     /// The text, without whitespace.
-    public var text: String {
+    package var text: String {
         var out = ""
         write(to: &out)
         return out
     }
 
-    public func write(to out: inout String) {
+    package func write(to out: inout String) {
         switch self {
         case .raw(let text): out += text
         case .array(let elements):
@@ -72,19 +72,19 @@ public indirect enum FuzzJSON: Sendable {
     }
 
     /// Whether this is a raw number (its text starts like one).
-    public var isNumber: Bool {
+    package var isNumber: Bool {
         guard case .raw(let text) = self, let first = text.utf8.first else { return false }
         return first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
     }
 
     /// The paths of every node, depth first, parents before children (the root's path is empty).
-    public var paths: [[Step]] { paths { _, _ in true } }
+    package var paths: [[Step]] { paths { _, _ in true } }
 
     /// The paths of the nodes `include` takes (given the node and the last step to it), depth first, parents
     /// before children: one walk with one path under construction, so a large tree costs time in proportion to its
     /// nodes and allocates only for the paths returned (building every path by prefixing the children's made a
     /// run of mutations spend most of its time here).
-    public func paths(where include: (FuzzJSON, Step?) -> Bool) -> [[Step]] {
+    package func paths(where include: (FuzzJSON, Step?) -> Bool) -> [[Step]] {
         var result: [[Step]] = []
         var path: [Step] = []
         visit(&path) { node, path in
@@ -95,7 +95,7 @@ public indirect enum FuzzJSON: Sendable {
     }
 
     /// The number of nodes of the tree, the root included.
-    public var nodeCount: Int {
+    package var nodeCount: Int {
         switch self {
         case .raw: 1
         case .array(let elements): elements.reduce(1) { $0 + $1.nodeCount }
@@ -104,7 +104,7 @@ public indirect enum FuzzJSON: Sendable {
     }
 
     /// The path of node `index` in the order of `paths` (0 is the root); nil past the last node.
-    public func path(at index: Int) -> [Step]? {
+    package func path(at index: Int) -> [Step]? {
         var remaining = index
         var path: [Step] = []
         var found: [Step]?
@@ -117,7 +117,7 @@ public indirect enum FuzzJSON: Sendable {
     }
 
     /// The paths of every number in the tree.
-    public var numberPaths: [[Step]] { paths { node, _ in node.isNumber } }
+    package var numberPaths: [[Step]] { paths { node, _ in node.isNumber } }
 
     /// Calls `body` on every node, depth first, parents before children, with `path` holding the node's path;
     /// stops when `body` returns false. Whether the walk went on to its end.
@@ -144,7 +144,7 @@ public indirect enum FuzzJSON: Sendable {
     }
 
     /// The node at `path`, if there is one (the first member of a duplicated key).
-    public subscript(path: [Step]) -> FuzzJSON? {
+    package subscript(path: [Step]) -> FuzzJSON? {
         guard let step = path.first else { return self }
         switch (self, step) {
         case (.array(let elements), .index(let k)) where elements.indices.contains(k):
@@ -157,7 +157,7 @@ public indirect enum FuzzJSON: Sendable {
     }
 
     /// This tree with the node at `path` passed through `change`; nil from `change` removes the node.
-    public func updating(_ path: [Step], _ change: (FuzzJSON) -> FuzzJSON?) -> FuzzJSON {
+    package func updating(_ path: [Step], _ change: (FuzzJSON) -> FuzzJSON?) -> FuzzJSON {
         guard let step = path.first else { return change(self) ?? self }
         let rest = Array(path.dropFirst())
         switch (self, step) {
@@ -186,17 +186,17 @@ public indirect enum FuzzJSON: Sendable {
     }
 
     /// This tree with the node at `path` replaced by `value`.
-    public func replacing(_ path: [Step], with value: FuzzJSON) -> FuzzJSON { updating(path) { _ in value } }
+    package func replacing(_ path: [Step], with value: FuzzJSON) -> FuzzJSON { updating(path) { _ in value } }
 
     /// This object with `member` added (or first, when `first`); itself if not an object.
-    public func adding(_ key: String, _ value: FuzzJSON, first: Bool = false) -> FuzzJSON {
+    package func adding(_ key: String, _ value: FuzzJSON, first: Bool = false) -> FuzzJSON {
         guard case .object(var members) = self else { return self }
         if first { members.insert((key, value), at: 0) } else { members.append((key, value)) }
         return .object(members)
     }
 
     /// This object without member `key`; itself if not an object.
-    public func removing(_ key: String) -> FuzzJSON {
+    package func removing(_ key: String) -> FuzzJSON {
         guard case .object(let members) = self else { return self }
         return .object(members.filter { $0.key != key })
     }

@@ -2,9 +2,9 @@ import WaterfallJSON
 
 /// One line from the daemon, read as the fuzzer and the soak check it: a reply (its id, and its result or its
 /// error's kind and code) or an event.
-public struct FuzzReply {
+package struct FuzzReply {
     /// The documented error kinds and their codes (the Errors article).
-    public static let codes: [String: Int] = [
+    package static let codes: [String: Int] = [
         "parse_error": -32700, "invalid_request": -32600, "unknown_method": -32601, "bad_params": -32602,
         "internal": -32603, "not_found": -32001, "exists": -32002, "invalid_geometry": -32003, "too_large": -32004,
         "limit": -32005, "shutting_down": -32006, "forbidden": -32007, "storage": -32008,
@@ -12,23 +12,23 @@ public struct FuzzReply {
 
     /// The kinds a client's mistake may get: not `internal` (a bug), nor the kinds of a stopping daemon, a refused
     /// peer or a failing disk.
-    public static let clientKinds: Set<String> = [
+    package static let clientKinds: Set<String> = [
         "parse_error", "invalid_request", "unknown_method", "bad_params", "not_found", "exists", "invalid_geometry",
         "too_large", "limit",
     ]
 
-    public let line: String
+    package let line: String
     /// Nil for an event (a notification from the daemon: `method`, no `id`).
-    public let id: JSONValue?
-    public let isEvent: Bool
+    package let id: JSONValue?
+    package let isEvent: Bool
     /// The error's kind, nil for a result.
-    public let kind: String?
-    public let message: String?
+    package let kind: String?
+    package let message: String?
 
     // MARK: Lifecycle
 
     /// Reads `line`; throws a description of what is wrong with it as a line from the daemon.
-    public init(_ line: String) throws(FuzzProblem) {
+    package init(_ line: String) throws(FuzzProblem) {
         self.line = line
         guard let value = try? JSONValue(parsing: line) else { throw FuzzProblem("not JSON: \(line.prefix(400))") }
         guard case .object = value, value["jsonrpc"] == .string("2.0") else {
@@ -66,10 +66,10 @@ public struct FuzzReply {
 
     // MARK: Public
 
-    public var isError: Bool { kind != nil }
+    package var isError: Bool { kind != nil }
 
     /// The text from `"result":` on (a result's bytes without the id), or nil for an error.
-    public var resultText: Substring? {
+    package var resultText: Substring? {
         guard kind == nil else { return nil }
         let pattern = Array(#""result":"#.utf8)
         let bytes = Array(line.utf8)
@@ -84,7 +84,7 @@ public struct FuzzReply {
 }
 
 /// What the fuzzer or the soak found wrong.
-public struct FuzzProblem: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct FuzzProblem: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

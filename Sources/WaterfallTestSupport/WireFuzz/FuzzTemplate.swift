@@ -1,15 +1,15 @@
 /// A valid request of one method against the fixture layout, whose every field the fuzzer varies.
 ///
 /// `params` omits `layout` (the slot's name goes first when the case is written); nil for a method without params.
-public struct FuzzTemplate: Sendable {
-    public var method: String
-    public var params: FuzzJSON?
+package struct FuzzTemplate: Sendable {
+    package var method: String
+    package var params: FuzzJSON?
     /// Whether `params` names a layout.
-    public var namesLayout: Bool
+    package var namesLayout: Bool
     /// Whether the method changes an existing layout (and so may be an op of a `batch`).
-    public var isChange: Bool
+    package var isChange: Bool
 
-    public init(_ method: String, _ params: String?, namesLayout: Bool = true, isChange: Bool = false) {
+    package init(_ method: String, _ params: String?, namesLayout: Bool = true, isChange: Bool = false) {
         self.method = method
         self.params = params.map(FuzzJSON.init)
         self.namesLayout = namesLayout
@@ -28,7 +28,7 @@ public struct FuzzTemplate: Sendable {
 
     /// One template per method (two for those with both kinds of section properties), every number of the
     /// protocol in at least one of them: the fields of the fuzz table.
-    public static let all: [FuzzTemplate] = [
+    package static let all: [FuzzTemplate] = [
         FuzzTemplate("ping", nil, namesLayout: false),
         FuzzTemplate("version", nil, namesLayout: false),
         FuzzTemplate("layout.list", nil, namesLayout: false),
@@ -82,7 +82,7 @@ public struct FuzzTemplate: Sendable {
     ]
 
     /// `params` with the slot's layout name first (the placeholder `FuzzCase.slotName`).
-    public var fullParams: FuzzJSON? {
+    package var fullParams: FuzzJSON? {
         guard let params else { return nil }
         return namesLayout ? params.adding("layout", .string(FuzzCase.slotName), first: true) : params
     }

@@ -5,20 +5,20 @@ import Glibc
 ///
 /// A read may end anywhere in a line, or hold several: the bytes after the last newline wait for the next read,
 /// and a read interrupted by a signal is retried, so no line is lost or split.
-public final class LineSocket {
+package final class LineSocket {
     /// Why a socket call failed: the daemon closed the connection, went silent past the timeout, or refused it.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
         /// The connection ended (EOF or reset): the daemon closed it or died.
-        public var closed: Bool
+        package var closed: Bool
     }
 
-    public let fd: Int32
+    package let fd: Int32
 
     // MARK: Lifecycle
 
     /// Connects to `path`; a read that waits longer than `timeout` seconds throws.
-    public init(path: String, timeout: Int = 30) throws(Failure) {
+    package init(path: String, timeout: Int = 30) throws(Failure) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(Self.lastError())", closed: false) }
         var time = timeval(tv_sec: timeout, tv_usec: 0)
@@ -49,7 +49,7 @@ public final class LineSocket {
     // MARK: Public
 
     /// Sends all of `text`.
-    public func send(_ text: String) throws(Failure) {
+    package func send(_ text: String) throws(Failure) {
         let bytes = Array(text.utf8)
         var failure: Failure?
         bytes.withUnsafeBytes { raw in
@@ -58,7 +58,7 @@ public final class LineSocket {
         if let failure { throw failure }
     }
 
-    public func send(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+    package func send(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
             let n = Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
@@ -72,7 +72,7 @@ public final class LineSocket {
     }
 
     /// The next line, without its newline; throws at EOF, on an error or after the timeout.
-    public func readLine() throws(Failure) -> String {
+    package func readLine() throws(Failure) -> String {
         while true {
             if let newline = pending[scanned...].firstIndex(of: 0x0A) {
                 let line = String(decoding: pending[start..<newline], as: UTF8.self)
@@ -86,7 +86,7 @@ public final class LineSocket {
     }
 
     /// Half-closes the connection: the daemon sees the end of input and still answers.
-    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+    package func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
     // MARK: Private
 

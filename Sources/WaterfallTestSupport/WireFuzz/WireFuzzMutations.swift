@@ -1,8 +1,8 @@
 /// Seeded structural mutations of valid requests: case `index` of run `seed` is always the same request, so a
 /// failure is replayed from the two numbers it prints.
-public enum WireFuzzMutations {
+package enum WireFuzzMutations {
     /// Case `index` of the run seeded with `seed`: a random template in a random form, mutated one to three times.
-    public static func mutation(seed: UInt64, index: Int) -> FuzzCase {
+    package static func mutation(seed: UInt64, index: Int) -> FuzzCase {
         var rng = SplitMix64(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
         let template = FuzzTemplate.all.randomElement(using: &rng)!
         let forms: [FuzzCase.Form] =

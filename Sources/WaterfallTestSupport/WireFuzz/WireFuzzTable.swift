@@ -1,11 +1,11 @@
 /// The fuzz table: every method × every number field of its template (nested ones included) × extreme values,
 /// each in every form the method allows, then each method's request id × the same values.
-public enum WireFuzzTable {
+package enum WireFuzzTable {
     /// The values tried in every number field, as JSON text: the Int64 and Int32 bounds and one past them (past
     /// Int64, as text no Int64 holds), the fixture's counts and one past them (3 sections; 4 and 5 items), the
     /// configured limits and one past them, zeros of both signs, huge, tiny and overflowing doubles, fractions,
     /// exponents, and every other JSON type.
-    public static let values: [String] = [
+    package static let values: [String] = [
         "-9223372036854775808", "9223372036854775807", "9223372036854775808", "-9223372036854775809",
         "18446744073709551616", "2147483647", "2147483648", "-2147483648", "-2147483649", "4294967296",
         "3", "4", "5", "6", "\(FuzzFixture.maxColumns)", "\(FuzzFixture.maxColumns + 1)",
@@ -17,7 +17,7 @@ public enum WireFuzzTable {
 
     /// Every case of the table, in a fixed order: for each field and value, the plain form first, so that the
     /// runner knows a twin's outcome before the other forms of it.
-    public static func cases() -> [FuzzCase] {
+    package static func cases() -> [FuzzCase] {
         var result: [FuzzCase] = []
         for (t, template) in FuzzTemplate.all.enumerated() {
             guard let params = template.fullParams else { continue }

@@ -12,25 +12,25 @@ import WaterfallJSON
 /// When the daemon dies, the round's cases are replayed one at a time on a restarted daemon to name the one that
 /// killed it, and the run goes on. Every `killEvery` rounds (a durable daemon) the daemon is killed with SIGKILL
 /// while reads are in flight, and what it recovers must equal what it last acknowledged.
-public final class WireFuzzer {
-    public var slots = 16
-    public var exportEvery = 16
+package final class WireFuzzer {
+    package var slots = 16
+    package var exportEvery = 16
     /// Rounds between kill -9s of the daemon (0: never).
-    public var killEvery = 0
+    package var killEvery = 0
     /// Failures kept in full (all are counted).
-    public var keptFailures = 40
+    package var keptFailures = 40
 
-    public private(set) var failures: [String] = []
-    public private(set) var failureCount = 0
-    public private(set) var cases = 0
-    public private(set) var kills = 0
-    public private(set) var crashes = 0
+    package private(set) var failures: [String] = []
+    package private(set) var failureCount = 0
+    package private(set) var cases = 0
+    package private(set) var kills = 0
+    package private(set) var crashes = 0
     /// Replies by error kind ("result" for results, "none" for notifications).
-    public private(set) var outcomes: [String: Int] = [:]
+    package private(set) var outcomes: [String: Int] = [:]
 
     // MARK: Lifecycle
 
-    public init(daemon: FuzzDaemon) throws(LineSocket.Failure) {
+    package init(daemon: FuzzDaemon) throws(LineSocket.Failure) {
         self.daemon = daemon
         socket = try LineSocket(path: daemon.socketPath)
     }
@@ -38,7 +38,7 @@ public final class WireFuzzer {
     // MARK: Public
 
     /// Runs `cases`, `slots` at a time.
-    public func run(_ cases: some Sequence<FuzzCase>) {
+    package func run(_ cases: some Sequence<FuzzCase>) {
         if !prepared { prepare() }
         var round: [FuzzCase] = []
         for fuzzCase in cases {

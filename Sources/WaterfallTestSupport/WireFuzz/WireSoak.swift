@@ -12,20 +12,20 @@ import WaterfallJSON
 /// between its replies. The mix: single-item updates, inserts and deletes that keep the layout small, batches,
 /// `layout.get` of a section, queries, pings, lists, notifications, and errors (unknown layout, bad params, unknown
 /// method, an item index out of range).
-public enum WireSoak {
+package enum WireSoak {
     /// What a soak saw.
-    public struct Outcome: Sendable {
-        public var requests = 0
-        public var replies = 0
-        public var events = 0
-        public var errors = 0
+    package struct Outcome: Sendable {
+        package var requests = 0
+        package var replies = 0
+        package var events = 0
+        package var errors = 0
         /// Short-lived connections opened and closed meanwhile.
-        public var churnCycles = 0
-        public var failures: [String] = []
+        package var churnCycles = 0
+        package var failures: [String] = []
     }
 
     /// Runs `requests` requests in all over `connections` connections to the daemon at `path`.
-    public static func run(path: String, connections: Int, requests: Int, seed: UInt64) -> Outcome {
+    package static func run(path: String, connections: Int, requests: Int, seed: UInt64) -> Outcome {
         let outcome = Mutex(Outcome())
         let group = DispatchGroup()
         for c in 0..<connections {

@@ -1,5 +1,5 @@
 /// When journal writes are made durable (the config's `fsync`).
-public enum FsyncPolicy: String, Sendable, CaseIterable {
+package enum FsyncPolicy: String, Sendable, CaseIterable {
     /// A commit returns once its records are on disk: one `fdatasync` per layout per commit (group commit: the
     /// changes of one read share it).
     case always

@@ -2,45 +2,45 @@ import WaterfallLayout
 import WaterfallStorageFormat
 
 /// One record for the store to journal, with the name of the layout it belongs to.
-public struct JournalEntry: Sendable, Hashable {
-    public var layout: String
-    public var record: JournalRecord
+package struct JournalEntry: Sendable, Hashable {
+    package var layout: String
+    package var record: JournalRecord
 
     /// A layout made (or replaced) from `spec`, at `seq`.
-    public static func created(_ layout: String, seq: Int, spec: LayoutSpec) -> JournalEntry {
+    package static func created(_ layout: String, seq: Int, spec: LayoutSpec) -> JournalEntry {
         JournalEntry(layout: layout, record: .create(layout: layout, seq: seq, spec: spec))
     }
 
     /// `commands` applied to a layout as one change, taking it to `seq`.
-    public static func applied(_ layout: String, seq: Int, commands: [LayoutCommand]) -> JournalEntry {
+    package static func applied(_ layout: String, seq: Int, commands: [LayoutCommand]) -> JournalEntry {
         JournalEntry(layout: layout, record: .apply(seq: seq, commands: commands))
     }
 
     /// A layout dropped.
-    public static func dropped(_ layout: String) -> JournalEntry {
+    package static func dropped(_ layout: String) -> JournalEntry {
         JournalEntry(layout: layout, record: .drop(layout: layout))
     }
 }
 
 /// A layout read back from the state directory at start.
-public struct RecoveredLayout: Sendable {
-    public var name: String
-    public var layout: Layout
+package struct RecoveredLayout: Sendable {
+    package var name: String
+    package var layout: Layout
 }
 
 /// How the store is set up.
-public struct StoreOptions: Sendable {
-    public var policy: FsyncPolicy
+package struct StoreOptions: Sendable {
+    package var policy: FsyncPolicy
     /// No snapshot is taken before a layout's journal holds this many bytes (nor before it holds about the size
     /// of the layout's snapshot, so that the journal stays within twice the state).
-    public var snapshotMinimumBytes: Int
+    package var snapshotMinimumBytes: Int
     /// The limits layouts are rebuilt under at recovery.
-    public var limits: LayoutLimits
+    package var limits: LayoutLimits
     /// Journal segments kept open at once; the least recently written is closed to make room for another.
-    public var maxOpenJournals: Int
-    public var files: any FileOperations
+    package var maxOpenJournals: Int
+    package var files: any FileOperations
 
-    public init(
+    package init(
         policy: FsyncPolicy = .everysec, snapshotMinimumBytes: Int = 4 << 20, limits: LayoutLimits = .default,
         maxOpenJournals: Int = 1024, files: any FileOperations = SystemFileOperations()
     ) {

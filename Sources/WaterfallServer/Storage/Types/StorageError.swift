@@ -2,7 +2,7 @@ import Glibc
 import WaterfallStorageFormat
 
 /// Why the state directory cannot be used, or a change cannot be made durable; each case names the path at fault.
-public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A system call failed: `operation` on `path` with `errno` (ENOSPC, EIO, EACCES, ...).
     case system(operation: String, path: String, errno: Int32)
     /// Another process holds the state directory's lock.
@@ -18,7 +18,7 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The store was closed (the daemon is stopping).
     case closed
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .system(let operation, let path, let code):
             return "\(operation) \(path): \(String(cString: strerror(code)))"
@@ -39,7 +39,7 @@ public enum StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the failure may pass by itself (space freed, a transient I/O error), so a later change may succeed.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         if case .system = self { return true }
         return false
     }
