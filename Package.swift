@@ -72,6 +72,27 @@ let package = Package(
             dependencies: ["WaterfallProtocol", "WaterfallTestSupport"],
             swiftSettings: strict
         ),
+        // The server's parts without a socket or a process: config, options, connection state, registries.
+        .testTarget(
+            name: "WaterfallServerUnitTests",
+            dependencies: ["WaterfallServer", "WaterfallTestSupport"],
+            swiftSettings: strict
+        ),
+        // The client's decoding and models without a daemon.
+        .testTarget(
+            name: "WaterfallClientUnitTests",
+            dependencies: ["WaterfallClient", "WaterfallTestSupport"],
+            swiftSettings: strict
+        ),
+        // waterfallctl's parsing, output and SVG renderer (its golden files in Golden/), without a daemon.
+        .testTarget(
+            name: "WaterfallCommandLineTests",
+            dependencies: ["WaterfallClient", "WaterfallCommandLine"],
+            exclude: ["Golden"],
+            swiftSettings: strict
+        ),
+        // Integration: in-process servers on sockets, spawned daemons, socat, systemd, browsers; timing-sensitive,
+        // so run serially.
         .testTarget(
             name: "WaterfallServerTests",
             dependencies: ["WaterfallServer", "WaterfallTestSupport"],
@@ -80,7 +101,6 @@ let package = Package(
         .testTarget(
             name: "WaterfallClientTests",
             dependencies: ["WaterfallClient", "WaterfallCommandLine", "WaterfallServer", "WaterfallTestSupport"],
-            exclude: ["Golden"],
             swiftSettings: strict
         ),
     ],

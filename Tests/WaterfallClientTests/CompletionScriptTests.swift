@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WaterfallCommandLine
 import WaterfallJSON
+import WaterfallTestSupport
 
 /// The completion scripts: valid for their shell, complete with respect to the declarations `--help` reads, and
 /// (in bash, always at hand) offering what the line needs, layouts from a running daemon included.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WaterfallServer
+import WaterfallTestSupport
 
 /// The real daemon (`Server` with the `LayoutService`) on a socket in a fresh temporary directory.
 struct InProcessDaemon {
@@ -45,17 +46,4 @@ struct InProcessDaemon {
             throw error
         }
     }
-}
-
-/// A fresh private directory under /tmp.
-func makeTemporaryDirectory() throws -> String {
-    var template = Array("/tmp/waterfall-client-test-XXXXXX".utf8CString)
-    guard mkdtemp(&template) != nil else { throw TestFailure("mkdtemp: \(String(cString: strerror(errno)))") }
-    return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-}
-
-/// A test precondition that did not hold, with what happened.
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WaterfallClient
+import WaterfallTestSupport
 
 /// A Unix socket that accepts connections (the kernel's backlog does) and never answers.
 final class SilentListener: @unchecked Sendable {

@@ -4,9 +4,7 @@ import WaterfallJSON
 
 /// The reader against Foundation's `JSONSerialization` on generated documents (see ``FoundationOracle`` for
 /// the differences excluded by name).
-// Serialized: its cases are CPU-bound, and run side by side they would hold every thread of the cooperative
-// pool (two here) for seconds, starving the socket tests that run meanwhile.
-@Suite(.serialized) struct DifferentialTests {
+@Suite struct DifferentialTests {
     /// Documents per run; more with `WATERFALL_FUZZ_ITERATIONS`.
     static let documents = max(20_000, Int(ProcessInfo.processInfo.environment["WATERFALL_FUZZ_ITERATIONS"] ?? "") ?? 0)
 

@@ -4,9 +4,7 @@ import WaterfallJSON
 
 /// Random byte mutations of valid documents: the reader never crashes, and accepts exactly what Foundation
 /// accepts, apart from the documented differences in ``FoundationOracle``.
-// Serialized: its cases are CPU-bound, and run side by side they would hold every thread of the cooperative
-// pool (two here) for seconds, starving the socket tests that run meanwhile.
-@Suite(.serialized) struct FuzzTests {
+@Suite struct FuzzTests {
     /// Mutated documents per run; more with `WATERFALL_FUZZ_ITERATIONS`.
     static let cases = max(50_000, Int(ProcessInfo.processInfo.environment["WATERFALL_FUZZ_ITERATIONS"] ?? "") ?? 0)
 

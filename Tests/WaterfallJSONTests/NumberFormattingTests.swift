@@ -5,9 +5,7 @@ import WaterfallJSON
 /// The writer's numbers against the standard library's, byte for byte: millions of seeded doubles across the whole
 /// range and the ranges layouts use, each written by the writer and by the reference (`Double.write(to:)`, with the
 /// integer rule), and read back with `Double(String)` to the same bit pattern.
-// Serialized: its cases are CPU-bound, and run side by side they would hold every thread of the cooperative pool
-// (two here) for seconds, starving the socket tests that run meanwhile.
-@Suite(.serialized) struct NumberFormattingTests {
+@Suite struct NumberFormattingTests {
     /// Generated doubles per run, shared among the families; more with `WATERFALL_NUMBER_CASES`.
     static let cases = max(1_000_000, Int(ProcessInfo.processInfo.environment["WATERFALL_NUMBER_CASES"] ?? "") ?? 0)
 

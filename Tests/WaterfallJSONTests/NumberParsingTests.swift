@@ -8,8 +8,7 @@ import Testing
 ///
 /// `WATERFALL_NUMBER_CASES` sets the number of generated texts (default 1,000,000) and `WATERFALL_NUMBER_SEED`
 /// the seed, for longer runs: `WATERFALL_NUMBER_CASES=50000000 swift test -c release --filter NumberParsing`.
-// Serialized: CPU-bound for seconds, like `DifferentialTests`.
-@Suite(.serialized) struct NumberParsingTests {
+@Suite struct NumberParsingTests {
     /// Generated texts per run, over all kinds.
     static let cases = Int(ProcessInfo.processInfo.environment["WATERFALL_NUMBER_CASES"] ?? "") ?? 1_000_000
 

@@ -5,9 +5,7 @@ import WaterfallTestSupport
 /// The engine against `ReferenceLayout` on seeded random command sequences: incremental equals full, diffs replay
 /// exactly, parallel equals serial, scroll anchors land where the reference's identity says, and a rejected command
 /// changes nothing.
-// Serialized: its cases are CPU-bound, and run side by side they would hold every thread of the cooperative
-// pool (two here) for seconds, starving the socket tests that run meanwhile.
-@Suite(.serialized) struct DifferentialTests {
+@Suite struct DifferentialTests {
     /// Steps per seed; `WATERFALL_DIFFERENTIAL_STEPS` raises it for long runs.
     static let steps = Environment.integer("WATERFALL_DIFFERENTIAL_STEPS") ?? 200
 

@@ -5,8 +5,7 @@ import WaterfallTestSupport
 /// A layout at several widths (`Layout+Widths`): after any sequence of changes, each width's frames equal those of a
 /// fresh layout made at that one width from the layout's inputs, each width's diff replays, and a refused change
 /// changes no width.
-// Serialized: CPU-bound cases, as DifferentialTests.
-@Suite(.serialized) struct LayoutWidthsTests {
+@Suite struct LayoutWidthsTests {
     static let steps = Environment.integer("WATERFALL_DIFFERENTIAL_STEPS") ?? 80
 
     @Test(arguments: 0..<16)

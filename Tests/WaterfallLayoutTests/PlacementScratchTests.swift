@@ -4,6 +4,7 @@ import Testing
 
 /// The large entry buffer of a bulk placement goes back to a spare shared by every layout, and the next bulk
 /// placement, of any layout, takes it again instead of mapping its own.
+// The spare is shared by the whole process, so this runs serially, apart from the unit tests (see .ci/run).
 @Suite(.serialized) struct PlacementScratchTests {
     @Test func bulkInsertsTakeTurnsWithASharedEntryBuffer() async throws {
         var first = try await build(spec(width: 320, SectionProperties(columns: 3), heights: []))

@@ -4,7 +4,7 @@ import WaterfallTestSupport
 
 /// `Layout.undoing`: on seeded random commands, the undo of each that applies puts back the inputs, the frames
 /// and the seq, alone and for a run of changes undone last first (what a visit whose commit failed does).
-@Suite(.serialized) struct UndoTests {
+@Suite struct UndoTests {
     @Test(arguments: 0..<30)
     func eachChangeIsUndone(seed: Int) async throws {
         var random = RandomCommands(seed: UInt64(seed), maxItems: 60)

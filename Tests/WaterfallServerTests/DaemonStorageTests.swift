@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import WaterfallLayout
 import WaterfallStorageFormat
+import WaterfallTestSupport
 
 @testable import WaterfallServer
 

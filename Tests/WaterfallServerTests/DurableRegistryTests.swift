@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallTestSupport
 
 @testable import WaterfallServer
 

@@ -202,3 +202,20 @@ final class EmbeddedConnection: OutputSink, Sendable {
         pump()
     }
 }
+
+/// The fake socket of an `EmbeddedConnection`: takes up to `room` bytes per write, then would block. (The unit tests'
+/// `FakeSocket` also fails on demand; test targets share no internal types, so this keeps only what is used here.)
+private struct FakeSocket {
+    var room = Int.max
+    private(set) var delivered: [UInt8] = []
+
+    var text: String { String(decoding: delivered, as: UTF8.self) }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) -> OutputQueue.WriteOutcome {
+        let count = min(room, bytes.count)
+        guard count > 0 else { return .wouldBlock }
+        if room != .max { room -= count }
+        delivered += bytes[..<count]
+        return .wrote(count)
+    }
+}

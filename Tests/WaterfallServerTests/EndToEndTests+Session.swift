@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import WaterfallTestSupport
 
 /// The README's socat session against the built binary, line for line.
 extension EndToEndTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaterfallTestSupport
 
 /// The examples of the JSON-RPC 2.0 specification (its section 7), adapted to this daemon's methods, replayed
 /// through the socket against an in-process server and against the built daemon keeping its layouts on disk.

@@ -1,5 +1,6 @@
 import Testing
 import WaterfallJSON
+import WaterfallTestSupport
 
 @testable import WaterfallServer
 

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import WaterfallTestSupport
 
 @testable import WaterfallServer
 

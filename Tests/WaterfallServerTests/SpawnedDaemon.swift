@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WaterfallTestSupport
 
 /// The built `waterfalld` run as a child on a socket in a fresh directory, with what /proc says about it: its
 /// memory and CPU time are its own, not the test process's.

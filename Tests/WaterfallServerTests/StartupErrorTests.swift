@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import WaterfallTestSupport
 
 /// Every start-up error is one `waterfalld: …` line on stderr, the last, with the exit status the README documents.
 @Suite struct StartupErrorTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaterfallTestSupport
 
 /// The shipped units must pass `systemd-analyze verify` silently (it exits 0 even on a misspelled key, so the
 /// test checks that it prints nothing).

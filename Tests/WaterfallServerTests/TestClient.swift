@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WaterfallTestSupport
 
 /// A blocking Unix-socket client whose calls run on its own thread, never on the test's cooperative pool
 /// (which the server's session tasks need).
@@ -127,10 +128,4 @@ final class TestClient: @unchecked Sendable {
             Thread { continuation.resume(with: Result { try body() }) }.start()
         }
     }
-}
-
-/// A test precondition that did not hold, with what happened.
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

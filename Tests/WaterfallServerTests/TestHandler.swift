@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import WaterfallProtocol
+import WaterfallTestSupport
 
 @testable import WaterfallServer
 
@@ -168,23 +169,6 @@ func openFileDescriptorCount() -> Int {
     var count = 0
     while readdir(directory) != nil { count += 1 }
     return count - 3  // ".", ".." and the directory's own descriptor
-}
-
-func makeTemporaryDirectory() throws -> String {
-    var template = Array("/tmp/waterfalld-test-XXXXXX".utf8CString)
-    guard mkdtemp(&template) != nil else { throw TestFailure("mkdtemp: \(String(cString: strerror(errno)))") }
-    return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-}
-
-func removeDirectory(_ path: String) {
-    guard let directory = opendir(path) else { return }
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        // A subdirectory (a daemon's state directory) is emptied first.
-        if name != "." && name != "..", unlink(path + "/" + name) != 0 { removeDirectory(path + "/" + name) }
-    }
-    closedir(directory)
-    rmdir(path)
 }
 
 /// Keeps a logger's lines for assertions.

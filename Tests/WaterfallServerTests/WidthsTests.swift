@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaterfallJSON
+import WaterfallTestSupport
 
 /// Layouts at several widths through the built daemon every width survives a durable restart, and bad
 /// widths are refused naming the field and the value, changing nothing, on a durable daemon and an ephemeral one.

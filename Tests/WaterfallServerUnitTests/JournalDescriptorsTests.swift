@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import WaterfallTestSupport
 
 @testable import WaterfallServer
 

@@ -5,7 +5,7 @@ import WaterfallTestSupport
 
 /// The windowed model against the engine on seeded random changes with random viewports and anchors: after every
 /// step, what the model holds equals a fresh query of its viewport. Plus hand-computed cases of the scoped rule.
-@Suite(.serialized) struct WindowedModelTests {
+@Suite struct WindowedModelTests {
     @Test(arguments: 0..<40)
     func randomChanges(seed: Int) async throws {
         try await run(seed: UInt64(seed), maxItems: 40, steps: 120)

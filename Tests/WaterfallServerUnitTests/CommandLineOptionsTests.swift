@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaterfallTestSupport
 
 @testable import WaterfallServer
 
