@@ -1,20 +1,20 @@
 import Glibc
 
 /// A test precondition that did not hold, with what happened.
-public struct TestFailure: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct TestFailure: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// A fresh private directory under /tmp.
-public func makeTemporaryDirectory() throws -> String {
+package func makeTemporaryDirectory() throws -> String {
     var template = Array("/tmp/waterfall-test-XXXXXX".utf8CString)
     guard mkdtemp(&template) != nil else { throw TestFailure("mkdtemp: \(String(cString: strerror(errno)))") }
     return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }
 
 /// Removes `path` and everything in it.
-public func removeDirectory(_ path: String) {
+package func removeDirectory(_ path: String) {
     guard let directory = opendir(path) else { return }
     while let entry = readdir(directory) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
