@@ -1,29 +1,30 @@
-/// The writer's number formatting at a pointer, for the tests and the benchmark (`package` access),
+/// The writer's number formatting at a pointer, for the tests and the benchmark (`@_spi(NumberFormatting) import`),
 /// beside reference formatting through the standard library, the tests' oracle and the benchmark's baseline.
 ///
 /// Each function writes at `p`, which must have `JSONWriter.maximumNumberLength` bytes of room (the new writers may
 /// leave scratch bytes past their text, within that room), and returns how many bytes of text it wrote.
-package enum NumberFormatting {
+@_spi(NumberFormatting)
+public enum NumberFormatting {
     // MARK: Public
 
     /// What `JSONWriter.value(_: Double)` writes.
-    package static func number(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    public static func number(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         JSONWriter.writeNumber(value, to: p)
     }
 
     /// `value` in the form of its `description`, integral or not (`ShortestDecimal` and Swift's layout).
-    package static func double(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    public static func double(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         JSONWriter.writeDouble(value, to: p)
     }
 
     /// What `JSONWriter.value(_: Int64)` writes.
-    package static func integer(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    public static func integer(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         JSONWriter.writeInteger(value, to: p)
     }
 
     /// A reference writer of doubles, for tests and the benchmark: integral values below 2^53 through
     /// `referenceInteger`, others through `referenceDouble`.
-    package static func referenceNumber(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    public static func referenceNumber(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         if value.magnitude < 9_007_199_254_740_992, Double(Int64(value)) == value, value != 0 || value.sign == .plus {
             return referenceInteger(Int64(value), to: p)
         }
@@ -32,7 +33,7 @@ package enum NumberFormatting {
 
     /// The standard library's text for `value` (`Double.write(to:)`, the bytes of `description`), `null` for NaN and
     /// infinity.
-    package static func referenceDouble(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    public static func referenceDouble(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         guard value.isFinite else {
             for (k, byte) in "null".utf8.enumerated() { p[k] = byte }
             return 4
@@ -43,7 +44,7 @@ package enum NumberFormatting {
     }
 
     /// A reference integer writer without the digit blocks: a division loop counts the digits, another writes them.
-    package static func referenceInteger(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    public static func referenceInteger(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         var k = 0
         if value < 0 {
             p[0] = UInt8(ascii: "-")
@@ -101,12 +102,14 @@ struct StandardLibraryText: TextOutputStream {
 
 extension JSONFragment {
     /// `number(_:)` through the reference writers rather than `ShortestDecimal`, for the benchmark's baseline.
-    package mutating func referenceNumber(_ value: Double) {
+    @_spi(NumberFormatting)
+    public mutating func referenceNumber(_ value: Double) {
         count += NumberFormatting.referenceNumber(value, to: start + count)
     }
 
     /// `integer(_:)` through the reference writer rather than the digit blocks, for the benchmark's baseline.
-    package mutating func referenceInteger(_ value: Int) {
+    @_spi(NumberFormatting)
+    public mutating func referenceInteger(_ value: Int) {
         count += NumberFormatting.referenceInteger(Int64(value), to: start + count)
     }
 }

@@ -278,7 +278,7 @@ extension Layout {
     ///
     /// - Complexity: that of the change without item frames (as `"diff": false`), plus that of
     ///   `scoped(_:hold:commands:anchor:)`.
-    package mutating func apply(
+    public mutating func apply(
         _ change: ValidatedChange, viewport: Viewport
     ) async throws(LayoutError) -> (diff: LayoutDiff, anchor: AnchorOutcome?, viewport: Viewport) {
         let held = hold(viewport)

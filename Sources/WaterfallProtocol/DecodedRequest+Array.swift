@@ -2,7 +2,7 @@ import WaterfallJSON
 
 extension DecodedRequest {
     /// Whether the request gets a reply: anything but a notification (a notification's errors get none either).
-    package var isAnswered: Bool {
+    public var isAnswered: Bool {
         switch self {
         case .tooLarge: true
         case .failed(_, _, let isNotification, _), .call(_, let isNotification, _): !isNotification
@@ -12,7 +12,7 @@ extension DecodedRequest {
     }
 
     /// The requests a line stands for: the elements of an array, one otherwise.
-    package var requestCount: Int {
+    public var requestCount: Int {
         if case .array(let elements) = self { elements.count } else { 1 }
     }
 

@@ -5,7 +5,7 @@ import WaterfallJSON
 ///
 /// The changes are one case, so that the compiler holds every switch to the one list of them: decoding a change, a
 /// batch's op and an event's ops all take a `ChangeMethod`, and no run-time "not a change" branch is left.
-package enum Method: Hashable, Sendable {
+public enum Method: Hashable, Sendable {
     case change(ChangeMethod)
     case batch
     case ping
@@ -27,8 +27,7 @@ package enum Method: Hashable, Sendable {
 }
 
 /// The methods that change an existing layout, one engine command each: the ones a `batch` may hold.
-@usableFromInline
-package enum ChangeMethod: String, Sendable, CaseIterable {
+public enum ChangeMethod: String, Sendable, CaseIterable {
     case layoutConfigure = "layout.configure"
     case sectionsInsert = "sections.insert"
     case sectionsDelete = "sections.delete"
@@ -41,7 +40,7 @@ package enum ChangeMethod: String, Sendable, CaseIterable {
 }
 
 extension Method: RawRepresentable, CaseIterable {
-    package init?(rawValue: String) {
+    public init?(rawValue: String) {
         guard let method = Self.byName[rawValue] else { return nil }
         self = method
     }
@@ -50,7 +49,7 @@ extension Method: RawRepresentable, CaseIterable {
     ///
     /// A switch, never a comparison: `RawRepresentable` brings an `==` that compares raw values, which here would
     /// call this again.
-    package var rawValue: String {
+    public var rawValue: String {
         switch self {
         case .change(let change): change.rawValue
         case .batch: "batch"
@@ -72,7 +71,7 @@ extension Method: RawRepresentable, CaseIterable {
         }
     }
 
-    package static let allCases: [Method] =
+    public static let allCases: [Method] =
         [
             .batch, .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .layoutExport, .layoutCSS,
             .query, .itemsNeighbors,
@@ -80,10 +79,10 @@ extension Method: RawRepresentable, CaseIterable {
         ] + ChangeMethod.allCases.map(Method.change)
 
     /// The method named `name`, by a hash lookup rather than the synthesized comparison with every case in turn.
-    package static func named(_ name: String) -> Method? { byName[name] }
+    public static func named(_ name: String) -> Method? { byName[name] }
 
     /// The method a JSON string names, compared on its bytes (lengths first) without making a String.
-    package static func named(_ node: JSONNode) -> Method? {
+    public static func named(_ node: JSONNode) -> Method? {
         node.withView { named($0) }
     }
 
@@ -93,7 +92,7 @@ extension Method: RawRepresentable, CaseIterable {
     /// over a table of all twenty (whose access and retain cost more than the comparisons); inlined into the
     /// request reader, its one hot caller.
     @inline(__always)
-    package static func named(_ view: JSONView) -> Method? {
+    public static func named(_ view: JSONView) -> Method? {
         guard view.kind == .string else { return nil }
         switch view.rawBytes.count &- 2 {
         case 4: if view.isEqual(toKey: "ping") { return .ping }

@@ -8,7 +8,7 @@ import WaterfallLayout
 ///
 /// `layoutCreate` is boxed: a `LayoutSpec` holds the default section properties inline (a few hundred bytes), and
 /// every request of a read, the most frequent small ones included, would be that large and copied as such.
-package enum MethodCall: Sendable {
+public enum MethodCall: Sendable {
     case ping
     case version
     indirect case layoutCreate(LayoutCreation)
@@ -35,7 +35,7 @@ package enum MethodCall: Sendable {
 
 extension MethodCall {
     /// The method this call runs.
-    package var method: Method {
+    public var method: Method {
         switch self {
         case .ping: .ping
         case .version: .version
@@ -57,13 +57,13 @@ extension MethodCall {
 }
 
 /// The params of `layout.create`.
-package struct LayoutCreation: Sendable {
-    package var layout: String
-    package var replace: Bool
-    package var wantsDiff: Bool
-    package var spec: LayoutSpec
+public struct LayoutCreation: Sendable {
+    public var layout: String
+    public var replace: Bool
+    public var wantsDiff: Bool
+    public var spec: LayoutSpec
 
-    package init(layout: String, replace: Bool, wantsDiff: Bool, spec: LayoutSpec) {
+    public init(layout: String, replace: Bool, wantsDiff: Bool, spec: LayoutSpec) {
         self.layout = layout
         self.replace = replace
         self.wantsDiff = wantsDiff
@@ -72,13 +72,13 @@ package struct LayoutCreation: Sendable {
 }
 
 /// The params of `layout.get`: the sections to list (nil: all of them, in order).
-package struct LayoutListing: Sendable {
-    package var layout: String
-    package var sections: [Int]?
+public struct LayoutListing: Sendable {
+    public var layout: String
+    public var sections: [Int]?
     /// The width whose frames are listed; nil for the first.
-    package var width: Double?
+    public var width: Double?
 
-    package init(layout: String, sections: [Int]?, width: Double? = nil) {
+    public init(layout: String, sections: [Int]?, width: Double? = nil) {
         self.layout = layout
         self.sections = sections
         self.width = width
@@ -86,14 +86,14 @@ package struct LayoutListing: Sendable {
 }
 
 /// The params of `query`: a rect whose `w` and `h` are ≥ 0, and the order of its elements.
-package struct LayoutQuery: Sendable {
-    package var layout: String
-    package var rect: Rect
-    package var order: ElementOrder
+public struct LayoutQuery: Sendable {
+    public var layout: String
+    public var rect: Rect
+    public var order: ElementOrder
     /// The width whose frames are queried; nil for the first.
-    package var width: Double?
+    public var width: Double?
 
-    package init(layout: String, rect: Rect, order: ElementOrder = .document, width: Double? = nil) {
+    public init(layout: String, rect: Rect, order: ElementOrder = .document, width: Double? = nil) {
         self.layout = layout
         self.rect = rect
         self.order = order
@@ -102,23 +102,23 @@ package struct LayoutQuery: Sendable {
 }
 
 /// A decoded change to one layout: a single request or a batch, as engine commands.
-package struct LayoutChange: Sendable {
-    package var id: RequestID
-    package var isNotification: Bool
-    package var layout: String
-    package var commands: [LayoutCommand]
+public struct LayoutChange: Sendable {
+    public var id: RequestID
+    public var isNotification: Bool
+    public var layout: String
+    public var commands: [LayoutCommand]
     /// The requests as the `layout.changed` event repeats them.
-    package var ops: AppliedOps
-    package var wantsDiff: Bool
+    public var ops: AppliedOps
+    public var wantsDiff: Bool
     /// The scroll anchor the request named (indices before it): its result and event say where that item went.
-    package var anchor: ItemPath?
+    public var anchor: ItemPath?
     /// The viewport the request's diff is scoped to (before the change); nil for the full diff.
-    package var viewport: Viewport?
+    public var viewport: Viewport?
     /// The width whose diff, content size and anchor the result gives (a width of the layout after the change); nil
     /// for the first.
-    package var width: Double?
+    public var width: Double?
 
-    package init(
+    public init(
         id: RequestID, isNotification: Bool, layout: String, commands: [LayoutCommand], ops: AppliedOps,
         wantsDiff: Bool, anchor: ItemPath? = nil, viewport: Viewport? = nil, width: Double? = nil
     ) {
@@ -135,18 +135,18 @@ package struct LayoutChange: Sendable {
 }
 
 /// The requests a change applied, as its `layout.changed` event repeats them.
-package enum AppliedOps: Sendable {
+public enum AppliedOps: Sendable {
     /// One request: its method and its params, verbatim.
     case single(method: ChangeMethod, params: ArraySlice<UInt8>)
     /// A batch: its `ops` array, verbatim.
     case batch(ArraySlice<UInt8>)
 
-    package var isBatch: Bool {
+    public var isBatch: Bool {
         if case .batch = self { true } else { false }
     }
 
     /// The method of the request.
-    package var method: Method {
+    public var method: Method {
         switch self {
         case .single(let method, _): .change(method)
         case .batch: .batch

@@ -3,13 +3,13 @@ import WaterfallLayout
 
 /// One param of a method as the OpenRPC document declares it: its name, schema, whether the decoder requires it,
 /// and what it means.
-package struct ParamDeclaration: Sendable {
-    package var name: String
-    package var schema: JSONValue
-    package var required: Bool
-    package var summary: String
+public struct ParamDeclaration: Sendable {
+    public var name: String
+    public var schema: JSONValue
+    public var required: Bool
+    public var summary: String
 
-    package init(_ name: String, _ schema: JSONValue, required: Bool = false, _ summary: String) {
+    public init(_ name: String, _ schema: JSONValue, required: Bool = false, _ summary: String) {
         self.name = name
         self.schema = schema
         self.required = required
@@ -18,23 +18,23 @@ package struct ParamDeclaration: Sendable {
 }
 
 /// One method as the OpenRPC document declares it: params, result schema and an example.
-package struct MethodDeclaration: Sendable {
-    package var method: Method
-    package var summary: String
-    package var params: [ParamDeclaration]
-    package var result: JSONValue
+public struct MethodDeclaration: Sendable {
+    public var method: Method
+    public var summary: String
+    public var params: [ParamDeclaration]
+    public var result: JSONValue
     /// An example request's params and its result (params name → value).
-    package var example: (params: [(key: String, value: JSONValue)], result: JSONValue)
+    public var example: (params: [(key: String, value: JSONValue)], result: JSONValue)
 }
 
 /// The declaration of every method, one switch over `Method` so that a new method cannot go undeclared; the
 /// OpenRPC document (`OpenRPCDocument`) is written from it and the tests check it against the decoder.
-package enum MethodTable {
+public enum MethodTable {
     /// Every method's declaration, in `Method.allCases` order.
-    package static let all: [MethodDeclaration] = Method.allCases.map(declaration)
+    public static let all: [MethodDeclaration] = Method.allCases.map(declaration)
 
     /// The declaration of `method`.
-    package static func declaration(_ method: Method) -> MethodDeclaration {
+    public static func declaration(_ method: Method) -> MethodDeclaration {
         let layout = ParamDeclaration("layout", WireSchema.ref("LayoutName"), required: true, "the layout's name")
         let empty = WireSchema.object([])
         let mutation = WireSchema.ref("MutationResult")

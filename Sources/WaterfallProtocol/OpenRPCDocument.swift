@@ -4,12 +4,12 @@ import WaterfallLayout
 /// The protocol as an OpenRPC 1.3 document, `rpc.discover`'s result: every method of `MethodTable` with its params,
 /// result, errors and example; the shared shapes and the events in `components.schemas`; every `ErrorCode` in
 /// `components.errors`.
-package enum OpenRPCDocument {
+public enum OpenRPCDocument {
     /// The OpenRPC specification version the document follows.
-    package static let openrpcVersion = "1.3.2"
+    public static let openrpcVersion = "1.3.2"
 
     /// The document.
-    package static let value: JSONValue = [
+    public static let value: JSONValue = [
         "openrpc": .string(openrpcVersion),
         "info": [
             "title": "waterfalld",
@@ -29,7 +29,7 @@ package enum OpenRPCDocument {
     ]
 
     /// The document as JSON text, written once.
-    package static let bytes: [UInt8] = {
+    public static let bytes: [UInt8] = {
         var w = JSONWriter()
         w.write(value)
         return w.takeBytes()

@@ -3,12 +3,12 @@
 /// read them.
 ///
 /// Label values are method names, error kinds and layout names (`[A-Za-z0-9._:-]`), none of which needs escaping.
-package enum PrometheusText {
+public enum PrometheusText {
     /// The media type of the text.
-    package static let contentType = "text/plain; version=0.0.4"
+    public static let contentType = "text/plain; version=0.0.4"
 
     /// The whole exposition for `report`.
-    package static func render(_ report: StatsReport) -> String {
+    public static func render(_ report: StatsReport) -> String {
         var text = Text()
         requests(report.tally, &text)
         text.gauge("waterfalld_uptime_seconds", "Seconds since the daemon started.", report.uptimeSeconds)

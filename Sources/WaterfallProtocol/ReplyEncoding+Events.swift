@@ -3,7 +3,7 @@ import WaterfallLayout
 
 extension ReplyEncoding {
     /// The diff as bytes, encoded once for both a reply and the event that share it.
-    package static func encodedDiff(_ diff: LayoutDiff) -> [UInt8] {
+    public static func encodedDiff(_ diff: LayoutDiff) -> [UInt8] {
         var w = JSONWriter(capacity: 128 + 64 * diff.sections.count)
         self.diff(diff, &w)
         return w.takeBytes()
@@ -12,7 +12,7 @@ extension ReplyEncoding {
     /// The `layout.changed` event line: the layout, its new seq, its content size, the requests applied, their
     /// diff (scoped to the subscriber's viewport for a scoped subscription) and, when the request named a scroll
     /// anchor, where it went (after `diff`, as in the request's result). Members in that order, always.
-    package static func changedEvent(
+    public static func changedEvent(
         _ layout: String, seq: Int, contentSize: Size, ops: AppliedOps, diff: [UInt8], anchor: AnchorOutcome? = nil
     ) -> [UInt8] {
         var w = JSONWriter(capacity: 128 + diff.count)
@@ -49,7 +49,7 @@ extension ReplyEncoding {
     /// The result of a scoped `subscribe`: `{"seq":…,"contentSize":…,"viewport":{"y":…,"h":…},"diff":…}` (the
     /// viewport `{"x":…,"w":…}` for a horizontal layout), the
     /// diff being what a client holding nothing needs to hold the viewport's elements at `seq`.
-    package static func scopedSubscription(
+    public static func scopedSubscription(
         _ w: inout JSONWriter, id: RequestID, seq: Int, contentSize: Size, viewport: Viewport, diff: LayoutDiff
     ) {
         result(&w, id: id) { w in
@@ -67,12 +67,12 @@ extension ReplyEncoding {
     }
 
     /// The `layout.dropped` event line: the layout is gone and the subscription with it.
-    package static func droppedEvent(_ layout: String) -> [UInt8] {
+    public static func droppedEvent(_ layout: String) -> [UInt8] {
         layoutEvent("layout.dropped", layout)
     }
 
     /// The `subscription.overflow` event line: the subscriber fell too far behind and was unsubscribed.
-    package static func overflowEvent(_ layout: String) -> [UInt8] {
+    public static func overflowEvent(_ layout: String) -> [UInt8] {
         layoutEvent("subscription.overflow", layout)
     }
 

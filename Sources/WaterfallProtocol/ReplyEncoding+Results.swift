@@ -2,17 +2,17 @@ import WaterfallJSON
 import WaterfallLayout
 
 /// What `version` reports: the daemon, its protocol, and the limits a client may need to know.
-package struct VersionReport: Sendable {
-    package var server: String
-    package var version: String
+public struct VersionReport: Sendable {
+    public var server: String
+    public var version: String
     /// A string that changes at every start of the daemon, so that a client can tell it restarted.
-    package var instance: String
+    public var instance: String
     /// Whether layouts survive a restart.
-    package var durable: Bool
+    public var durable: Bool
     /// The limits, by config key, in the order written.
-    package var limits: [(key: StaticString, value: Int)]
+    public var limits: [(key: StaticString, value: Int)]
 
-    package init(
+    public init(
         server: String, version: String, instance: String, durable: Bool, limits: [(key: StaticString, value: Int)]
     ) {
         self.server = server
@@ -24,30 +24,30 @@ package struct VersionReport: Sendable {
 }
 
 /// What `stats` reports.
-package struct StatsReport: Sendable {
-    package var uptimeSeconds: Double = 0
-    package var requests = 0
-    package var errors = 0
-    package var layouts = 0
-    package var sections = 0
-    package var items = 0
-    package var subscriptions = 0
+public struct StatsReport: Sendable {
+    public var uptimeSeconds: Double = 0
+    public var requests = 0
+    public var errors = 0
+    public var layouts = 0
+    public var sections = 0
+    public var items = 0
+    public var subscriptions = 0
     /// The transport's counters: connections, bytes and lines.
-    package var transport = TransportStats()
-    package var residentBytes = 0
+    public var transport = TransportStats()
+    public var residentBytes = 0
     /// Requests, errors and latency by method.
-    package var tally = RequestTally()
+    public var tally = RequestTally()
     /// Events queued for subscribers, and subscribers dropped for reading too slowly.
-    package var eventsSent = 0
-    package var eventsDropped = 0
+    public var eventsSent = 0
+    public var eventsDropped = 0
     /// Each layout's items and seq, by name.
-    package var layoutRows: [LayoutSummary] = []
+    public var layoutRows: [LayoutSummary] = []
     /// The journal's and snapshots' counters; nil for an ephemeral daemon.
-    package var storage: StorageStats?
+    public var storage: StorageStats?
     /// The open-file limit's shares and their use.
-    package var descriptors = DescriptorStats()
+    public var descriptors = DescriptorStats()
 
-    package init() {}
+    public init() {}
 }
 
 /// One row of `layout.list`.
@@ -70,10 +70,10 @@ public struct LayoutSummary: Sendable, Hashable {
 
 extension ReplyEncoding {
     /// The protocol version `version` reports.
-    package static let protocolVersion = 2
+    public static let protocolVersion = 2
 
     /// `{"pong": true}`.
-    package static func pong(_ w: inout JSONWriter, id: RequestID) {
+    public static func pong(_ w: inout JSONWriter, id: RequestID) {
         result(&w, id: id) { w in
             w.beginObject()
             w.member("pong", true)
@@ -82,12 +82,12 @@ extension ReplyEncoding {
     }
 
     /// A result that is an empty object (`layout.drop`, `subscribe`, `unsubscribe`).
-    package static func emptyResult(_ w: inout JSONWriter, id: RequestID) {
+    public static func emptyResult(_ w: inout JSONWriter, id: RequestID) {
         result(&w, id: id, empty)
     }
 
     /// The `version` result.
-    package static func version(_ w: inout JSONWriter, id: RequestID, _ report: VersionReport) {
+    public static func version(_ w: inout JSONWriter, id: RequestID, _ report: VersionReport) {
         result(&w, id: id) { w in
             w.beginObject()
             w.member("server", report.server)
@@ -105,7 +105,7 @@ extension ReplyEncoding {
 
     /// The `layout.export` result: `seq`, and the layout's inputs as `layout.create`'s params (without `layout`
     /// and `replace`), so that creating them under any name rebuilds the same frames.
-    package static func layoutExport(_ w: inout JSONWriter, id: RequestID, seq: Int, spec: LayoutSpec) {
+    public static func layoutExport(_ w: inout JSONWriter, id: RequestID, seq: Int, spec: LayoutSpec) {
         result(&w, id: id) { w in
             w.beginObject()
             w.member("seq", seq)
@@ -116,7 +116,7 @@ extension ReplyEncoding {
     }
 
     /// The `stats` result.
-    package static func stats(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
+    public static func stats(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
         result(&w, id: id) { w in
             w.beginObject()
             w.member("uptimeSeconds", s.uptimeSeconds.rounded())
@@ -208,7 +208,7 @@ extension ReplyEncoding {
     }
 
     /// The `metrics` result: the Prometheus text and its media type.
-    package static func metrics(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
+    public static func metrics(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
         result(&w, id: id) { w in
             w.beginObject()
             w.member("contentType", PrometheusText.contentType)
@@ -218,7 +218,7 @@ extension ReplyEncoding {
     }
 
     /// The `layout.list` result.
-    package static func layoutList(_ w: inout JSONWriter, id: RequestID, _ rows: [LayoutSummary]) {
+    public static func layoutList(_ w: inout JSONWriter, id: RequestID, _ rows: [LayoutSummary]) {
         result(&w, id: id) { w in
             w.beginObject()
             w.key("layouts")
@@ -241,7 +241,7 @@ extension ReplyEncoding {
     }
 
     /// The one line a refused connection gets before it is closed (`forbidden`, `limit`), with `"id": null`.
-    package static func refusal(_ error: ProtocolError) -> [UInt8] {
+    public static func refusal(_ error: ProtocolError) -> [UInt8] {
         var w = JSONWriter(capacity: 160 + error.message.utf8.count)
         self.error(&w, id: .none, error)
         return w.takeBytes()
@@ -249,7 +249,7 @@ extension ReplyEncoding {
 
     /// The result of a mutation as a reply, its diff either pre-encoded (shared with an event) or encoded in place,
     /// and its `anchor` when the request named one.
-    package static func mutationResult(
+    public static func mutationResult(
         _ w: inout JSONWriter, id: RequestID, seq: Int, contentSize: Size, encodedDiff: [UInt8]?, diff: LayoutDiff?,
         anchor: AnchorOutcome? = nil
     ) {

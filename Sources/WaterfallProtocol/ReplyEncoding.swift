@@ -5,9 +5,9 @@ import WaterfallLayout
 ///
 /// What every change writes (the envelope, the mutation result, diff entries, frames) goes out as `JSONFragment`s:
 /// one reservation per piece rather than one writer call per key and value.
-package enum ReplyEncoding {
+public enum ReplyEncoding {
     /// `{"jsonrpc":"2.0","id":…,"result":…}` and a newline; `body` writes the result value.
-    package static func result(_ w: inout JSONWriter, id: RequestID, _ body: (inout JSONWriter) -> Void) {
+    public static func result(_ w: inout JSONWriter, id: RequestID, _ body: (inout JSONWriter) -> Void) {
         beginResult(&w, id: id)
         body(&w)
         w.endObject()
@@ -15,7 +15,7 @@ package enum ReplyEncoding {
     }
 
     /// An error reply, with `data.kind`.
-    package static func error(_ w: inout JSONWriter, id: RequestID, _ error: ProtocolError) {
+    public static func error(_ w: inout JSONWriter, id: RequestID, _ error: ProtocolError) {
         w.beginObject()
         w.key("jsonrpc")
         w.value("2.0")
@@ -38,9 +38,7 @@ package enum ReplyEncoding {
     }
 
     /// A server notification: `{"jsonrpc":"2.0","method":…,"params":…}`.
-    package static func notification(
-        _ w: inout JSONWriter, method: StaticString, _ params: (inout JSONWriter) -> Void
-    ) {
+    public static func notification(_ w: inout JSONWriter, method: StaticString, _ params: (inout JSONWriter) -> Void) {
         w.beginObject()
         w.key("jsonrpc")
         w.value("2.0")
@@ -53,13 +51,13 @@ package enum ReplyEncoding {
     }
 
     /// An empty result object.
-    package static func empty(_ w: inout JSONWriter) {
+    public static func empty(_ w: inout JSONWriter) {
         w.beginObject()
         w.endObject()
     }
 
     /// The mutation result: `seq`, `contentSize` and, unless left out, the pre-encoded `diff` and the `anchor`.
-    package static func mutation(
+    public static func mutation(
         _ w: inout JSONWriter, seq: Int, contentSize: Size, encodedDiff diff: ArraySlice<UInt8>?,
         anchor: AnchorOutcome? = nil
     ) {
@@ -74,7 +72,7 @@ package enum ReplyEncoding {
 
     /// The mutation result, with `diff` (unless nil) encoded in place: what a reply whose diff no event shares
     /// writes, without a buffer of its own and a copy.
-    package static func mutation(
+    public static func mutation(
         _ w: inout JSONWriter, seq: Int, contentSize: Size, diff: LayoutDiff?, anchor: AnchorOutcome? = nil
     ) {
         mutation(&w, seq: seq, contentSize: contentSize) { w in
@@ -87,13 +85,13 @@ package enum ReplyEncoding {
     }
 
     /// A diff object: `{"sections":[…]}`, and `"shifts":[…]` when some sections only moved.
-    package static func diff(_ diff: LayoutDiff, _ w: inout JSONWriter) {
+    public static func diff(_ diff: LayoutDiff, _ w: inout JSONWriter) {
         var writer = DiffWriter(diff)
         _ = writer.write(&w, untilByteCount: .max)
     }
 
     /// A section's frames, as `layout.get` returns them.
-    package static func section(_ frames: SectionFrames, _ w: inout JSONWriter) {
+    public static func section(_ frames: SectionFrames, _ w: inout JSONWriter) {
         sectionHead(frames, &w)
         w.key("items")
         w.beginArray()
@@ -103,7 +101,7 @@ package enum ReplyEncoding {
     }
 
     /// A query element.
-    package static func element(_ element: Element, _ w: inout JSONWriter) {
+    public static func element(_ element: Element, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("kind")
         w.value(element.kind.rawValue)
@@ -125,7 +123,7 @@ package enum ReplyEncoding {
         w.endObject()
     }
 
-    package static func size(_ size: Size, _ w: inout JSONWriter) {
+    public static func size(_ size: Size, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("w")
         w.value(size.width)
@@ -134,7 +132,7 @@ package enum ReplyEncoding {
         w.endObject()
     }
 
-    package static func rect(_ rect: Rect, _ w: inout JSONWriter) {
+    public static func rect(_ rect: Rect, _ w: inout JSONWriter) {
         w.fragment(maximumLength: rectLength) { rectText(rect, &$0) }
     }
 

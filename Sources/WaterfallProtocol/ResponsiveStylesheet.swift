@@ -17,11 +17,11 @@ import WaterfallLayout
 ///
 /// Lengths are written to 1/1000 px and 1e-5 cqw (at most 0.0015 px off at 10,000 px wide), and clamped to
 /// ±10^12 px (Chromium's own layout ends at about 2^25 px).
-package struct ResponsiveStylesheet: Sendable {
+public struct ResponsiveStylesheet: Sendable {
     /// The CSS text.
-    package private(set) var css: [UInt8] = []
+    public private(set) var css: [UInt8] = []
     /// The pieces written: the unconditional rules, and one per `@container` block.
-    package private(set) var pieces = 0
+    public private(set) var pieces = 0
 
     /// A length rounded as written: thousandths of a px and 1e-7 of the width (1e-5 cqw).
     struct Written: Hashable {
@@ -54,7 +54,7 @@ package struct ResponsiveStylesheet: Sendable {
     /// Writes the stylesheet of `layout` for the elements of `sections` (nil: all) in the container `selector`.
     ///
     /// - Complexity: O(pieces × elements).
-    package init(_ layout: ResponsiveLayout, sections wanted: [Int]?, selector: String) {
+    public init(_ layout: ResponsiveLayout, sections wanted: [Int]?, selector: String) {
         let sectionCount = layout.pieces.first?.sections.count ?? 0
         let listed = wanted ?? Array(0..<sectionCount)
         let prefix = Array(selector.utf8)

@@ -2,25 +2,25 @@ import WaterfallLayout
 
 /// The params of `layout.css`, decoded and checked: a range of container widths, and optionally the sections to
 /// style, a first page (`items`) and the container's selector.
-package struct StylesheetRequest: Sendable, Hashable {
-    package var layout: String
-    package var minWidth: Double
-    package var maxWidth: Double
+public struct StylesheetRequest: Sendable, Hashable {
+    public var layout: String
+    public var minWidth: Double
+    public var maxWidth: Double
     /// The sections whose elements the stylesheet places (nil: all), in the order given, none twice.
-    package var sections: [Int]?
+    public var sections: [Int]?
     /// Each section as if it held only its first `items` items.
-    package var items: Int?
-    package var selector: String
+    public var items: Int?
+    public var selector: String
 
     /// The widest container width, in CSS px.
-    package static let maxWidthLimit = 100_000.0
+    public static let maxWidthLimit = 100_000.0
     /// The widest range of widths in one request, in CSS px.
-    package static let maxRange = 10_000.0
+    public static let maxRange = 10_000.0
     /// The longest selector, in bytes.
-    package static let maxSelectorBytes = 256
-    package static let defaultSelector = ".waterfall"
+    public static let maxSelectorBytes = 256
+    public static let defaultSelector = ".waterfall"
 
-    package init(
+    public init(
         layout: String, minWidth: Double, maxWidth: Double, sections: [Int]? = nil, items: Int? = nil,
         selector: String = defaultSelector
     ) {
@@ -33,7 +33,7 @@ package struct StylesheetRequest: Sendable, Hashable {
     }
 
     /// Reads `layout.css`'s params; every range is checked here, the sections' existence against the layout later.
-    package init(_ p: inout Params) throws(ProtocolError) {
+    public init(_ p: inout Params) throws(ProtocolError) {
         layout = try DecodedRequest.layoutName(&p)
         minWidth = try p.double("minWidth")
         maxWidth = try p.double("maxWidth")
@@ -66,7 +66,7 @@ package struct StylesheetRequest: Sendable, Hashable {
     ///
     /// - Throws: `bad_params` for a section the layout lacks or a layout with pixel snapping, `invalid_geometry`
     ///   when a section's column width is negative at `minWidth`, `limit` past the engine's bounds.
-    package func stylesheet(
+    public func stylesheet(
         of spec: LayoutSpec, columnLimit: Int
     ) throws(ProtocolError) -> (sheet: ResponsiveStylesheet, layout: ResponsiveLayout) {
         // not_found, as layout.get says of a section that does not exist (the Errors article).

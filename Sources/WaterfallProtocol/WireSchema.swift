@@ -4,50 +4,50 @@ import WaterfallLayout
 /// JSON Schema pieces for the OpenRPC document, and the shared shapes of the protocol (`components.schemas`),
 /// built from the declarations the decoder checks against: `WireRange`, `SectionPropertyTable`, `Validation`'s
 /// bounds and the engine's enums.
-package enum WireSchema {
+public enum WireSchema {
     // MARK: Builders
 
     /// An integer within `range`.
-    package static func integer(_ range: ClosedRange<Int>) -> JSONValue {
+    public static func integer(_ range: ClosedRange<Int>) -> JSONValue {
         ["type": "integer", "minimum": .int(Int64(range.lowerBound)), "maximum": .int(Int64(range.upperBound))]
     }
 
     /// An integer of the int64 range with no other bound (`seq`, counts the daemon writes).
-    package static let anyInteger: JSONValue = ["type": "integer"]
-    package static let number: JSONValue = ["type": "number"]
-    package static let string: JSONValue = ["type": "string"]
-    package static let boolean: JSONValue = ["type": "boolean"]
+    public static let anyInteger: JSONValue = ["type": "integer"]
+    public static let number: JSONValue = ["type": "number"]
+    public static let string: JSONValue = ["type": "string"]
+    public static let boolean: JSONValue = ["type": "boolean"]
     /// A length: a number from 0 to 10⁹ points (`Validation.length`).
-    package static let length: JSONValue = ["type": "number", "minimum": 0, "maximum": .double(Validation.maxLength)]
+    public static let length: JSONValue = ["type": "number", "minimum": 0, "maximum": .double(Validation.maxLength)]
     /// A length > 0 (`Validation.width`).
-    package static let positiveLength: JSONValue = [
+    public static let positiveLength: JSONValue = [
         "type": "number", "exclusiveMinimum": 0, "maximum": .double(Validation.maxLength),
     ]
     /// A section or item index or position.
-    package static let index = integer(WireRange.index)
+    public static let index = integer(WireRange.index)
 
     /// One of `names`.
-    package static func oneOf(_ names: [String]) -> JSONValue {
+    public static func oneOf(_ names: [String]) -> JSONValue {
         ["type": "string", "enum": .array(names.map(JSONValue.string))]
     }
 
     /// An array of `items`.
-    package static func array(_ items: JSONValue, unique: Bool = false) -> JSONValue {
+    public static func array(_ items: JSONValue, unique: Bool = false) -> JSONValue {
         unique ? ["type": "array", "items": items, "uniqueItems": true] : ["type": "array", "items": items]
     }
 
     /// `schema`, or null (which the decoder reads as absent, or as a reset of a section property).
-    package static func nullable(_ schema: JSONValue) -> JSONValue {
+    public static func nullable(_ schema: JSONValue) -> JSONValue {
         ["oneOf": [schema, ["type": "null"]]]
     }
 
     /// A reference to `components.schemas.name`.
-    package static func ref(_ name: String) -> JSONValue {
+    public static func ref(_ name: String) -> JSONValue {
         ["$ref": .string("#/components/schemas/" + name)]
     }
 
     /// An object with exactly `properties` (`additionalProperties: false` unless `open`), `required` among them.
-    package static func object(
+    public static func object(
         _ properties: [(String, JSONValue)], required: [String] = [], open: Bool = false, description: String? = nil
     ) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("type", "object")]
@@ -61,12 +61,12 @@ package enum WireSchema {
     // MARK: Shapes
 
     /// A layout name: 1–128 bytes of `[A-Za-z0-9._:-]` (`DecodedRequest.layoutName`).
-    package static let layoutName: JSONValue = [
+    public static let layoutName: JSONValue = [
         "type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$",
     ]
 
     /// The schema of a section property of `kind`, as `ModelDecoding` reads it and `Validation` bounds it.
-    package static func property(_ kind: PropertyKind) -> JSONValue {
+    public static func property(_ kind: PropertyKind) -> JSONValue {
         switch kind {
         case .columns: integer(WireRange.columns)
         case .count: integer(WireRange.count)
@@ -81,7 +81,7 @@ package enum WireSchema {
     }
 
     /// Every section property of `SectionPropertyTable`, each nullable (null leaves it unset, or resets it).
-    package static var sectionProperties: [(String, JSONValue)] {
+    public static var sectionProperties: [(String, JSONValue)] {
         SectionPropertyTable.all.map { ($0.name, nullable(property($0.kind))) }
     }
 
@@ -114,7 +114,7 @@ package enum WireSchema {
     }
 
     /// `components.schemas`: the shapes several methods share.
-    package static var components: [(key: String, value: JSONValue)] {
+    public static var components: [(key: String, value: JSONValue)] {
         let frame: [(String, JSONValue)] = [("x", number), ("y", number), ("w", number), ("h", number)]
         let itemFrame = object([("i", index)] + frame + [("id", string)], required: ["i", "x", "y", "w", "h"])
         // A horizontal layout names what runs along its feed for x (Geometry, "Horizontal feeds"): a section's
