@@ -44,6 +44,12 @@ struct TutorialTests {
             try await run.perform(command, in: terminal, output: output)
         }
         try await run.finish()
+        // The README's picture is what the tutorial's last command draws.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let drawn = try? String(contentsOfFile: directory + "/news.svg", encoding: .utf8)
+        let committed = try String(contentsOf: root.appendingPathComponent("Examples/news.svg"), encoding: .utf8)
+        #expect(drawn == committed, "Examples/news.svg differs from what the tutorial's `waterfallctl render` draws")
     }
 
     /// The tutorial's indented lines, with `/tmp/wf.sock` left as it is written.
