@@ -58,9 +58,11 @@ package final class LayoutService: SessionHandler {
         config: Config, logger: Logger, transport: TransportCounters, environment: [String: String],
         repair: Bool = false, descriptors: DescriptorBudget? = nil
     ) async throws(StorageError) -> (service: LayoutService, repairs: [String]) {
-        // The limit as it is (raised to the hard one) when the caller did not share it out.
+        // Shared out from the limit as it is (not raised: that is the daemon's to do at start) when not given.
         let descriptors =
-            descriptors ?? (try? DescriptorBudget.atStart(maxOpenJournals: config.maxOpenJournals, durable: true))
+            descriptors
+            ?? (try? DescriptorBudget(
+                limit: DescriptorBudget.softLimit(), maxOpenJournals: config.maxOpenJournals, durable: true))
         guard !config.ephemeral else {
             return (LayoutService(config: config, logger: logger, transport: transport, descriptors: descriptors), [])
         }
@@ -142,8 +144,8 @@ package final class LayoutService: SessionHandler {
             stats.limit = descriptors.limit
             stats.reserved = DescriptorBudget.reserved
             stats.connections = descriptors.connections
-            stats.journals = descriptors.journals
         }
+        // The store's capacity is the journals' share, or `maxOpenJournals` when the limit was not shared out.
         if let journals = store?.openJournals {
             stats.journals = journals.capacity
             stats.journalsOpen = journals.open

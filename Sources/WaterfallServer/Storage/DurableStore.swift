@@ -124,10 +124,7 @@ package final class DurableStore: Sendable {
     package var layoutNames: [String] { layouts.withLock { Array($0.keys) }.sorted() }
 
     /// The journal segments open now, and how often one was closed to make room and opened again.
-    package var openJournals: (open: Int, capacity: Int, reopens: Int, evictions: Int) {
-        let counts = descriptors.counts
-        return (counts.open, counts.capacity, counts.reopens, counts.evictions)
-    }
+    var openJournals: JournalDescriptors.Counts { descriptors.counts }
 
     // MARK: Internal
 

@@ -39,7 +39,7 @@ final class JournalDescriptors: @unchecked Sendable {
 
     var counts: Counts {
         condition.withLock {
-            Counts(capacity: capacity, open: state.open, reopens: state.reopens, evictions: state.evictions)
+            Counts(capacity: capacity, open: state.byKey.count, reopens: state.reopens, evictions: state.evictions)
         }
     }
 
@@ -96,11 +96,11 @@ final class JournalDescriptors: @unchecked Sendable {
     private struct State {
         var slots: [Slot] = []
         var unused: [Int] = []
+        /// The open slots by key.
         var byKey: [UInt64: Int] = [:]
         /// The most and the least recently used open slot; -1 when none is open.
         var newest = -1
         var oldest = -1
-        var open = 0
         var nextKey: UInt64 = 0
         /// Keys closed to make room: opening one of them again counts as a reopen.
         var evicted: Set<UInt64> = []
@@ -117,30 +117,23 @@ final class JournalDescriptors: @unchecked Sendable {
     private func lease(_ key: UInt64, path: String, flags: Int32, operation: String) throws(StorageError) -> Int32 {
         condition.lock()
         defer { condition.unlock() }
-        if let index = state.byKey[key] {
-            state.slots[index].leases += 1
-            touch(index)
-            return state.slots[index].fd
-        }
-        var index = -1
-        while index < 0 {
-            if state.open < capacity {
-                index = state.unused.popLast() ?? appendSlot()
-            } else if let victim = oldestUnleased() {
+        // Checked again after each wait: another caller may have opened this very segment meanwhile.
+        while true {
+            if let index = state.byKey[key] {
+                state.slots[index].leases += 1
+                touch(index)
+                return state.slots[index].fd
+            }
+            if state.byKey.count < capacity { break }
+            if let victim = oldestUnleased() {
                 state.evicted.insert(state.slots[victim].key)
                 state.evictions += 1
                 free(victim)
-                index = state.unused.popLast() ?? appendSlot()
-            } else {
-                condition.wait()
-                // Another caller may have opened this very segment meanwhile.
-                if let opened = state.byKey[key] {
-                    state.slots[opened].leases += 1
-                    touch(opened)
-                    return state.slots[opened].fd
-                }
+                break
             }
+            condition.wait()
         }
+        let index = state.unused.popLast() ?? appendSlot()
         let fd: Int32
         switch files.open(path, flags: flags, mode: 0o600) {
         case .success(let opened): fd = opened
@@ -151,7 +144,6 @@ final class JournalDescriptors: @unchecked Sendable {
         if state.evicted.remove(key) != nil { state.reopens += 1 }
         state.slots[index] = Slot(key: key, fd: fd, leases: 1)
         state.byKey[key] = index
-        state.open += 1
         link(index)
         return fd
     }
@@ -186,7 +178,6 @@ final class JournalDescriptors: @unchecked Sendable {
         state.byKey[slot.key] = nil
         state.slots[index] = Slot()
         state.unused.append(index)
-        state.open -= 1
     }
 
     /// Makes `index` the most recently used.

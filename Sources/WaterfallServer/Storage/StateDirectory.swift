@@ -64,7 +64,10 @@ package final class StateDirectory: Sendable {
     package func file(_ name: String) -> String { path + "/" + name }
 
     /// The names in the directory, without `.` and `..`.
-    package func names() throws(StorageError) -> [String] {
+    package func names() throws(StorageError) -> [String] { try Self.names(in: path) }
+
+    /// The names in the directory at `path`, without `.` and `..`.
+    static func names(in path: String) throws(StorageError) -> [String] {
         guard let dir = opendir(path) else { throw .system(operation: "opendir", path: path, errno: errno) }
         defer { closedir(dir) }
         var names: [String] = []
@@ -82,17 +85,11 @@ package final class StateDirectory: Sendable {
 
     /// The disk the files directly in the directory at `path` take.
     package static func diskUsage(of path: String) -> Int {
-        guard let directory = opendir(path) else { return 0 }
-        defer { closedir(directory) }
-        var total = 0
-        while let entry = readdir(directory) {
+        let all = (try? names(in: path)) ?? []
+        return all.reduce(0) { total, name in
             var info = stat()
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != "..", stat(path + "/" + name, &info) == 0 { total += Int(info.st_blocks) * 512 }
+            return stat(path + "/" + name, &info) == 0 ? total + Int(info.st_blocks) * 512 : total
         }
-        return total
     }
 
     /// Makes the directory's entries (new, renamed and removed files) durable.

@@ -88,6 +88,13 @@ package struct DescriptorBudget: Sendable, Equatable {
         return count - 1
     }
 
+    /// The soft open-file limit in force.
+    package static func softLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Int(Int32.max) }
+        return Int(min(limit.rlim_cur, rlim_t(Int32.max)))
+    }
+
     // MARK: Private
 
     /// Sets the soft limit to the hard limit where allowed (a seccomp filter or a capped hard limit may refuse),
@@ -100,8 +107,8 @@ package struct DescriptorBudget: Sendable, Equatable {
         if limit.rlim_cur < ceiling {
             var raised = limit
             raised.rlim_cur = ceiling
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised)
         }
-        return Int(min(limit.rlim_cur, rlim_t(Int32.max)))
+        return softLimit()
     }
 }
