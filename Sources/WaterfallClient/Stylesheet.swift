@@ -2,21 +2,8 @@ import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 
-/// The result of `layout.css`: a stylesheet exact at every container width of a range, and what the page must
-/// hold for it.
-public struct Stylesheet: Sendable, Hashable {
-    /// One section the stylesheet places: its element count, and whether it has a header and a footer.
-    public struct Section: Sendable, Hashable {
-        public var section: Int
-        public var items: Int
-        public var header: Bool
-        public var footer: Bool
-    }
-
-    public var css: String
-    public var pieces: Int
-    public var sections: [Section]
-
+/// What a page must hold for a stylesheet of `layout.css`.
+extension Stylesheet {
     /// The container's children the stylesheet expects, one line each: `<div data-section="s" data-header>`,
     /// `data-item="i"` for items, `data-footer`. `decorate(section, element)` gives each one's further attributes
     /// and its body (element: -1 for the header, the item's index, or `Int.max` for the footer).
@@ -69,26 +56,9 @@ extension WaterfallClient {
         of layout: String, minWidth: Double, maxWidth: Double, sections: [Int]? = nil, items: Int? = nil,
         selector: String? = nil
     ) async throws(WaterfallClientError) -> Stylesheet {
-        var params: [(key: String, value: JSONValue)] = [
-            ("layout", .string(layout)), ("minWidth", .double(minWidth)), ("maxWidth", .double(maxWidth)),
-        ]
-        if let sections { params.append(("sections", .array(sections.map { .integer($0) }))) }
-        if let items { params.append(("items", .integer(items))) }
-        if let selector { params.append(("selector", .string(selector))) }
-        let node = try await result("layout.css", .object(params))
-        return try decode("layout.css", node) { node throws(WaterfallClientError) in
-            var sections: [Stylesheet.Section] = []
-            for (k, entry) in try ReplyDecoding.array(node, "sections", "result").enumerated() {
-                let at = "result.sections[\(k)]"
-                sections.append(
-                    Stylesheet.Section(
-                        section: try ReplyDecoding.int(entry, "section", at),
-                        items: try ReplyDecoding.int(entry, "items", at), header: entry["header"]?.bool ?? false,
-                        footer: entry["footer"]?.bool ?? false))
-            }
-            return Stylesheet(
-                css: try ReplyDecoding.string(node, "css", "result"),
-                pieces: try ReplyDecoding.int(node, "pieces", "result"), sections: sections)
-        }
+        try await send(
+            StylesheetRequest(
+                layout: layout, minWidth: minWidth, maxWidth: maxWidth, sections: sections, items: items,
+                selector: selector ?? StylesheetRequest.defaultSelector))
     }
 }

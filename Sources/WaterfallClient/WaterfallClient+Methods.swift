@@ -9,39 +9,27 @@ extension WaterfallClient {
 
     /// `ping`.
     public func ping() async throws(WaterfallClientError) {
-        _ = try await result("ping", nil)
+        try await send(PingRequest())
     }
 
     /// `version`.
     public func version() async throws(WaterfallClientError) -> ServerVersion {
-        let node = try await result("version", nil)
-        return try decode("version", node) { node throws(WaterfallClientError) in
-            ServerVersion(
-                server: try ReplyDecoding.string(node, "server", "result"),
-                version: try ReplyDecoding.string(node, "version", "result"),
-                protocolVersion: try ReplyDecoding.int(node, "protocol", "result"),
-                instance: node["instance"]?.string ?? "", durable: node["durable"]?.bool ?? false,
-                limits: node["limits"]?.value ?? .object([]))
-        }
+        try await send(VersionRequest())
     }
 
     /// `stats`.
     public func stats() async throws(WaterfallClientError) -> ServerStats {
-        ServerStats(values: try await call(method: "stats"))
+        try await send(StatsRequest())
     }
 
     /// `rpc.discover`: the daemon's OpenRPC document, every method with its params, result, errors and an example.
     public func openRPCDocument() async throws(WaterfallClientError) -> JSONValue {
-        try await call(method: "rpc.discover")
+        try await send(DiscoverRequest())
     }
 
     /// `metrics`: the daemon's counters in Prometheus' text format 0.0.4.
     public func metrics() async throws(WaterfallClientError) -> String {
-        let result = try await call(method: "metrics")
-        guard case .string(let text)? = result["text"] else {
-            throw .badReply("metrics", "result.text: missing, or not a string")
-        }
-        return text
+        try await send(MetricsRequest())
     }
 
     // MARK: Layouts
@@ -68,25 +56,12 @@ extension WaterfallClient {
 
     /// `layout.drop`.
     public func dropLayout(_ name: String) async throws(WaterfallClientError) {
-        _ = try await result("layout.drop", ["layout": .string(name)])
+        try await send(LayoutDropRequest(layout: name))
     }
 
     /// `layout.list`.
     public func listLayouts() async throws(WaterfallClientError) -> [LayoutSummary] {
-        let node = try await result("layout.list", nil)
-        return try decode("layout.list", node) { node throws(WaterfallClientError) in
-            var layouts: [LayoutSummary] = []
-            for (k, entry) in try ReplyDecoding.array(node, "layouts", "result").enumerated() {
-                let at = "result.layouts[\(k)]"
-                layouts.append(
-                    LayoutSummary(
-                        layout: try ReplyDecoding.string(entry, "layout", at),
-                        sections: try ReplyDecoding.int(entry, "sections", at),
-                        items: try ReplyDecoding.int(entry, "items", at), seq: try ReplyDecoding.int(entry, "seq", at),
-                        widths: try ReplyDecoding.numbers(entry, "widths", at)))
-            }
-            return layouts
-        }
+        try await send(LayoutListRequest())
     }
 
     /// `layout.get`: the frames of `sections` (indices), or of every section, at `width` (one of the layout's
@@ -94,17 +69,12 @@ extension WaterfallClient {
     public func frames(
         of name: String, sections: [Int]? = nil, width: Double? = nil
     ) async throws(WaterfallClientError) -> LayoutFrames {
-        var params: [(key: String, value: JSONValue)] = [("layout", .string(name))]
-        if let sections { params.append(("sections", .array(sections.map { .integer($0) }))) }
-        if let width { params.append(("width", .double(width))) }
-        let node = try await result("layout.get", .object(params))
-        return try decode("layout.get", node, ReplyDecoding.frames)
+        try await send(LayoutGetRequest(layout: name, sections: sections, width: width))
     }
 
     /// `layout.export`: the layout's inputs.
     public func export(_ name: String) async throws(WaterfallClientError) -> LayoutExport {
-        let node = try await result("layout.export", ["layout": .string(name)])
-        return try decode("layout.export", node, ReplyDecoding.export)
+        try await send(LayoutExportRequest(layout: name))
     }
 
     // MARK: Changes
@@ -209,13 +179,7 @@ extension WaterfallClient {
     public func query(
         _ layout: String, rect: Rect, order: ElementOrder = .document, width: Double? = nil
     ) async throws(WaterfallClientError) -> QueryResult {
-        var params: [(key: String, value: JSONValue)] = [
-            ("layout", .string(layout)), ("rect", CommandEncoding.rect(rect)),
-        ]
-        if order != .document { params.append(("order", .string(order.rawValue))) }
-        if let width { params.append(("width", .double(width))) }
-        let node = try await result("query", .object(params))
-        return try decode("query", node, ReplyDecoding.query)
+        try await send(QueryRequest(layout: layout, rect: rect, order: order, width: width))
     }
 
     /// `items.neighbors`: the items above, below, left and right of the item at `path`, each nil at an edge, at
@@ -223,12 +187,7 @@ extension WaterfallClient {
     public func neighbors(
         of path: ItemPath, in layout: String, width: Double? = nil
     ) async throws(WaterfallClientError) -> ItemNeighbors {
-        var params: [(key: String, value: JSONValue)] = [
-            ("layout", .string(layout)), ("section", .integer(path.section)), ("i", .integer(path.item)),
-        ]
-        if let width { params.append(("width", .double(width))) }
-        let node = try await result("items.neighbors", .object(params))
-        return try decode("items.neighbors", node, ReplyDecoding.neighbors)
+        try await send(NeighborsRequest(layout: layout, item: path, width: width))
     }
 
     /// `subscribe`: the layout's events, from the next change on, until the subscription or the connection ends,
@@ -240,7 +199,7 @@ extension WaterfallClient {
 
     /// `unsubscribe`: ends this connection's subscriptions to `layout`.
     public func unsubscribe(_ layout: String) async throws(WaterfallClientError) {
-        _ = try await result("unsubscribe", ["layout": .string(layout)])
+        try await send(UnsubscribeRequest(layout: layout))
         connection.finishSinks(for: layout)
     }
 
@@ -263,7 +222,7 @@ extension WaterfallClient {
     private func mutate(
         _ method: String, layout: String, _ options: MutationOptions, members: (inout JSONWriter) -> Void
     ) async throws(WaterfallClientError) -> MutationResult {
-        try await result(method, decode: ReplyDecoding.mutation, quick: { $0 }) { w in
+        try await result(method, decode: ReplyDecoding.client(ReplyDecoding.mutation), quick: { $0 }) { w in
             Self.writeMutationParams(&w, layout: layout, options, members: members)
         }
     }

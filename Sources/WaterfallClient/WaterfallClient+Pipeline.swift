@@ -48,7 +48,8 @@ extension WaterfallClient {
         members: (Int, inout JSONWriter) -> Void
     ) async -> [Result<MutationResult, WaterfallClientError>] {
         await connection.pipeline(
-            method, count: count, window: window, timeout: timeout, decode: ReplyDecoding.mutation, quick: { $0 }
+            method, count: count, window: window, timeout: timeout,
+            decode: ReplyDecoding.client(ReplyDecoding.mutation), quick: { $0 }
         ) { k, w in
             Self.writeMutationParams(&w, layout: layout, options) { w in members(k, &w) }
         }

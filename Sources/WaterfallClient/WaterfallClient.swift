@@ -64,6 +64,14 @@ public final class WaterfallClient: Sendable {
         try await result(method, params)
     }
 
+    /// Sends a declared method (`DeclaredMethod`, one for every method but the changes) and reads its result.
+    ///
+    ///     let frames = try await client.send(LayoutGetRequest(layout: "feed", width: 820))
+    public func send<M: DeclaredMethod>(_ request: M) async throws(WaterfallClientError) -> M.Result {
+        let node = try await result(M.name, request.params)
+        return try decode(M.name, node, M.result)
+    }
+
     /// Closes the connection: calls in flight fail, subscriptions end. Closing twice does nothing.
     public func close() { connection.close() }
 
@@ -87,12 +95,12 @@ public final class WaterfallClient: Sendable {
 
     /// Decodes `node` with `body`, naming `method` in a decoding error.
     func decode<T>(
-        _ method: String, _ node: JSONNode, _ body: (JSONNode) throws(WaterfallClientError) -> T
+        _ method: String, _ node: JSONNode, _ body: (JSONNode) throws(ReplyError) -> T
     ) throws(WaterfallClientError) -> T {
-        do throws(WaterfallClientError) {
+        do throws(ReplyError) {
             return try body(node)
         } catch {
-            throw error.naming(method)
+            throw .badReply(method, error.message)
         }
     }
 

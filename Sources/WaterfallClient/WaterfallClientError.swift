@@ -1,3 +1,4 @@
+import WaterfallJSON
 import WaterfallProtocol
 
 /// Everything a call can fail with: an error the daemon answered, or the client's own (the connection, a reply
@@ -75,5 +76,20 @@ public struct WaterfallClientError: Error, Sendable, Hashable, CustomStringConve
     /// method; any other error is unchanged.
     func naming(_ method: String) -> Self {
         source == .reply ? .badReply(method, message) : self
+    }
+}
+
+extension ReplyDecoding {
+    /// `read` as a reply's decoder in the client: a result it cannot read is `bad_reply`.
+    static func client<T>(
+        _ read: @escaping @Sendable (JSONNode) throws(ReplyError) -> T
+    ) -> @Sendable (JSONNode) throws(WaterfallClientError) -> T {
+        { node throws(WaterfallClientError) in
+            do throws(ReplyError) {
+                return try read(node)
+            } catch {
+                throw .unreadable(error.message)
+            }
+        }
     }
 }

@@ -112,75 +112,16 @@ public enum DecodedRequest: Sendable {
         _ method: Method, _ request: Request, maxBatchOps: Int
     ) throws(ProtocolError) -> DecodedRequest {
         var p = try Params(request.params, path: "params")
-        let call: MethodCall
         switch method {
         case .change(let change):
             return .change(try self.change(change, request, &p, maxBatchOps: maxBatchOps))
         case .batch:
             return .change(try change(nil, request, &p, maxBatchOps: maxBatchOps))
-        case .ping:
-            call = .ping
-        case .version:
-            call = .version
-        case .layoutList:
-            call = .layoutList
-        case .stats:
-            call = .stats
-        case .metrics:
-            call = .metrics
-        case .rpcDiscover:
-            call = .rpcDiscover
-        case .layoutCreate:
-            let name = try layoutName(&p)
-            let replace = try p.optionalBool("replace") ?? false
-            let wantsDiff = try p.optionalBool("diff") ?? true
-            if p.contains("anchor") {
-                // An anchor names an item by its indices before the request, and a create has no before: even
-                // with `replace`, the layout it makes is new (its diff lists every section as new).
-                throw .badParams(
-                    "params.anchor", "layout.create makes a new layout, with no item before it to anchor to")
-            }
-            let spec = try CommandDecoding.layoutSpec(&p)
-            call = .layoutCreate(LayoutCreation(layout: name, replace: replace, wantsDiff: wantsDiff, spec: spec))
-        case .layoutDrop:
-            call = .layoutDrop(layout: try layoutName(&p))
-        case .layoutExport:
-            call = .layoutExport(layout: try layoutName(&p))
-        case .layoutCSS:
-            call = .layoutCSS(try StylesheetRequest(&p))
-        case .layoutGet:
-            let name = try layoutName(&p)
-            let wanted =
-                p.contains("sections")
-                ? try CommandDecoding.distinctIndices(p.array("sections"), "params.sections") : nil
-            call = .layoutGet(LayoutListing(layout: name, sections: wanted, width: try CommandDecoding.frameWidth(&p)))
-        case .query:
-            let name = try layoutName(&p)
-            guard let rectNode = p.node("rect") else { throw .badParams("params.rect", "missing") }
-            var r = try Params(rectNode, path: "params.rect")
-            let rect = Rect(
-                x: try r.double("x"), y: try r.double("y"), width: try r.double("w"), height: try r.double("h"))
-            try r.finish()
-            let order = try ReadingDecoding.order(&p)
-            let width = try CommandDecoding.frameWidth(&p)
-            try p.finish()
-            guard rect.width >= 0, rect.height >= 0 else {
-                throw .badParams("params.rect", "w and h must be ≥ 0, not \(rect.width) × \(rect.height)")
-            }
-            call = .query(LayoutQuery(layout: name, rect: rect, order: order, width: width))
-        case .itemsNeighbors:
-            call = .neighbors(
-                layout: try layoutName(&p), item: try ReadingDecoding.item(&p),
-                width: try CommandDecoding.frameWidth(&p))
-        case .subscribe:
-            let name = try layoutName(&p)
-            call = .subscribe(
-                layout: name, viewport: try CommandDecoding.viewport(&p), width: try CommandDecoding.frameWidth(&p))
-        case .unsubscribe:
-            call = .unsubscribe(layout: try layoutName(&p))
+        default:
+            guard let declared = method.requestType else { throw ProtocolError.unknownMethod(method.rawValue) }
+            let call = try declared.decodeCall(&p)
+            return .call(request.id, isNotification: request.isNotification, call)
         }
-        try p.finish()
-        return .call(request.id, isNotification: request.isNotification, call)
     }
 
     /// The decoded change of a request of a changing method, or of `batch` when `method` is nil.

@@ -134,5 +134,27 @@ extension Method: RawRepresentable, CaseIterable {
         return view.string.flatMap(named)
     }
 
+    /// The declared request of a method other than the changes and `batch` (`DeclaredMethod`); nil for those.
+    public var requestType: (any DeclaredMethod.Type)? {
+        switch self {
+        case .change, .batch: nil
+        case .ping: PingRequest.self
+        case .version: VersionRequest.self
+        case .layoutCreate: LayoutCreateRequest.self
+        case .layoutDrop: LayoutDropRequest.self
+        case .layoutList: LayoutListRequest.self
+        case .layoutGet: LayoutGetRequest.self
+        case .layoutExport: LayoutExportRequest.self
+        case .layoutCSS: StylesheetRequest.self
+        case .query: QueryRequest.self
+        case .itemsNeighbors: NeighborsRequest.self
+        case .subscribe: SubscribeRequest.self
+        case .unsubscribe: UnsubscribeRequest.self
+        case .stats: StatsRequest.self
+        case .metrics: MetricsRequest.self
+        case .rpcDiscover: DiscoverRequest.self
+        }
+    }
+
     private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 }

@@ -1,35 +1,26 @@
 import WaterfallLayout
 
-/// One request's method with its params decoded and checked: what the server runs, one case per method.
+/// One request's method with its params decoded and checked: the daemon's one dispatch, a case per method other
+/// than the changes, each holding its declared request (`DeclaredMethod`).
 ///
 /// The changes to an existing layout (the batchable methods and `batch`) are not here: they are
 /// `DecodedRequest.change`, since they run another way, as commands applied to one layout, a run of them to the same
 /// layout in one visit.
-///
-/// `layoutCreate` is boxed: a `LayoutSpec` holds the default section properties inline (a few hundred bytes), and
-/// every request of a read, the most frequent small ones included, would be that large and copied as such.
 public enum MethodCall: Sendable {
     case ping
     case version
-    indirect case layoutCreate(LayoutCreation)
-    case layoutDrop(layout: String)
+    indirect case layoutCreate(LayoutCreateRequest)
+    case layoutDrop(LayoutDropRequest)
     case layoutList
-    case layoutGet(LayoutListing)
-    /// `layout.export`: the layout's inputs, in the shape of `layout.create`'s params.
-    case layoutExport(layout: String)
-    /// `layout.css`: a stylesheet exact at every container width of a range.
+    case layoutGet(LayoutGetRequest)
+    case layoutExport(LayoutExportRequest)
     indirect case layoutCSS(StylesheetRequest)
-    case query(LayoutQuery)
-    /// `items.neighbors`: the items next to one on screen (at `width`; nil: the first width).
-    case neighbors(layout: String, item: ItemPath, width: Double?)
-    /// With a viewport, a scoped subscription (its events list what that viewport needs), answered with the
-    /// viewport's elements; its events carry the diffs at `width` (nil: the first width).
-    case subscribe(layout: String, viewport: Viewport?, width: Double?)
-    case unsubscribe(layout: String)
+    case query(QueryRequest)
+    case neighbors(NeighborsRequest)
+    case subscribe(SubscribeRequest)
+    case unsubscribe(UnsubscribeRequest)
     case stats
-    /// `metrics`: `stats` in Prometheus' text format.
     case metrics
-    /// `rpc.discover`: the OpenRPC document.
     case rpcDiscover
 }
 
@@ -53,51 +44,6 @@ extension MethodCall {
         case .metrics: .metrics
         case .rpcDiscover: .rpcDiscover
         }
-    }
-}
-
-/// The params of `layout.create`.
-public struct LayoutCreation: Sendable {
-    public var layout: String
-    public var replace: Bool
-    public var wantsDiff: Bool
-    public var spec: LayoutSpec
-
-    public init(layout: String, replace: Bool, wantsDiff: Bool, spec: LayoutSpec) {
-        self.layout = layout
-        self.replace = replace
-        self.wantsDiff = wantsDiff
-        self.spec = spec
-    }
-}
-
-/// The params of `layout.get`: the sections to list (nil: all of them, in order).
-public struct LayoutListing: Sendable {
-    public var layout: String
-    public var sections: [Int]?
-    /// The width whose frames are listed; nil for the first.
-    public var width: Double?
-
-    public init(layout: String, sections: [Int]?, width: Double? = nil) {
-        self.layout = layout
-        self.sections = sections
-        self.width = width
-    }
-}
-
-/// The params of `query`: a rect whose `w` and `h` are ≥ 0, and the order of its elements.
-public struct LayoutQuery: Sendable {
-    public var layout: String
-    public var rect: Rect
-    public var order: ElementOrder
-    /// The width whose frames are queried; nil for the first.
-    public var width: Double?
-
-    public init(layout: String, rect: Rect, order: ElementOrder = .document, width: Double? = nil) {
-        self.layout = layout
-        self.rect = rect
-        self.order = order
-        self.width = width
     }
 }
 

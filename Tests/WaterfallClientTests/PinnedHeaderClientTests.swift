@@ -2,6 +2,7 @@ import Testing
 import WaterfallCommandLine
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallProtocol
 
 @testable import WaterfallClient
 

@@ -1,6 +1,7 @@
 import Testing
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallProtocol
 import WaterfallTestSupport
 
 @testable import WaterfallClient

@@ -1,6 +1,7 @@
 import Testing
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallProtocol
 
 @testable import WaterfallClient
 
@@ -55,7 +56,7 @@ import WaterfallLayout
         #expect {
             try ReplyDecoding.mutation(try JSONDocument(parsing: text).root)
         } throws: { error in
-            (error as? WaterfallClientError)?.message == message
+            (error as? ReplyError)?.message == message
         }
     }
 

@@ -11,9 +11,9 @@ import WaterfallTestSupport
 @Suite struct DurableRegistryTests {
     let limits = RequestLimits(Config())
 
-    func creation(_ name: String) -> LayoutCreation {
+    func creation(_ name: String) -> LayoutCreateRequest {
         let section = SectionSpec(items: Array(repeating: Item(height: 10), count: 3))
-        return LayoutCreation(
+        return LayoutCreateRequest(
             layout: name, replace: false, wantsDiff: false, spec: LayoutSpec(width: 100, sections: [section]))
     }
 
@@ -88,7 +88,7 @@ import WaterfallTestSupport
             properties: SectionProperties(columns: 3, reflow: .stable),
             items: [100, 50, 80, 60, 40].map { Item(height: $0) })
         _ = try await registry.create(
-            LayoutCreation(
+            LayoutCreateRequest(
                 layout: "feed", replace: false, wantsDiff: false, spec: LayoutSpec(width: 320, sections: [section])),
             limits: limits)
         let changes = [
@@ -118,7 +118,7 @@ import WaterfallTestSupport
         let items = [Item(height: 5, aspectWidth: 4), Item(height: 60), Item(height: 3, aspectWidth: 8)]
         for (name, axis) in [("across", Axis.horizontal), ("turned", .vertical)] {
             _ = try await registry.create(
-                LayoutCreation(
+                LayoutCreateRequest(
                     layout: name, replace: false, wantsDiff: false,
                     spec: LayoutSpec(width: 200, direction: .rtl, axis: axis, sections: [SectionSpec(items: items)])),
                 limits: limits)
@@ -205,7 +205,7 @@ import WaterfallTestSupport
             width: 300, defaults: SectionProperties(columns: 3),
             sections: [SectionSpec(items: items), SectionSpec(properties: SectionProperties(columns: 2), items: items)])
         _ = try await registry.create(
-            LayoutCreation(layout: "feed", replace: false, wantsDiff: false, spec: spec), limits: limits)
+            LayoutCreateRequest(layout: "feed", replace: false, wantsDiff: false, spec: spec), limits: limits)
         // A first change makes the journal allocate room ahead, so that the failing visit gets as far as its
         // write (or sync) before failing.
         let first = await registry.apply(

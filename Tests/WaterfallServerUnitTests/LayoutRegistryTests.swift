@@ -38,9 +38,9 @@ import WaterfallProtocol
 
     let limits = RequestLimits(Config())
 
-    func creation(_ name: String, replace: Bool = false, items: Int = 2) -> LayoutCreation {
+    func creation(_ name: String, replace: Bool = false, items: Int = 2) -> LayoutCreateRequest {
         let section = SectionSpec(items: Array(repeating: Item(height: 10), count: items))
-        return LayoutCreation(
+        return LayoutCreateRequest(
             layout: name, replace: replace, wantsDiff: false, spec: LayoutSpec(width: 100, sections: [section]))
     }
 

@@ -21,15 +21,15 @@ extension ClientSession {
                     id: id, seq: layout.seq, contentSize: layout.contentSize,
                     diff: creation.wantsDiff ? layout.screen.diff(diff) : nil),
                 &out)
-        case .layoutExport(let name):
-            let layout = try await registry.snapshot(name)
+        case .layoutExport(let request):
+            let layout = try await registry.snapshot(request.layout)
             ReplyEncoding.layoutExport(&out, id: id, seq: layout.seq, spec: layout.spec)
         case .layoutCSS(let request):
             let layout = try await registry.snapshot(request.layout)
             let (sheet, responsive) = try request.stylesheet(of: layout.spec, columnLimit: layout.limits.maxColumns)
             ReplyEncoding.layoutCSS(&out, id: id, sheet, responsive, sections: request.sections)
-        case .layoutDrop(let name):
-            try await registry.drop(name)
+        case .layoutDrop(let request):
+            try await registry.drop(request.layout)
             ReplyEncoding.emptyResult(&out, id: id)
         case .layoutList:
             ReplyEncoding.layoutList(&out, id: id, await registry.summaries())
@@ -42,24 +42,24 @@ extension ClientSession {
             if replying {
                 await stream(SnapshotReply(id: id, layout: layout, query: query.rect, order: query.order), &out)
             }
-        case .neighbors(let name, let item, let width):
-            let layout = try await registry.snapshot(name, width: width)
-            try SnapshotReply.check(item, in: layout)
-            ReplyEncoding.neighbors(&out, id: id, seq: layout.seq, layout.neighbors(of: item))
-        case .subscribe(let name, let viewport, let width):
+        case .neighbors(let request):
+            let layout = try await registry.snapshot(request.layout, width: request.width)
+            try SnapshotReply.check(request.item, in: layout)
+            ReplyEncoding.neighbors(&out, id: id, seq: layout.seq, layout.neighbors(of: request.item))
+        case .subscribe(let request):
             let layout = try await registry.subscribe(
-                name, ObjectIdentifier(self), output, viewport: viewport, width: width)
-            subscriptions.insert(name)
-            if let layout, let viewport {
+                request.layout, ObjectIdentifier(self), output, viewport: request.viewport, width: request.width)
+            subscriptions.insert(request.layout)
+            if let layout, let viewport = request.viewport {
                 ReplyEncoding.scopedSubscription(
                     &out, id: id, seq: layout.seq, contentSize: layout.contentSize, viewport: viewport,
                     diff: layout.screen.diff(layout.scopedSnapshot(viewport)))
             } else {
                 ReplyEncoding.emptyResult(&out, id: id)
             }
-        case .unsubscribe(let name):
-            try registry.unsubscribe(name, ObjectIdentifier(self))
-            subscriptions.remove(name)
+        case .unsubscribe(let request):
+            try registry.unsubscribe(request.layout, ObjectIdentifier(self))
+            subscriptions.remove(request.layout)
             ReplyEncoding.emptyResult(&out, id: id)
         case .stats:
             ReplyEncoding.stats(&out, id: id, await service.statsReport())

@@ -41,7 +41,9 @@ final class LayoutRegistry: Sendable {
 
     /// Builds and adds the layout `creation` describes, replacing one of the same name only if it says so (whose
     /// subscribers then get `layout.dropped`); never past `maxLayouts` or the item budget.
-    func create(_ creation: LayoutCreation, limits: RequestLimits) async throws(ProtocolError) -> (Layout, LayoutDiff) {
+    func create(_ creation: LayoutCreateRequest, limits: RequestLimits) async throws(ProtocolError) -> (
+        Layout, LayoutDiff
+    ) {
         let name = creation.layout
         if !creation.replace, entry(name) != nil { throw Self.exists(name) }
         // Reserved for its items and sections, settled with its columns once it is built.

@@ -1,38 +1,43 @@
 import WaterfallJSON
 import WaterfallLayout
-import WaterfallProtocol
 
-/// Reads result nodes into the client's types; a node not shaped as the Methods article says is `bad_reply`, naming the
-/// path of the field at fault.
-enum ReplyDecoding {
-    typealias Failure = WaterfallClientError
+/// Reads result nodes into the methods' result types; a node not shaped as the Methods article says is a
+/// `ReplyError` naming the path of the field at fault (a client reports it as `bad_reply`).
+public enum ReplyDecoding {
+    public typealias Failure = ReplyError
     /// The path of a field, for an error message: built only when a field is at fault (a path per section entry
     /// cost more than decoding the entry).
-    typealias Path = () -> String
+    public typealias Path = () -> String
 
-    static func fail(_ path: String, _ what: String) -> Failure { .unreadable("\(path): \(what)") }
+    public static func fail(_ path: String, _ what: String) -> Failure { ReplyError("\(path): \(what)") }
 
-    static func member(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> JSONNode {
+    public static func member(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
+        -> JSONNode
+    {
         guard let value = node[key] else { throw fail(path(), "no member \(key)") }
         return value
     }
 
-    static func number(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> Double {
+    public static func number(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
+        -> Double
+    {
         guard let value = try member(node, key, path()).double else { throw fail("\(path()).\(key)", "not a number") }
         return value
     }
 
-    static func int(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> Int {
+    public static func int(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> Int {
         guard let value = try member(node, key, path()).int else { throw fail("\(path()).\(key)", "not an integer") }
         return value
     }
 
-    static func string(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> String {
+    public static func string(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
+        -> String
+    {
         guard let value = try member(node, key, path()).string else { throw fail("\(path()).\(key)", "not a string") }
         return value
     }
 
-    static func array(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
+    public static func array(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
         -> JSONNode.Elements
     {
         let value = try member(node, key, path())
@@ -41,7 +46,9 @@ enum ReplyDecoding {
     }
 
     /// The array of numbers at `key` of `node` (a layout's `widths`).
-    static func numbers(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> [Double] {
+    public static func numbers(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
+        -> [Double]
+    {
         var values: [Double] = []
         for (k, element) in try array(node, key, path()).enumerated() {
             guard let value = element.double else { throw fail("\(path()).\(key)[\(k)]", "not a number") }
@@ -51,25 +58,25 @@ enum ReplyDecoding {
     }
 
     /// `{"x", "y", "w", "h"}`.
-    static func rect(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Rect {
+    public static func rect(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Rect {
         Rect(
             x: try number(node, "x", path()), y: try number(node, "y", path()), width: try number(node, "w", path()),
             height: try number(node, "h", path()))
     }
 
     /// `{"w", "h"}`.
-    static func size(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Size {
+    public static func size(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Size {
         Size(width: try number(node, "w", path()), height: try number(node, "h", path()))
     }
 
     /// An item frame of a section entry: `{"i", "x", "y", "w", "h", "id"?}`.
-    static func itemFrame(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> ItemFrame {
+    public static func itemFrame(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> ItemFrame {
         ItemFrame(index: try int(node, "i", path()), frame: try rect(node, path()), id: node["id"]?.string)
     }
 
     /// The `items` array of a section entry, read in one pass over each item's members through views, since a
     /// lookup per key would make a node (a retain) and walk the members again for each of the six.
-    static func itemFrames(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [ItemFrame] {
+    public static func itemFrames(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [ItemFrame] {
         try node.withView { (array: JSONView) throws(Failure) -> [ItemFrame] in
             guard array.kind == .array else { throw fail(path(), "not an array") }
             var frames: [ItemFrame] = []
@@ -109,14 +116,14 @@ enum ReplyDecoding {
     }
 
     /// A header or footer of a diff entry: absent (unchanged), null (gone) or a rect.
-    static func change(_ node: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> FrameChange {
+    public static func change(_ node: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> FrameChange {
         guard let node else { return .unchanged }
         return node.isNull ? .removed : .set(try rect(node, path()))
     }
 
     /// A header's `pinMaxY` (a horizontal layout's `pinMaxX` or `pinMinX`), when it has one (a pinned header); nil
     /// for an absent or null header.
-    static func pinMaxY(_ header: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> Double? {
+    public static func pinMaxY(_ header: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> Double? {
         guard let header, !header.isNull else { return nil }
         for key: StaticString in ["pinMaxY", "pinMaxX", "pinMinX"] where header[key] != nil {
             return try number(header, key, path())
@@ -126,33 +133,33 @@ enum ReplyDecoding {
 
     /// How a section entry maps to the screen, by its members: a horizontal layout's has `width` for `height`,
     /// and under rtl a pinned header's `pinMinX`.
-    static func screen(of entry: JSONNode) -> ScreenMapping {
+    public static func screen(of entry: JSONNode) -> ScreenMapping {
         screen(hasWidth: entry["width"] != nil, headerPinsMinX: entry["header"]?["pinMinX"] != nil)
     }
 
     /// The rule of `screen(of:)` on what an entry has: a `width` (along a horizontal feed), and a header pinned by
     /// its `pinMinX` (right to left).
-    static func screen(hasWidth: Bool, headerPinsMinX: Bool) -> ScreenMapping {
+    public static func screen(hasWidth: Bool, headerPinsMinX: Bool) -> ScreenMapping {
         guard hasWidth else { return .identity }
         return ScreenMapping(axis: .horizontal, direction: headerPinsMinX ? .rtl : .ltr)
     }
 
     /// A member along the feed: `vertical` (`height`, `dy`), else `horizontal` (`width`, `dx`).
-    static func along(
+    public static func along(
         _ node: JSONNode, _ vertical: StaticString, _ horizontal: StaticString, _ path: @autoclosure Path
     ) throws(Failure) -> Double {
         try number(node, node[vertical] == nil && node[horizontal] != nil ? horizontal : vertical, path())
     }
 
     /// A query element's `pinned`: false when absent.
-    static func pinned(_ element: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Bool {
+    public static func pinned(_ element: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Bool {
         guard let node = element["pinned"] else { return false }
         guard let value = node.bool else { throw fail("\(path()).pinned", "not a boolean") }
         return value
     }
 
     /// The mutation result: `{"seq", "contentSize", "diff"?, "anchor"?}`.
-    static func mutation(_ node: JSONNode) throws(Failure) -> MutationResult {
+    public static func mutation(_ node: JSONNode) throws(Failure) -> MutationResult {
         let diffNode = node["diff"]
         return MutationResult(
             seq: try int(node, "seq", "result"),
@@ -162,7 +169,7 @@ enum ReplyDecoding {
     }
 
     /// `{"section", "i", "dy"}` or null; nil when absent.
-    static func anchor(_ node: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> AnchorResult? {
+    public static func anchor(_ node: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> AnchorOutcome? {
         guard let node else { return nil }
         if node.isNull { return .removed }
         let item = ItemPath(section: try int(node, "section", path()), item: try int(node, "i", path()))
@@ -171,7 +178,7 @@ enum ReplyDecoding {
     }
 
     /// A diff: `{"sections": [...], "shifts"?: [...]}`.
-    static func diff(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> LayoutDiff {
+    public static func diff(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> LayoutDiff {
         var sections: [SectionDiff] = []
         var screen = ScreenMapping.identity
         for (k, entry) in try array(node, "sections", path()).enumerated() {
@@ -201,7 +208,7 @@ enum ReplyDecoding {
     }
 
     /// `layout.get`'s result.
-    static func frames(_ node: JSONNode) throws(Failure) -> LayoutFrames {
+    public static func frames(_ node: JSONNode) throws(Failure) -> LayoutFrames {
         var sections: [SectionFrames] = []
         for (k, entry) in try array(node, "sections", "result").enumerated() {
             func at() -> String { "result.sections[\(k)]" }
@@ -223,7 +230,7 @@ enum ReplyDecoding {
     }
 
     /// `query`'s result.
-    static func query(_ node: JSONNode) throws(Failure) -> QueryResult {
+    public static func query(_ node: JSONNode) throws(Failure) -> QueryResult {
         var elements: [Element] = []
         for (k, entry) in try array(node, "elements", "result").enumerated() {
             elements.append(try element(entry, "result.elements[\(k)]"))
@@ -234,7 +241,7 @@ enum ReplyDecoding {
     }
 
     /// A `query` element at `at`.
-    static func element(_ entry: JSONNode, _ at: @autoclosure Path) throws(Failure) -> Element {
+    public static func element(_ entry: JSONNode, _ at: @autoclosure Path) throws(Failure) -> Element {
         let name = try string(entry, "kind", at())
         guard let kind = Element.Kind(rawValue: name) else { throw fail("\(at()).kind", "unknown kind \(name)") }
         return Element(
@@ -243,7 +250,7 @@ enum ReplyDecoding {
     }
 
     /// `items.neighbors`' result: each side an element or null.
-    static func neighbors(_ node: JSONNode) throws(Failure) -> ItemNeighbors {
+    public static func neighbors(_ node: JSONNode) throws(Failure) -> ItemNeighbors {
         func side(_ key: StaticString) throws(Failure) -> Element? {
             let entry = try member(node, key, "result")
             return entry.isNull ? nil : try element(entry, "result.\(key)")
@@ -253,7 +260,7 @@ enum ReplyDecoding {
     }
 
     /// `layout.export`'s result, its inputs read by the daemon's own decoder (they are `layout.create`'s params).
-    static func export(_ node: JSONNode) throws(Failure) -> LayoutExport {
+    public static func export(_ node: JSONNode) throws(Failure) -> LayoutExport {
         let seq = try int(node, "seq", "result")
         let inputs = try member(node, "layout", "result")
         do throws(ProtocolError) {
@@ -262,22 +269,22 @@ enum ReplyDecoding {
             try params.finish()
             return LayoutExport(seq: seq, spec: spec)
         } catch {
-            throw .unreadable(error.message)
+            throw ReplyError(error.message)
         }
     }
 
     /// The engine commands of an event's `ops`, read by the protocol module's decoder as the daemon read them.
-    static func commands(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [LayoutCommand] {
+    public static func commands(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [LayoutCommand] {
         guard node.kind == .array else { throw fail(path(), "not an array") }
         do throws(ProtocolError) {
             return try CommandDecoding.appliedOps(node.elements, path())
         } catch {
-            throw .unreadable(error.message)
+            throw ReplyError(error.message)
         }
     }
 
     /// The answer to a scoped `subscribe`: `{"seq", "contentSize", "viewport", "diff"}`.
-    static func viewportSnapshot(_ node: JSONNode) throws(Failure) -> ViewportSnapshot {
+    public static func viewportSnapshot(_ node: JSONNode) throws(Failure) -> ViewportSnapshot {
         let viewport = try member(node, "viewport", "result")
         return ViewportSnapshot(
             seq: try int(node, "seq", "result"),
@@ -291,45 +298,5 @@ enum ReplyDecoding {
                     y: try number(viewport, "y", "result.viewport"),
                     height: try number(viewport, "h", "result.viewport")),
             diff: try diff(member(node, "diff", "result"), "result.diff"))
-    }
-
-    /// A `{"method", "params"}` list.
-    static func operations(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [Operation] {
-        guard node.kind == .array else { throw fail(path(), "not an array") }
-        var ops: [Operation] = []
-        for (k, op) in node.elements.enumerated() {
-            func at() -> String { "\(path())[\(k)]" }
-            ops.append(Operation(method: try string(op, "method", at()), params: op["params"]?.value ?? .object([])))
-        }
-        return ops
-    }
-}
-
-extension LayoutEvent {
-    /// The notifications a subscription receives.
-    static let methods = ["layout.changed", "layout.dropped", "subscription.overflow"]
-
-    /// The event of a notification line.
-    init(notification root: JSONNode) throws(WaterfallClientError) {
-        let method = try ReplyDecoding.string(root, "method", "event")
-        let params = try ReplyDecoding.member(root, "params", "event")
-        let layout = try ReplyDecoding.string(params, "layout", "event.params")
-        switch method {
-        case "layout.changed":
-            let ops = try ReplyDecoding.member(params, "ops", "event.params")
-            self = .changed(
-                LayoutChange(
-                    layout: layout, seq: try ReplyDecoding.int(params, "seq", "event.params"),
-                    contentSize: try ReplyDecoding.size(
-                        ReplyDecoding.member(params, "contentSize", "event.params"), "event.params.contentSize"),
-                    ops: try ReplyDecoding.operations(ops, "event.params.ops"),
-                    commands: try ReplyDecoding.commands(ops, "event.params.ops"),
-                    diff: try ReplyDecoding.diff(
-                        ReplyDecoding.member(params, "diff", "event.params"), "event.params.diff"),
-                    anchor: try ReplyDecoding.anchor(params["anchor"], "event.params.anchor"), json: params.value))
-        case "layout.dropped": self = .dropped(layout: layout)
-        case "subscription.overflow": self = .overflow(layout: layout)
-        default: throw ReplyDecoding.fail("event.method", "unknown event \(method)")
-        }
     }
 }
