@@ -61,7 +61,7 @@ import WaterfallProtocol
         #expect {
             if root["sections"] != nil { _ = try ReplyDecoding.frames(root) } else { _ = try ReplyDecoding.query(root) }
         } throws: { error in
-            (error as? WaterfallClientError)?.message == message
+            (error as? ReplyError)?.message == message
         }
     }
 
