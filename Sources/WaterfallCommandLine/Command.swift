@@ -1,8 +1,15 @@
+import WaterfallProtocol
+
 /// waterfallctl's commands, each with its arguments, options and help in one place: the parser, `help`, the
 /// completion scripts and the README's table read this list.
-package enum Command: String, CaseIterable, Sendable {
+///
+/// Besides the commands written for people (`get`, `watch`, `render`…), every method of the protocol is a command
+/// of its own name (`items.delete`), its flags its declared params (`Command+Method.swift`).
+package enum Command: Hashable, Sendable {
     case ping, version, stats, metrics, list, get, query, neighbors, export, css, html, call, describe, watch, render,
         completion, help
+    /// A method of the protocol, by its own name.
+    case declared(Method)
 
     /// A positional argument: its placeholder, and what a shell may complete it with.
     package struct Argument: Sendable, Equatable {
@@ -37,6 +44,7 @@ package enum Command: String, CaseIterable, Sendable {
         case .describe: [Argument(name: "METHOD", kind: .method, optional: true)]
         case .completion: [Argument(name: "SHELL", kind: .shell)]
         case .help: [Argument(name: "COMMAND", kind: .command, optional: true)]
+        case .declared(let method): method.takesLayout ? [Argument(name: "LAYOUT", kind: .layout)] : []
         }
     }
 
@@ -125,6 +133,9 @@ package enum Command: String, CaseIterable, Sendable {
         case .render: "an SVG picture of a layout"
         case .completion: "a completion script for bash, zsh or fish"
         case .help: "this list, or a command's help"
+        case .declared(let method):
+            // The declaration's first sentence, as a line of the list: "deletes items of a section, …".
+            Self.firstSentence(MethodTable.declaration(method).summary).lowercasedFirst
         }
     }
 
@@ -188,6 +199,11 @@ package enum Command: String, CaseIterable, Sendable {
               fish: waterfallctl completion fish > ~/.config/fish/completions/waterfallctl.fish
             """
         case .help: "Prints the commands, or with COMMAND its usage and options."
+        case .declared(let method):
+            """
+            Sends \(method.rawValue) with the params its flags give (a list as 1,2,3; a list of lists as 0:1,0:2;
+            an object as JSON) and prints the result: its elements as a table, anything else as the daemon's JSON.
+            """
         }
     }
 

@@ -29,6 +29,7 @@ struct CommandRun: Sendable {
             _ = try invocation.imageWidth()
         case .css, .html: _ = try stylesheetOptions()
         case .call: if invocation.arguments.count == 2 && invocation.arguments[1] != "-" { _ = try params() }
+        case .declared(let method): _ = try invocation.params(of: method)
         default: break
         }
     }
@@ -113,6 +114,8 @@ struct CommandRun: Sendable {
             return try await render(client)
         case .css, .html:
             return try await stylesheet(client)
+        case .declared(let method):
+            return try await call(client, method)
         case .help, .completion:
             // Both are answered before connecting (`WaterfallCtl.run`).
             terminal.write(command.help)

@@ -24,6 +24,24 @@ import WaterfallJSON
         return (status, output.standardText, output.errorText, output.files.withLock { $0 })
     }
 
+    @Test func aMethodIsACommandOfItsOwnName() async throws {
+        try await InProcessDaemon.with { daemon in
+            let p = daemon.path
+            let created = await Self.run(
+                [
+                    "layout.create", "col", "--width", "100", "--defaults", #"{"columns":1,"rowSpacing":0}"#,
+                    "--sections", #"[{"items":[{"h":10},{"h":20},{"h":30}]}]"#,
+                ], socket: p)
+            let createdResult = try JSONValue(parsing: created.out)
+            #expect(createdResult["seq"] == 1)
+            let deleted = await Self.run(["items.delete", "col", "--section", "0", "--items", "0,1"], socket: p)
+            let deletedResult = try JSONValue(parsing: deleted.out)
+            #expect(deletedResult["contentSize"] == ["w": 100, "h": 30])
+            let bad = await Self.run(["items.delete", "col", "--section", "0", "--items", "7"], socket: p)
+            #expect(bad.status == .daemonError && bad.err.contains("params.items[0]"))
+        }
+    }
+
     @Test func theReadmeStepsPrintTablesAndJSON() async throws {
         try await InProcessDaemon.with { daemon in
             let p = daemon.path
