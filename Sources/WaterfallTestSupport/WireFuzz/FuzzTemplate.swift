@@ -1,3 +1,6 @@
+import WaterfallJSON
+import WaterfallProtocol
+
 /// A valid request of one method against the fixture layout, whose every field the fuzzer varies.
 ///
 /// `params` omits `layout` (the slot's name goes first when the case is written); nil for a method without params.
@@ -27,8 +30,25 @@ package struct FuzzTemplate: Sendable {
     private static let anchor = #","anchor":{"section":0,"i":1},"diff":true"#
 
     /// One template per method (two for those with both kinds of section properties), every number of the
-    /// protocol in at least one of them: the fields of the fuzz table.
-    package static let all: [FuzzTemplate] = [
+    /// protocol in at least one of them: the fields of the fuzz table. A method without a template written here
+    /// gets its declaration's example (`declared`).
+    package static let all: [FuzzTemplate] =
+        written
+        + Method.allCases.filter { method in
+            method != .batch && !written.contains { $0.method == method.rawValue }
+        }.map(declared)
+
+    /// The template of a method's declared example: its params but `layout`.
+    static func declared(_ method: Method) -> FuzzTemplate {
+        let declaration = MethodTable.declaration(method)
+        let namesLayout = declaration.params.contains { $0.name == "layout" }
+        let params = declaration.example.params.filter { $0.key != "layout" }
+        return FuzzTemplate(
+            method.rawValue, declaration.params.isEmpty ? nil : JSONValue.object(params).jsonText,
+            namesLayout: namesLayout, isChange: ChangeMethod(rawValue: method.rawValue) != nil)
+    }
+
+    private static let written: [FuzzTemplate] = [
         FuzzTemplate("ping", nil, namesLayout: false),
         FuzzTemplate("version", nil, namesLayout: false),
         FuzzTemplate("layout.list", nil, namesLayout: false),
