@@ -18,6 +18,7 @@ public enum Method: Hashable, Sendable {
     case layoutCSS
     case query
     case itemsNeighbors
+    case itemsGet
     case subscribe
     case unsubscribe
     case stats
@@ -63,6 +64,7 @@ extension Method: RawRepresentable, CaseIterable {
         case .layoutCSS: "layout.css"
         case .query: "query"
         case .itemsNeighbors: "items.neighbors"
+        case .itemsGet: "items.get"
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
         case .stats: "stats"
@@ -74,7 +76,7 @@ extension Method: RawRepresentable, CaseIterable {
     public static let allCases: [Method] =
         [
             .batch, .ping, .version, .layoutCreate, .layoutDrop, .layoutList, .layoutGet, .layoutExport, .layoutCSS,
-            .query, .itemsNeighbors,
+            .query, .itemsNeighbors, .itemsGet,
             .subscribe, .unsubscribe, .stats, .metrics, .rpcDiscover,
         ] + ChangeMethod.allCases.map(Method.change)
 
@@ -103,7 +105,9 @@ extension Method: RawRepresentable, CaseIterable {
         case 7:
             if view.isEqual(toKey: "version") { return .version }
             if view.isEqual(toKey: "metrics") { return .metrics }
-        case 9: if view.isEqual(toKey: "subscribe") { return .subscribe }
+        case 9:
+            if view.isEqual(toKey: "subscribe") { return .subscribe }
+            if view.isEqual(toKey: "items.get") { return .itemsGet }
         case 10:
             if view.isEqual(toKey: "items.move") { return .change(.itemsMove) }
             if view.isEqual(toKey: "layout.get") { return .layoutGet }
@@ -148,6 +152,7 @@ extension Method: RawRepresentable, CaseIterable {
         case .layoutCSS: StylesheetRequest.self
         case .query: QueryRequest.self
         case .itemsNeighbors: NeighborsRequest.self
+        case .itemsGet: ItemsGetRequest.self
         case .subscribe: SubscribeRequest.self
         case .unsubscribe: UnsubscribeRequest.self
         case .stats: StatsRequest.self

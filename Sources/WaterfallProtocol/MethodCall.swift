@@ -17,6 +17,7 @@ public enum MethodCall: Sendable {
     indirect case layoutCSS(StylesheetRequest)
     case query(QueryRequest)
     case neighbors(NeighborsRequest)
+    case itemsGet(ItemsGetRequest)
     case subscribe(SubscribeRequest)
     case unsubscribe(UnsubscribeRequest)
     case stats
@@ -38,6 +39,7 @@ extension MethodCall {
         case .layoutCSS: .layoutCSS
         case .query: .query
         case .neighbors: .itemsNeighbors
+        case .itemsGet: .itemsGet
         case .subscribe: .subscribe
         case .unsubscribe: .unsubscribe
         case .stats: .stats

@@ -35,6 +35,13 @@ public struct SnapshotReply: ChunkedReply {
         }
     }
 
+    /// A reply listing `elements`, given in flow terms, in their order (`items.get`).
+    public init(id: RequestID, layout: Layout, listing elements: [Element]) {
+        self.id = id
+        self.layout = layout
+        self.listing = .ordered(elements)
+    }
+
     /// Refuses an item path that names no item of `layout` (`not_found`, naming `params.section` or `params.i`).
     public static func check(_ item: ItemPath, in layout: Layout) throws(ProtocolError) {
         guard item.section < layout.sectionCount else {

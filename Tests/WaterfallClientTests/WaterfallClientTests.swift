@@ -3,6 +3,7 @@ import Testing
 import WaterfallClient
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallProtocol
 
 @Suite struct WaterfallClientTests {
     static let spec = LayoutSpec(
@@ -68,6 +69,14 @@ import WaterfallLayout
             let n = try await client.neighbors(of: ItemPath(section: 0, item: 4), in: "photos")
             #expect(n.above?.index == 2 && n.left?.index == 1 && n.below == nil && n.right == nil)
             #expect(n.left?.frame == Rect(x: 110, y: 0, width: 100, height: 150))
+            // Any declared method by its request type: the frames of items by index, in the order listed.
+            let listed = try await client.send(
+                ItemsGetRequest(
+                    layout: "photos", items: [ItemPath(section: 0, item: 1), ItemPath(section: 0, item: 0)]))
+            #expect(listed.elements.map(\.frame) == [n.left?.frame, reading.elements.first?.frame])
+            await #expect(throws: WaterfallClientError.self) {
+                try await client.send(ItemsGetRequest(layout: "photos", items: [ItemPath(section: 0, item: 5)]))
+            }
         }
     }
 

@@ -37,6 +37,15 @@ import WaterfallJSON
             let deleted = await Self.run(["items.delete", "col", "--section", "0", "--items", "0,1"], socket: p)
             let deletedResult = try JSONValue(parsing: deleted.out)
             #expect(deletedResult["contentSize"] == ["w": 100, "h": 30])
+            let listed = await Self.run(["items.get", "col", "--items", "0:0,0:0"], socket: p)
+            #expect(
+                listed.out == """
+                    # seq 2, content 100 × 30
+                    KIND  SECTION  I  X  Y    W   H  ID
+                    item        0  0  0  0  100  30
+                    item        0  0  0  0  100  30
+
+                    """)
             let bad = await Self.run(["items.delete", "col", "--section", "0", "--items", "7"], socket: p)
             #expect(bad.status == .daemonError && bad.err.contains("params.items[0]"))
         }

@@ -46,6 +46,10 @@ extension ClientSession {
             let layout = try await registry.snapshot(request.layout, width: request.width)
             try SnapshotReply.check(request.item, in: layout)
             ReplyEncoding.neighbors(&out, id: id, seq: layout.seq, layout.neighbors(of: request.item))
+        case .itemsGet(let request):
+            let layout = try await registry.snapshot(request.layout, width: request.width)
+            let reply = SnapshotReply(id: id, layout: layout, listing: try request.elements(of: layout))
+            if replying { await stream(reply, &out) }
         case .subscribe(let request):
             let layout = try await registry.subscribe(
                 request.layout, ObjectIdentifier(self), output, viewport: request.viewport, width: request.width)
