@@ -16,18 +16,14 @@ enum QuickReply {
         line.withUnsafeBufferPointer { bytes in
             var c = JSONCursor(bytes)
             var id: Int64?
-            var version = false
             var result: MutationResult?
-            let read = c.object { key, c in
-                if key.equals("id") {
-                    return c.once(&id) { $0.integer() }
-                } else if key.equals("result") {
-                    return c.once(&result) { Self.result(&$0) }
-                } else if key.equals("jsonrpc") && !version {
-                    version = c.take(string: "2.0")
-                    return version
+            let read = c.object(envelope) { member, c in
+                switch member {
+                case .id: return c.once(&id) { $0.integer() }
+                case .result: return c.once(&result) { Self.result(&$0) }
+                case .jsonrpc:
+                    return c.take(string: "2.0")
                 }
-                return false
             }
             guard read, c.isAtEnd, let id, let result else { return nil }
             return (id, result)
@@ -36,19 +32,32 @@ enum QuickReply {
 
     // MARK: Private
 
+    private enum Envelope { case id, result, jsonrpc }
+    private enum Result { case seq, contentSize, diff }
+    private enum Extent { case w, h }
+    private enum Entry { case section, origin, height, count, dy, isNew, items }
+    private enum Frame { case i, x, y, w, h }
+
+    private static let envelope = MemberNames<Envelope>(["id": .id, "result": .result, "jsonrpc": .jsonrpc])
+    private static let resultNames = MemberNames<Result>(["seq": .seq, "contentSize": .contentSize, "diff": .diff])
+    private static let extent = MemberNames<Extent>(["w": .w, "h": .h])
+    private static let diffNames = MemberNames<Void>(["sections": ()])
+    private static let entryNames = MemberNames<Entry>([
+        "section": .section, "origin": .origin, "height": .height, "count": .count, "dy": .dy, "new": .isNew,
+        "items": .items,
+    ])
+    private static let frame = MemberNames<Frame>(["i": .i, "x": .x, "y": .y, "w": .w, "h": .h])
+
     private static func result(_ c: inout JSONCursor) -> MutationResult? {
         var seq: Int?
         var size: Size?
         var diff: LayoutDiff?
-        let read = c.object { key, c in
-            if key.equals("seq") {
-                return c.once(&seq) { $0.integer().map { Int($0) } }
-            } else if key.equals("contentSize") {
-                return c.once(&size) { Self.size(&$0) }
-            } else if key.equals("diff") {
-                return c.once(&diff) { Self.diff(&$0) }
+        let read = c.object(resultNames) { member, c in
+            switch member {
+            case .seq: return c.once(&seq) { $0.integer().map { Int($0) } }
+            case .contentSize: return c.once(&size) { Self.size(&$0) }
+            case .diff: return c.once(&diff) { Self.diff(&$0) }
             }
-            return false
         }
         guard read, let seq, let size else { return nil }
         return MutationResult(seq: seq, contentSize: size, diff: diff)
@@ -57,13 +66,13 @@ enum QuickReply {
     private static func size(_ c: inout JSONCursor) -> Size? {
         var width: Double?
         var height: Double?
-        let read = c.object { key, c in
-            if key.equals("w") {
-                return c.once(&width) { $0.number() }
-            } else if key.equals("h") {
-                return c.once(&height) { $0.number() }
+        let read = c.object(extent) { member, c in
+            let value = c.number()
+            switch member {
+            case .w: width = value
+            case .h: height = value
             }
-            return false
+            return value != nil
         }
         guard read, let width, let height else { return nil }
         return Size(width: width, height: height)
@@ -71,8 +80,7 @@ enum QuickReply {
 
     private static func diff(_ c: inout JSONCursor) -> LayoutDiff? {
         var sections: [SectionDiff]?
-        let read = c.object { key, c in
-            guard key.equals("sections") && sections == nil else { return false }
+        let read = c.object(diffNames) { _, c in
             var entries: [SectionDiff] = []
             guard c.array({ c in Self.entry(&c).map { entries.append($0) } != nil }) else { return false }
             sections = entries
@@ -91,23 +99,16 @@ enum QuickReply {
         var dy: Double?
         var isNew: Bool?
         var items: [ItemFrame]?
-        let read = c.object { key, c in
-            if key.equals("section") {
-                return c.once(&section) { $0.integer().map { Int($0) } }
-            } else if key.equals("origin") {
-                return c.once(&origin) { $0.number() }
-            } else if key.equals("height") {
-                return c.once(&height) { $0.number() }
-            } else if key.equals("count") {
-                return c.once(&count) { $0.integer().map { Int($0) } }
-            } else if key.equals("dy") {
-                return c.once(&dy) { $0.number() }
-            } else if key.equals("new") {
-                return c.once(&isNew) { $0.bool() }
-            } else if key.equals("items") {
-                return c.once(&items) { Self.items(&$0) }
+        let read = c.object(entryNames) { member, c in
+            switch member {
+            case .section: return c.once(&section) { $0.integer().map { Int($0) } }
+            case .origin: return c.once(&origin) { $0.number() }
+            case .height: return c.once(&height) { $0.number() }
+            case .count: return c.once(&count) { $0.integer().map { Int($0) } }
+            case .dy: return c.once(&dy) { $0.number() }
+            case .isNew: return c.once(&isNew) { $0.bool() }
+            case .items: return c.once(&items) { Self.items(&$0) }
             }
-            return false
         }
         guard read, let section, let origin, let height, let count else { return nil }
         return SectionDiff(
@@ -124,19 +125,20 @@ enum QuickReply {
             var y: Double?
             var w: Double?
             var h: Double?
-            let read = c.object { key, c in
-                if key.equals("i") {
-                    return c.once(&index) { $0.integer().map { Int($0) } }
-                } else if key.equals("x") {
-                    return c.once(&x) { $0.number() }
-                } else if key.equals("y") {
-                    return c.once(&y) { $0.number() }
-                } else if key.equals("w") {
-                    return c.once(&w) { $0.number() }
-                } else if key.equals("h") {
-                    return c.once(&h) { $0.number() }
+            let read = c.object(frame) { member, c in
+                if member == .i {
+                    index = c.integer().map { Int($0) }
+                    return index != nil
                 }
-                return false
+                let value = c.number()
+                switch member {
+                case .i: break
+                case .x: x = value
+                case .y: y = value
+                case .w: w = value
+                case .h: h = value
+                }
+                return value != nil
             }
             guard read, let index, let x, let y, let w, let h else { return false }
             frames.append(ItemFrame(index: index, frame: Rect(x: x, y: y, width: w, height: h)))
@@ -144,9 +146,4 @@ enum QuickReply {
         }
         return read ? frames : nil
     }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-    /// Whether these bytes are `text`'s.
-    fileprivate func equals(_ text: StaticString) -> Bool { JSONCursor.bytes(self, are: text) }
 }

@@ -42,24 +42,32 @@ enum QuickRequest {
         var params: Range<Int>
     }
 
+    private enum Envelope { case id, method, jsonrpc, params }
+    private enum Param { case layout, section, items, diff }
+    private enum Update { case index, height }
+
+    private static let envelope = MemberNames<Envelope>([
+        "id": .id, "method": .method, "jsonrpc": .jsonrpc, "params": .params,
+    ])
+    private static let paramNames = MemberNames<Param>([
+        "layout": .layout, "section": .section, "items": .items, "diff": .diff,
+    ])
+    private static let update = MemberNames<Update>(["i": .index, "h": .height])
+
     private static func itemsUpdate(_ c: inout JSONCursor) -> Request? {
         var id: Int64?
-        var version = false
         var method = false
         var params: Request?
-        let read = c.object { key, c in
-            if key.equals("id") {
-                return c.once(&id) { $0.integer() }
-            } else if key.equals("method") && !method {
+        let read = c.object(envelope) { member, c in
+            switch member {
+            case .id: return c.once(&id) { $0.integer() }
+            case .method:
                 method = c.take(string: "items.update")
                 return method
-            } else if key.equals("jsonrpc") && !version {
-                version = c.take(string: "2.0")
-                return version
-            } else if key.equals("params") {
-                return c.once(&params) { Self.params(&$0) }
+            case .jsonrpc:
+                return c.take(string: "2.0")
+            case .params: return c.once(&params) { Self.params(&$0) }
             }
-            return false
         }
         guard read, c.isAtEnd, let id, method, var params else { return nil }
         params.id = id
@@ -73,20 +81,16 @@ enum QuickRequest {
         var section: Int?
         var updates: [ItemUpdate]?
         var wantsDiff: Bool?
-        let read = c.object { key, c in
-            if key.equals("layout") {
-                return c.once(&layout) { c in
-                    guard let name = c.plainString(), DecodedRequest.isLayoutName(name) else { return nil }
-                    return String(decoding: name, as: UTF8.self)
-                }
-            } else if key.equals("section") {
-                return c.once(&section) { index(&$0) }
-            } else if key.equals("items") {
-                return c.once(&updates) { items(&$0) }
-            } else if key.equals("diff") {
-                return c.once(&wantsDiff) { $0.bool() }
+        let read = c.object(paramNames) { member, c in
+            switch member {
+            case .layout:
+                guard let name = c.plainString(), DecodedRequest.isLayoutName(name) else { return false }
+                layout = String(decoding: name, as: UTF8.self)
+                return true
+            case .section: return c.once(&section) { index(&$0) }
+            case .items: return c.once(&updates) { items(&$0) }
+            case .diff: return c.once(&wantsDiff) { $0.bool() }
             }
-            return false
         }
         guard read, let layout, let section, let updates else { return nil }
         return Request(
@@ -100,13 +104,12 @@ enum QuickRequest {
         let read = c.array { c in
             var index: Int?
             var height: Double?
-            let read = c.object { key, c in
-                if key.equals("i") {
-                    return c.once(&index) { Self.index(&$0) }
-                } else if key.equals("h") {
-                    return c.once(&height) { $0.number() }
+            let read = c.object(update) { member, c in
+                switch member {
+                case .index: index = Self.index(&c)
+                case .height: height = c.number()
                 }
-                return false
+                return member == .index ? index != nil : height != nil
             }
             guard read, let index, let height else { return false }
             updates.append(ItemUpdate(index: index, item: Item(height: height)))
@@ -121,9 +124,4 @@ enum QuickRequest {
         guard let value = c.integer(), value >= 0 && value <= Int64(Int32.max) else { return nil }
         return Int(value)
     }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-    /// Whether these bytes are `text`'s.
-    fileprivate func equals(_ text: StaticString) -> Bool { JSONCursor.bytes(self, are: text) }
 }

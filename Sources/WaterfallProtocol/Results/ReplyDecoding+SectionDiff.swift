@@ -60,30 +60,27 @@ extension ReplyDecoding {
         var footer: JSONView?
         var items: JSONView?
 
+        private enum Member { case section, origin, height, width, count, dy, dx, isNew, header, footer, items }
+
+        private static let names = MemberNames<Member>([
+            "section": .section, "origin": .origin, "height": .height, "width": .width, "count": .count,
+            "items": .items, "dy": .dy, "dx": .dx, "new": .isNew, "header": .header, "footer": .footer,
+        ])
+
         init(_ entry: JSONView) {
-            for (key, value) in entry.members {
-                if key.isEqual(toKey: "section") {
-                    section = value
-                } else if key.isEqual(toKey: "origin") {
-                    origin = value
-                } else if key.isEqual(toKey: "height") {
-                    height = value
-                } else if key.isEqual(toKey: "width") {
-                    width = value
-                } else if key.isEqual(toKey: "count") {
-                    count = value
-                } else if key.isEqual(toKey: "items") {
-                    items = value
-                } else if key.isEqual(toKey: "dy") {
-                    dy = value
-                } else if key.isEqual(toKey: "dx") {
-                    dx = value
-                } else if key.isEqual(toKey: "new") {
-                    isNew = value
-                } else if key.isEqual(toKey: "header") {
-                    header = value
-                } else if key.isEqual(toKey: "footer") {
-                    footer = value
+            entry.members(Self.names) { member, value in
+                switch member {
+                case .section: section = value
+                case .origin: origin = value
+                case .height: height = value
+                case .width: width = value
+                case .count: count = value
+                case .dy: dy = value
+                case .dx: dx = value
+                case .isNew: isNew = value
+                case .header: header = value
+                case .footer: footer = value
+                case .items: items = value
                 }
             }
         }
