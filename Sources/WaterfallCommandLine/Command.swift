@@ -147,7 +147,7 @@ package enum Command: Hashable, Sendable {
         case .stats: "Prints one counter per line (nested counters as a.b), aligned."
         case .metrics:
             "Prints the metrics text as Prometheus' text format 0.0.4 has it (for node_exporter's textfile collector)."
-        case .list: "Prints a table: LAYOUT, SECTIONS, ITEMS, SEQ."
+        case .list: "Prints a table: LAYOUT, SECTIONS, ITEMS, SEQ, WIDTHS (the first first)."
         case .get:
             """
             Prints a table of frames: a section line (its band: from its origin for its height, or along x for a

@@ -61,9 +61,12 @@ struct CommandRun: Sendable {
                 terminal.write(try await client.listLayouts().map { $0.layout + "\n" }.joined())
                 return .success
             }
-            var table = TextTable(header: ["LAYOUT", "SECTIONS", "ITEMS", "SEQ"], rightAligned: [1, 2, 3])
+            var table = TextTable(header: ["LAYOUT", "SECTIONS", "ITEMS", "SEQ", "WIDTHS"], rightAligned: [1, 2, 3])
             table.rows = try await client.listLayouts().map {
-                [$0.layout, "\($0.sections)", "\($0.items)", "\($0.seq)"]
+                [
+                    $0.layout, "\($0.sections)", "\($0.items)", "\($0.seq)",
+                    $0.widths.map { numbers.text($0) }.joined(separator: ","),
+                ]
             }
             terminal.write(table.text)
         case .get:

@@ -22,7 +22,7 @@ struct BuiltBinaryTests {
             "waterfallctl", ["call", "layout.create", "-"], environment: environment, input: create)
         #expect(created.status == 0 && created.out.hasPrefix(#"{"seq":1,"contentSize":{"w":375,"h":120}"#))
         let list = try await BuiltBinary.run("waterfallctl", ["list"], environment: environment)
-        #expect(list.out == "LAYOUT  SECTIONS  ITEMS  SEQ\nfeed           1      2    1\n")
+        #expect(list.out == "LAYOUT  SECTIONS  ITEMS  SEQ  WIDTHS\nfeed           1      2    1  375\n")
         let missing = try await BuiltBinary.run("waterfallctl", ["get", "nope"], environment: environment)
         #expect(missing == (1, "", "waterfallctl: not_found: params.layout: layout 'nope' does not exist\n"))
         let usage = try await BuiltBinary.run("waterfallctl", ["frobnicate"], environment: environment)

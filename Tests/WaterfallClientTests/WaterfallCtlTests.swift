@@ -61,7 +61,7 @@ import WaterfallJSON
             #expect(createdResult["seq"] == 1)
             #expect(
                 await Self.run(["list"], socket: p).out
-                    == "LAYOUT  SECTIONS  ITEMS  SEQ\nfeed           1      3    1\n")
+                    == "LAYOUT  SECTIONS  ITEMS  SEQ  WIDTHS\nfeed           1      3    1  375\n")
             let get = await Self.run(["get", "feed"], socket: p)
             #expect(get.err == "")
             #expect(
