@@ -94,6 +94,49 @@ import WaterfallProtocol
         #expect(layout.spec == before.0 && layout.seq == 1)
         #expect(budget.current == before.1)
     }
+
+    // MARK: The stages alone
+
+    /// Admission takes nothing of a change it refuses, and a change it lets in takes its journal room and growth.
+    @Test func admissionTakesNothingFromARefusedChange() async throws {
+        let log = Log()
+        let (layout, entry, budget) = try await start(log)
+        let weight = budget.current
+        var visit = ChangeVisit(entry, log: log, budget: budget, limits: limits, seq: layout.seq)
+        var wrongWidth = change(1, .insertItems(section: 0, at: 0, items: [Item(height: 5)]))
+        wrongWidth.width = 200
+        #expect(throws: ProtocolError.self) { try visit.admit(wrongWidth, to: layout) }
+        var acrossTheFeed = change(2, .insertItems(section: 0, at: 0, items: [Item(height: 5)]))
+        acrossTheFeed.viewport = Viewport(y: 0, height: 100, axis: .horizontal)
+        #expect(throws: ProtocolError.self) { try visit.admit(acrossTheFeed, to: layout) }
+        #expect(log.reservations.withLock { $0 } == [] && budget.current == weight)
+        let admitted = try visit.admit(change(3, .insertItems(section: 0, at: 0, items: [Item(height: 5)])), to: layout)
+        #expect(admitted.single && admitted.width == 100 && admitted.inverse != nil)
+        #expect(log.reservations.withLock { $0 } == [100] && budget.current == weight + admitted.growth)
+        #expect(admitted.route(nil) == WidthRoute(nil, only: 100))
+    }
+
+    /// The fan-out lists item frames only where a reader needs them, and without subscribers makes no event.
+    @Test func theFanOutPlansForItsAudienceAlone() async throws {
+        let log = Log()
+        var (layout, entry, budget) = try await start(log)
+        var visit = ChangeVisit(entry, log: log, budget: budget, limits: limits, seq: layout.seq)
+        var insert = change(1, .insertItems(section: 0, at: 0, items: [Item(height: 5)]))
+        insert.wantsDiff = true
+        let admitted = try visit.admit(insert, to: layout)
+        let alone = ChangeVisit.FanOut(insert, admitted, audience: [], before: layout)
+        #expect(alone.listsItems(atWidth: 100) && alone.routes.isEmpty && alone.holds.isEmpty)
+        let scoped = AudienceKey(width: nil, viewport: Viewport(y: 0, height: 15))
+        var quiet = insert
+        quiet.wantsDiff = false
+        let watched = ChangeVisit.FanOut(quiet, admitted, audience: [scoped], before: layout)
+        // A scoped subscriber needs no item frames from the engine: its diff is scoped from what it held.
+        #expect(!watched.listsItems(atWidth: 100) && watched.holds[scoped] != nil && watched.full.isEmpty)
+        let outcomes = try await layout.apply(admitted.validated, listingItems: alone.listsItems(atWidth:), from: [])
+        let (reply, event) = alone.finish(
+            insert, admitted.validated, outcomes, on: layout, subscribers: entry.subscribers)
+        #expect(event == nil && reply.seq == 2 && reply.diff?.sections.first?.items.count == 3)
+    }
 }
 
 extension Result {

@@ -87,24 +87,25 @@ struct ChangeVisit {
 
     // MARK: Private
 
-    private let entry: LayoutEntry
+    let entry: LayoutEntry
     /// Where the events this visit publishes are counted.
     private let counters: EventCounters
-    private let log: any MutationLog
-    private let budget: ItemBudget
-    private let limits: RequestLimits
+    let log: any MutationLog
+    let budget: ItemBudget
+    let limits: RequestLimits
     private let seqBefore: Int
-    private let durable: Bool
+    let durable: Bool
     /// The undo of each change applied, in order, until `copy` is taken.
     private var undo: [[LayoutCommand]] = []
     /// The layout before the first change that has no small undo (configure, a batch), once there is one.
-    private var copy: Layout?
+    var copy: Layout?
     private var records: [MutationRecord] = []
     private var events: [ChangeEvent] = []
     /// The journal bytes reserved for the records so far.
-    private var reserved = 0
+    var reserved = 0
 
-    /// Validates, reserves, applies and records one change; nothing of it is read before it is validated.
+    /// One change in its three stages: admission (`admit`), the engine's apply, and the fan-out (`FanOut`) of its
+    /// reply and event; then its undo, weight and record are kept.
     ///
     /// Inlined into `run`, its one caller: an async function called is a frame from the task's allocator and a
     /// resumption, for every change.
@@ -112,142 +113,30 @@ struct ChangeVisit {
     private mutating func attempt(
         _ changes: [LayoutChange], _ k: Int, _ layout: inout Layout
     ) async -> Result<ChangeOutcome, ProtocolError> {
-        let commands = changes[k].commands
-        let anchor = changes[k].anchor
-        let viewport = changes[k].viewport
-        let wantedWidth = changes[k].width
-        let wantsDiff = changes[k].wantsDiff
-        // Asked once, here: a subscription starts (or moves its viewport or width) through the layout's actor, so
-        // never during this visit (one that ends meanwhile only makes the event go to nobody).
-        let audience = entry.subscribers.audience
-        let validated: ValidatedChange
-        var inverse: [LayoutCommand]?
-        let growth: Int
-        // A layout that stays at its one width, the usual case, needs no lists of widths (two allocations a change).
-        let width = layout.width
-        let single: Bool
-        let before: [Double]
-        let after: [Double]
+        let admission: Admission
         do throws(ProtocolError) {
-            do {
-                // A batch names the failing op in errors even when it holds one.
-                validated = try layout.validate(commands, anchor: anchor, namingOps: changes[k].ops.isBatch)
-            } catch {
-                throw ProtocolError(error)
-            }
-            single = layout.staysAtOneWidth(after: validated)
-            before = single ? [] : layout.widths
-            after = single ? [] : layout.widths(after: validated)
-            if let wanted = wantedWidth, single ? wanted != width : !after.contains(wanted) {
-                throw WidthRoute.notAWidth(wanted, of: entry.name, single ? [width] : after)
-            }
-            if let viewport {
-                do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
-            }
-            // Every width holds the change's items; the exact weight is settled after.
-            let widthCount = single ? 1 : max(before.count, after.count)
-            growth = validated.commands.reduce(0) { $0 + $1.addedWeight } * widthCount
-            if durable {
-                // The journal's room before anything changes: a full disk refuses the change and changes nothing.
-                let bound = log.recordBound(validated)
-                try log.reserve(entry.name, bytes: reserved + bound)
-                reserved += bound
-                if copy == nil {
-                    inverse = layout.undoing(validated)
-                    if inverse == nil { copy = layout }
-                }
-            }
-            try LayoutRegistry.reserve(growth, limits, in: budget)
+            admission = try admit(changes[k], to: layout)
         } catch {
             return .failure(error)
         }
-        func route(_ wanted: Double?) -> WidthRoute {
-            single ? WidthRoute(wanted, only: width) : WidthRoute(wanted, before: before, after: after)
-        }
-        let request = route(wantedWidth)
-        // What each scoped reader holds, taken before the change at the width it had: its viewport's elements.
-        let requestHold = viewport.map { layout.at(width: request.from)?.hold($0) } ?? nil
-        var routes: [AudienceKey: WidthRoute] = [:]
-        var holds: [AudienceKey: ViewportHold] = [:]
-        // The widths whose diffs list item frames: the request's own, and the unscoped subscribers'.
-        let ownFull = wantsDiff && viewport == nil
-        var full: Set<Double> = []
-        var removed: Set<Double> = []
-        // A layout nobody watches (the usual case) skips the subscribers' bookkeeping altogether: building it empty
-        // still cost calls and releases of empty collections, for every change.
-        if !audience.isEmpty {
-            for key in audience { routes[key] = route(key.width) }
-            for (key, route) in routes {
-                if let viewport = key.viewport { holds[key] = layout.at(width: route.from)?.hold(viewport) }
-            }
-            for (key, route) in routes where key.viewport == nil && !route.isMove { full.insert(route.to) }
-            removed = Set(routes.values.filter(\.isMove).map(\.from))
-        }
+        // Asked once, here: a subscription starts (or moves its viewport or width) through the layout's actor, so
+        // never during this visit (one that ends meanwhile only makes the event go to nobody).
+        let fanOut = FanOut(changes[k], admission, audience: entry.subscribers.audience, before: layout)
         let outcomes: WidthOutcomes
         do {
             outcomes = try await layout.apply(
-                validated, listingItems: { (ownFull && $0 == request.to) || full.contains($0) }, from: Array(removed))
+                admission.validated, listingItems: fanOut.listsItems(atWidth:), from: Array(fanOut.removed))
         } catch {
-            budget.adjust(-growth)
+            budget.adjust(-admission.growth)
             return .failure(ProtocolError(error))
         }
-        if let inverse { undo.append(inverse) }
-        settleWeight(of: layout, reserved: growth)
-        if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: validated)) }
-        let mine = request.outcome(in: outcomes)
-        // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a no-op
-        // for a vertical layout: Geometry, "Horizontal feeds").
-        let screen = layout.screen
-        let own = requestHold.map { hold in
-            let target = layout.at(width: request.to) ?? layout
-            return screen.diff(
-                target.scoped(mine.diff, hold: hold, commands: validated.commands, anchor: mine.anchor).diff)
-        }
-        let size = layout.contentSize(atWidth: request.to) ?? layout.contentSize
-        var reply = ChangeOutcome(seq: layout.seq, size: size, anchor: mine.anchor.map(screen.anchor))
-        if wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
-        guard !audience.isEmpty else { return .success(reply) }
-        var event = ChangeEvent()
-        var encoded: [WidthRoute: [UInt8]] = [:]
-        var movedLines: [AudienceKey: [UInt8]] = [:]
-        for (key, route) in routes {
-            let outcome = route.outcome(in: outcomes)
-            let there = layout.at(width: route.to) ?? layout
-            let screen = there.screen
-            let bytes: [UInt8]
-            if let hold = holds[key] {
-                // A subscription's viewport moves only by `subscribe`: the requester's anchor is not the subscriber's.
-                bytes = ReplyEncoding.encodedDiff(
-                    screen.diff(there.scoped(outcome.diff, hold: hold, commands: validated.commands, anchor: nil).diff))
-            } else if let cached = encoded[route] {
-                bytes = cached
-            } else {
-                bytes = ReplyEncoding.encodedDiff(screen.diff(outcome.diff))
-                encoded[route] = bytes
-            }
-            let line = changedEvent(changes[k], there, diff: bytes, anchor: outcome.anchor.map(screen.anchor))
-            if route.isMove { movedLines[key] = line } else { event.lines[key] = line }
-        }
-        if !movedLines.isEmpty {
-            for (session, key) in entry.subscribers.moveToFirstWidth(from: removed) {
-                event.moved[session] = movedLines[key]
-            }
-        }
-        events.append(event)
-        if wantsDiff, own == nil, let bytes = encoded[request] {
-            reply.encoded = bytes
-            reply.diff = nil
-        }
+        if let inverse = admission.inverse { undo.append(inverse) }
+        settleWeight(of: layout, reserved: admission.growth)
+        if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: admission.validated)) }
+        let (reply, event) = fanOut.finish(
+            changes[k], admission.validated, outcomes, on: layout, subscribers: entry.subscribers)
+        if let event { events.append(event) }
         return .success(reply)
-    }
-
-    /// The `layout.changed` line of `change`, which left `layout`, with its encoded `diff`.
-    private func changedEvent(_ change: LayoutChange, _ layout: Layout, diff: [UInt8], anchor: AnchorOutcome?)
-        -> [UInt8]
-    {
-        ReplyEncoding.changedEvent(
-            change.layout, seq: layout.seq, contentSize: layout.contentSize, ops: change.ops, diff: diff,
-            anchor: anchor)
     }
 
     /// The refusal of a visit whose commit failed and whose undo failed too.

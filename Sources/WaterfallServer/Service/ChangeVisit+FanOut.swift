@@ -1,0 +1,102 @@
+import WaterfallLayout
+import WaterfallProtocol
+
+extension ChangeVisit {
+    /// The last stage of a change: who gets what of it. Planned before the change is applied (what each scoped
+    /// reader holds is read from the layout as it was), then carried out on its outcomes: the requester's reply
+    /// and, for the subscribers, one `layout.changed` line per width and viewport followed, every diff scoped and
+    /// mapped to the screen.
+    struct FanOut {
+        /// The requester's route through the widths.
+        let request: WidthRoute
+        /// What the requester's viewport held before the change.
+        let requestHold: ViewportHold?
+        /// Each subscriber audience's route, and what its viewport held.
+        private(set) var routes: [AudienceKey: WidthRoute] = [:]
+        private(set) var holds: [AudienceKey: ViewportHold] = [:]
+        /// Whether the requester's own diff lists item frames (it has no viewport).
+        let ownFull: Bool
+        /// The widths whose diffs list item frames for an unscoped subscriber.
+        private(set) var full: Set<Double> = []
+        /// The widths the change takes from a subscriber, which moves to the first width.
+        private(set) var removed: Set<Double> = []
+
+        /// Plans the fan-out of `change`, admitted as `admission`, to `audience`, from `layout` before the change.
+        init(_ change: LayoutChange, _ admission: Admission, audience: [AudienceKey], before layout: Layout) {
+            let request = admission.route(change.width)
+            self.request = request
+            requestHold = change.viewport.map { layout.at(width: request.from)?.hold($0) } ?? nil
+            ownFull = change.wantsDiff && change.viewport == nil
+            // A layout nobody watches (the usual case) skips the subscribers' bookkeeping altogether: building it
+            // empty still cost calls and releases of empty collections, for every change.
+            guard !audience.isEmpty else { return }
+            for key in audience { routes[key] = admission.route(key.width) }
+            for (key, route) in routes {
+                if let viewport = key.viewport { holds[key] = layout.at(width: route.from)?.hold(viewport) }
+            }
+            for (key, route) in routes where key.viewport == nil && !route.isMove { full.insert(route.to) }
+            removed = Set(routes.values.filter(\.isMove).map(\.from))
+        }
+
+        /// Whether the engine lists the item frames of the diff at `width`.
+        func listsItems(atWidth width: Double) -> Bool {
+            (ownFull && width == request.to) || full.contains(width)
+        }
+
+        /// The requester's reply to `change`, applied to `layout` with `outcomes`, and the subscribers' event (nil
+        /// when nobody subscribes); moves the subscribers of a removed width to the first.
+        func finish(
+            _ change: LayoutChange, _ validated: ValidatedChange, _ outcomes: WidthOutcomes, on layout: Layout,
+            subscribers: SubscriberList
+        ) -> (reply: ChangeOutcome, event: ChangeEvent?) {
+            let mine = request.outcome(in: outcomes)
+            // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a
+            // no-op for a vertical layout: Geometry, "Horizontal feeds").
+            let screen = layout.screen
+            let own = requestHold.map { hold in
+                let target = layout.at(width: request.to) ?? layout
+                return screen.diff(
+                    target.scoped(mine.diff, hold: hold, commands: validated.commands, anchor: mine.anchor).diff)
+            }
+            let size = layout.contentSize(atWidth: request.to) ?? layout.contentSize
+            var reply = ChangeOutcome(seq: layout.seq, size: size, anchor: mine.anchor.map(screen.anchor))
+            if change.wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
+            guard !routes.isEmpty else { return (reply, nil) }
+            var event = ChangeEvent()
+            var encoded: [WidthRoute: [UInt8]] = [:]
+            var movedLines: [AudienceKey: [UInt8]] = [:]
+            for (key, route) in routes {
+                let outcome = route.outcome(in: outcomes)
+                let there = layout.at(width: route.to) ?? layout
+                let screen = there.screen
+                let bytes: [UInt8]
+                if let hold = holds[key] {
+                    // A subscription's viewport moves only by `subscribe`: the requester's anchor is not the
+                    // subscriber's.
+                    bytes = ReplyEncoding.encodedDiff(
+                        screen.diff(
+                            there.scoped(outcome.diff, hold: hold, commands: validated.commands, anchor: nil).diff))
+                } else if let cached = encoded[route] {
+                    bytes = cached
+                } else {
+                    bytes = ReplyEncoding.encodedDiff(screen.diff(outcome.diff))
+                    encoded[route] = bytes
+                }
+                let line = ReplyEncoding.changedEvent(
+                    change.layout, seq: there.seq, contentSize: there.contentSize, ops: change.ops, diff: bytes,
+                    anchor: outcome.anchor.map(screen.anchor))
+                if route.isMove { movedLines[key] = line } else { event.lines[key] = line }
+            }
+            if !movedLines.isEmpty {
+                for (session, key) in subscribers.moveToFirstWidth(from: removed) {
+                    event.moved[session] = movedLines[key]
+                }
+            }
+            if change.wantsDiff, own == nil, let bytes = encoded[request] {
+                reply.encoded = bytes
+                reply.diff = nil
+            }
+            return (reply, event)
+        }
+    }
+}
