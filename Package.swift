@@ -23,8 +23,11 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        // The engine: standard library only.
-        .target(name: "WaterfallLayout", swiftSettings: server),
+        // Handing a value to a child task so that it holds the only copy: the engine's section tasks and the
+        // daemon's connection tasks.
+        .target(name: "WaterfallConcurrency", swiftSettings: server),
+        // The engine: standard library only (and the hand-off to its section tasks).
+        .target(name: "WaterfallLayout", dependencies: ["WaterfallConcurrency"], swiftSettings: server),
         // A strict RFC 8259 reader and writer over bytes: standard library only.
         .target(name: "WaterfallJSON", swiftSettings: server),
         // Wire types, framing, method decoding and reply encoding: no sockets.
@@ -35,7 +38,8 @@ let package = Package(
         .target(name: "CEpoll"),
         // Sockets, signals, config, systemd, the layout store and its files: the only Glibc user.
         .target(
-            name: "WaterfallServer", dependencies: ["WaterfallProtocol", "WaterfallStorageFormat", "CEpoll"],
+            name: "WaterfallServer",
+            dependencies: ["WaterfallProtocol", "WaterfallStorageFormat", "WaterfallConcurrency", "CEpoll"],
             swiftSettings: server),
         .executableTarget(name: "waterfalld", dependencies: ["WaterfallServer"], swiftSettings: server),
         // The Swift client: async calls over the socket, subscriptions, a frame model that applies diffs.

@@ -1,3 +1,5 @@
+import WaterfallConcurrency
+
 /// What one change did at one width: the diff from the frames at `from` to those at `width` after it, and where
 /// the change's anchor went there.
 public struct WidthOutcome: Sendable {

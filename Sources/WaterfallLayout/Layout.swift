@@ -1,3 +1,5 @@
+import WaterfallConcurrency
+
 /// A whole layout: its settings, its sections and their origins; a Sendable value.
 ///
 /// Mutations validate everything first (on a cheap `LayoutShape`), then change inputs while recording per-section
