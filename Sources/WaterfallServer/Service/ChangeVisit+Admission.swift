@@ -28,6 +28,10 @@ extension ChangeVisit {
     ///
     /// Nothing of the change is read before the engine has validated it, and a refusal takes nothing: the journal's
     /// room is reserved last but one and the budget last, and neither is taken when an earlier check refuses.
+    ///
+    /// Inlined into the visit's one change (`attempt`), as each stage is: the stages are the visit's per-change
+    /// path, and a call per stage showed in its cost.
+    @inline(__always)
     mutating func admit(_ change: LayoutChange, to layout: Layout) throws(ProtocolError) -> Admission {
         let validated: ValidatedChange
         do {

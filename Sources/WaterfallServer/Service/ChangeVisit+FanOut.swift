@@ -22,6 +22,7 @@ extension ChangeVisit {
         private(set) var removed: Set<Double> = []
 
         /// Plans the fan-out of `change`, admitted as `admission`, to `audience`, from `layout` before the change.
+        @inline(__always)
         init(_ change: LayoutChange, _ admission: Admission, audience: [AudienceKey], before layout: Layout) {
             let request = admission.route(change.width)
             self.request = request
@@ -39,12 +40,14 @@ extension ChangeVisit {
         }
 
         /// Whether the engine lists the item frames of the diff at `width`.
+        @inline(__always)
         func listsItems(atWidth width: Double) -> Bool {
             (ownFull && width == request.to) || full.contains(width)
         }
 
         /// The requester's reply to `change`, applied to `layout` with `outcomes`, and the subscribers' event (nil
         /// when nobody subscribes); moves the subscribers of a removed width to the first.
+        @inline(__always)
         func finish(
             _ change: LayoutChange, _ validated: ValidatedChange, _ outcomes: WidthOutcomes, on layout: Layout,
             subscribers: SubscriberList
