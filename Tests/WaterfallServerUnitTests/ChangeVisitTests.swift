@@ -105,12 +105,13 @@ import WaterfallProtocol
         var visit = ChangeVisit(entry, log: log, budget: budget, limits: limits, seq: layout.seq)
         var wrongWidth = change(1, .insertItems(section: 0, at: 0, items: [Item(height: 5)]))
         wrongWidth.width = 200
-        #expect(throws: ProtocolError.self) { try visit.admit(wrongWidth, to: layout) }
+        #expect(throws: ProtocolError.self) { try visit.admit([wrongWidth], 0, to: layout) }
         var acrossTheFeed = change(2, .insertItems(section: 0, at: 0, items: [Item(height: 5)]))
         acrossTheFeed.viewport = Viewport(y: 0, height: 100, axis: .horizontal)
-        #expect(throws: ProtocolError.self) { try visit.admit(acrossTheFeed, to: layout) }
+        #expect(throws: ProtocolError.self) { try visit.admit([acrossTheFeed], 0, to: layout) }
         #expect(log.reservations.withLock { $0 } == [] && budget.current == weight)
-        let admitted = try visit.admit(change(3, .insertItems(section: 0, at: 0, items: [Item(height: 5)])), to: layout)
+        let admitted = try visit.admit(
+            [change(3, .insertItems(section: 0, at: 0, items: [Item(height: 5)]))], 0, to: layout)
         #expect(admitted.single && admitted.width == 100 && admitted.inverse != nil)
         #expect(log.reservations.withLock { $0 } == [100] && budget.current == weight + admitted.growth)
         #expect(admitted.route(nil) == WidthRoute(nil, only: 100))
@@ -123,18 +124,18 @@ import WaterfallProtocol
         var visit = ChangeVisit(entry, log: log, budget: budget, limits: limits, seq: layout.seq)
         var insert = change(1, .insertItems(section: 0, at: 0, items: [Item(height: 5)]))
         insert.wantsDiff = true
-        let admitted = try visit.admit(insert, to: layout)
-        let alone = ChangeVisit.FanOut(insert, admitted, audience: [], before: layout)
+        let admitted = try visit.admit([insert], 0, to: layout)
+        let alone = ChangeVisit.FanOut([insert], 0, admitted, audience: [], before: layout)
         #expect(alone.listsItems(atWidth: 100) && alone.routes.isEmpty && alone.holds.isEmpty)
         let scoped = AudienceKey(width: nil, viewport: Viewport(y: 0, height: 15))
         var quiet = insert
         quiet.wantsDiff = false
-        let watched = ChangeVisit.FanOut(quiet, admitted, audience: [scoped], before: layout)
+        let watched = ChangeVisit.FanOut([quiet], 0, admitted, audience: [scoped], before: layout)
         // A scoped subscriber needs no item frames from the engine: its diff is scoped from what it held.
         #expect(!watched.listsItems(atWidth: 100) && watched.holds[scoped] != nil && watched.full.isEmpty)
         let outcomes = try await layout.apply(admitted.validated, listingItems: alone.listsItems(atWidth:), from: [])
         let (reply, event) = alone.finish(
-            insert, admitted.validated, outcomes, on: layout, subscribers: entry.subscribers)
+            [insert], 0, admitted.validated, outcomes, on: layout, subscribers: entry.subscribers)
         #expect(event == nil && reply.seq == 2 && reply.diff?.sections.first?.items.count == 3)
     }
 }

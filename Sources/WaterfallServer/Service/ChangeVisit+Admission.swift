@@ -32,11 +32,15 @@ extension ChangeVisit {
     /// Inlined into the visit's one change (`attempt`), as each stage is: the stages are the visit's per-change
     /// path, and a call per stage showed in its cost.
     @inline(__always)
-    mutating func admit(_ change: LayoutChange, to layout: Layout) throws(ProtocolError) -> Admission {
+    ///
+    /// By index, as the visit reads its changes: a change passed on its own would be copied whole (a retain and a
+    /// release of each of its arrays and strings), where read in place only the fields used are.
+    mutating func admit(_ changes: [LayoutChange], _ k: Int, to layout: Layout) throws(ProtocolError) -> Admission {
         let validated: ValidatedChange
         do {
             // A batch names the failing op in errors even when it holds one.
-            validated = try layout.validate(change.commands, anchor: change.anchor, namingOps: change.ops.isBatch)
+            validated = try layout.validate(
+                changes[k].commands, anchor: changes[k].anchor, namingOps: changes[k].ops.isBatch)
         } catch {
             throw ProtocolError(error)
         }
@@ -44,10 +48,10 @@ extension ChangeVisit {
         let single = layout.staysAtOneWidth(after: validated)
         let before = single ? [] : layout.widths
         let after = single ? [] : layout.widths(after: validated)
-        if let wanted = change.width, single ? wanted != width : !after.contains(wanted) {
+        if let wanted = changes[k].width, single ? wanted != width : !after.contains(wanted) {
             throw WidthRoute.notAWidth(wanted, of: entry.name, single ? [width] : after)
         }
-        if let viewport = change.viewport {
+        if let viewport = changes[k].viewport {
             do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
         }
         // Every width holds the change's items; the exact weight is settled after.

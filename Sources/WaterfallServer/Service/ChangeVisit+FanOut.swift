@@ -21,13 +21,16 @@ extension ChangeVisit {
         /// The widths the change takes from a subscriber, which moves to the first width.
         private(set) var removed: Set<Double> = []
 
-        /// Plans the fan-out of `change`, admitted as `admission`, to `audience`, from `layout` before the change.
+        /// Plans the fan-out of `changes[k]`, admitted as `admission`, to `audience`, from `layout` before the change.
         @inline(__always)
-        init(_ change: LayoutChange, _ admission: Admission, audience: [AudienceKey], before layout: Layout) {
-            let request = admission.route(change.width)
+        init(
+            _ changes: [LayoutChange], _ k: Int, _ admission: Admission, audience: [AudienceKey], before layout: Layout
+        ) {
+            let request = admission.route(changes[k].width)
             self.request = request
-            requestHold = change.viewport.map { layout.at(width: request.from)?.hold($0) } ?? nil
-            ownFull = change.wantsDiff && change.viewport == nil
+            let viewport = changes[k].viewport
+            requestHold = viewport.map { layout.at(width: request.from)?.hold($0) } ?? nil
+            ownFull = changes[k].wantsDiff && viewport == nil
             // A layout nobody watches (the usual case) skips the subscribers' bookkeeping altogether: building it
             // empty still cost calls and releases of empty collections, for every change.
             guard !audience.isEmpty else { return }
@@ -45,13 +48,14 @@ extension ChangeVisit {
             (ownFull && width == request.to) || full.contains(width)
         }
 
-        /// The requester's reply to `change`, applied to `layout` with `outcomes`, and the subscribers' event (nil
-        /// when nobody subscribes); moves the subscribers of a removed width to the first.
+        /// The requester's reply to `changes[k]`, applied to `layout` with `outcomes`, and the subscribers' event
+        /// (nil when nobody subscribes); moves the subscribers of a removed width to the first.
         @inline(__always)
         func finish(
-            _ change: LayoutChange, _ validated: ValidatedChange, _ outcomes: WidthOutcomes, on layout: Layout,
-            subscribers: SubscriberList
+            _ changes: [LayoutChange], _ k: Int, _ validated: ValidatedChange, _ outcomes: WidthOutcomes,
+            on layout: Layout, subscribers: SubscriberList
         ) -> (reply: ChangeOutcome, event: ChangeEvent?) {
+            let wantsDiff = changes[k].wantsDiff
             let mine = request.outcome(in: outcomes)
             // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a
             // no-op for a vertical layout: Geometry, "Horizontal feeds").
@@ -63,7 +67,7 @@ extension ChangeVisit {
             }
             let size = layout.contentSize(atWidth: request.to) ?? layout.contentSize
             var reply = ChangeOutcome(seq: layout.seq, size: size, anchor: mine.anchor.map(screen.anchor))
-            if change.wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
+            if wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
             guard !routes.isEmpty else { return (reply, nil) }
             var event = ChangeEvent()
             var encoded: [WidthRoute: [UInt8]] = [:]
@@ -86,7 +90,7 @@ extension ChangeVisit {
                     encoded[route] = bytes
                 }
                 let line = ReplyEncoding.changedEvent(
-                    change.layout, seq: there.seq, contentSize: there.contentSize, ops: change.ops, diff: bytes,
+                    changes[k].layout, seq: there.seq, contentSize: there.contentSize, ops: changes[k].ops, diff: bytes,
                     anchor: outcome.anchor.map(screen.anchor))
                 if route.isMove { movedLines[key] = line } else { event.lines[key] = line }
             }
@@ -95,7 +99,7 @@ extension ChangeVisit {
                     event.moved[session] = movedLines[key]
                 }
             }
-            if change.wantsDiff, own == nil, let bytes = encoded[request] {
+            if wantsDiff, own == nil, let bytes = encoded[request] {
                 reply.encoded = bytes
                 reply.diff = nil
             }

@@ -115,13 +115,13 @@ struct ChangeVisit {
     ) async -> Result<ChangeOutcome, ProtocolError> {
         let admission: Admission
         do throws(ProtocolError) {
-            admission = try admit(changes[k], to: layout)
+            admission = try admit(changes, k, to: layout)
         } catch {
             return .failure(error)
         }
         // Asked once, here: a subscription starts (or moves its viewport or width) through the layout's actor, so
         // never during this visit (one that ends meanwhile only makes the event go to nobody).
-        let fanOut = FanOut(changes[k], admission, audience: entry.subscribers.audience, before: layout)
+        let fanOut = FanOut(changes, k, admission, audience: entry.subscribers.audience, before: layout)
         let outcomes: WidthOutcomes
         do {
             outcomes = try await layout.apply(
@@ -134,7 +134,7 @@ struct ChangeVisit {
         settleWeight(of: layout, reserved: admission.growth)
         if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: admission.validated)) }
         let (reply, event) = fanOut.finish(
-            changes[k], admission.validated, outcomes, on: layout, subscribers: entry.subscribers)
+            changes, k, admission.validated, outcomes, on: layout, subscribers: entry.subscribers)
         if let event { events.append(event) }
         return .success(reply)
     }
