@@ -35,7 +35,9 @@ extension ChangeVisit {
     ///
     /// By index, as the visit reads its changes: a change passed on its own would be copied whole (a retain and a
     /// release of each of its arrays and strings), where read in place only the fields used are.
-    mutating func admit(_ changes: [LayoutChange], _ k: Int, to layout: Layout) throws(ProtocolError) -> Admission {
+    mutating func admit(_ changes: [LayoutChange], _ k: Int, to layout: borrowing Layout) throws(ProtocolError)
+        -> Admission
+    {
         let validated: ValidatedChange
         do {
             // A batch names the failing op in errors even when it holds one.
@@ -65,7 +67,7 @@ extension ChangeVisit {
             reserved += bound
             if copy == nil {
                 inverse = layout.undoing(validated)
-                if inverse == nil { copy = layout }
+                if inverse == nil { copy = copy layout }
             }
         }
         try LayoutRegistry.reserve(growth, limits, in: budget)

@@ -24,7 +24,8 @@ extension ChangeVisit {
         /// Plans the fan-out of `changes[k]`, admitted as `admission`, to `audience`, from `layout` before the change.
         @inline(__always)
         init(
-            _ changes: [LayoutChange], _ k: Int, _ admission: Admission, audience: [AudienceKey], before layout: Layout
+            _ changes: [LayoutChange], _ k: Int, _ admission: Admission, audience: [AudienceKey],
+            before layout: borrowing Layout
         ) {
             let request = admission.route(changes[k].width)
             self.request = request
