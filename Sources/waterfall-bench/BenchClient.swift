@@ -1,8 +1,8 @@
 import Foundation
-import Glibc
 import WaterfallTestSupport
 
-/// A blocking Unix-socket client on raw Glibc calls, for threads the benchmark owns (never the cooperative pool).
+/// The benchmark's client: `LineSocket` with the benchmark's read size, its failures as nil or false (a figure
+/// that cannot be taken is reported, never fatal), for threads the benchmark owns.
 final class BenchClient: @unchecked Sendable {
     /// The size of a reply's reads (`WATERFALL_BENCH_READ_BYTES` overrides it, 4096 for a client with
     /// small reads).
@@ -10,75 +10,27 @@ final class BenchClient: @unchecked Sendable {
         ProcessInfo.processInfo.environment["WATERFALL_BENCH_READ_BYTES"].flatMap { Int($0) }
         .map { max(1, $0) } ?? 65_536
 
-    let fd: Int32
-
     // MARK: Lifecycle
 
+    /// Reads of 64 KB by default, as a client that expects large replies makes them: with 4 KB ones a large reply
+    /// takes thousands of reads, and the daemon's writer finds the socket full at every chunk (so the bench would
+    /// time its own reads). No timeout: a bulk load may take long.
     init?(path: String) {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        // A class's failable init that fails after `fd` is set runs `deinit`, which closes it: closing it here too
-        // would close a descriptor number another thread may have been given meanwhile.
-        guard connected == 0 else { return nil }
+        guard let socket = try? LineSocket(path: path, timeout: nil, readSize: Self.readBytes) else { return nil }
+        self.socket = socket
     }
-
-    deinit { close(fd) }
 
     // MARK: Internal
 
     /// Writes all of `bytes`; false if the connection failed.
     @discardableResult
-    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
-            offset += n
-        }
-        return true
-    }
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool { (try? socket.send(bytes)) != nil }
 
     @discardableResult
-    func write(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { write($0) } }
+    func write(_ bytes: [UInt8]) -> Bool { (try? socket.send(bytes)) != nil }
 
     /// Reads until `lines` newlines have arrived; the first line (to check for errors) and the bytes read.
-    func readLines(_ lines: Int) -> (first: String, bytes: Int)? {
-        let size = 1 << 18
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        defer { buffer.deallocate() }
-        var seen = 0
-        var total = 0
-        var first: [UInt8] = []
-        while seen < lines {
-            let n = read(fd, buffer, size)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            if first.count < 300 { first += UnsafeRawBufferPointer(start: buffer, count: min(n, 300)) }
-            total += n
-            var cursor = buffer
-            let end = buffer + n
-            while cursor < end, let hit = memchr(cursor, 0x0A, end - cursor) {
-                seen += 1
-                cursor = hit + 1
-            }
-        }
-        let line = first.split(separator: 0x0A, maxSplits: 1).first.map { String(decoding: $0, as: UTF8.self) }
-        return (line ?? "", total)
-    }
+    func readLines(_ lines: Int) -> (first: String, bytes: Int)? { try? socket.skipLines(lines) }
 
     /// `call(line)` timed: its reply, the wall seconds it took and the CPU seconds `daemon` spent meanwhile.
     func timedCall(_ line: [UInt8], on daemon: BenchDaemon) -> (reply: [UInt8], seconds: Double, cpuSeconds: Double)? {
@@ -91,19 +43,7 @@ final class BenchClient: @unchecked Sendable {
     /// Sends one line (a newline is added) and returns its one reply line, without the newline.
     func call(_ line: [UInt8]) -> [UInt8]? {
         guard write(line + [0x0A]) else { return nil }
-        var reply: [UInt8] = []
-        // Reads of 64 KB, as a client that expects large replies makes them: with 4 KB ones a large reply takes
-        // thousands of reads, and the daemon's writer finds the socket full at every chunk (so the bench would time
-        // its own reads).
-        var chunk = [UInt8](repeating: 0, count: Self.readBytes)
-        while reply.last != 0x0A {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            reply += chunk[..<n]
-        }
-        reply.removeLast()
-        return reply
+        return (try? socket.readLineBytes()).map(Array.init)
     }
 
     /// Sends `line` and fails loudly (in the output, never the process) if the reply is an error.
@@ -126,6 +66,10 @@ final class BenchClient: @unchecked Sendable {
         expectResult(BulkFeed.createLine)
         for line in lines { expectResult(line) }
     }
+
+    // MARK: Private
+
+    private let socket: LineSocket
 }
 
 /// Runs each body on a thread of its own and returns when all have finished.
