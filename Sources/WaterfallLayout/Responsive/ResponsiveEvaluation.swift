@@ -121,6 +121,8 @@ struct ResponsiveEvaluation {
         bottoms.reserveCapacity(section.items.count + 1)
         var frames: [LinearRect] = []
         frames.reserveCapacity(section.items.count)
+        var placements: [ResponsivePlacement] = []
+        placements.reserveCapacity(section.items.count)
         var cursor = 0
         var tieCursor = 0
         for item in section.items {
@@ -151,6 +153,8 @@ struct ResponsiveEvaluation {
             let x = LinearLength(
                 constant: g.insets.left + Double(j) * (cw.constant + cs), slope: Double(j) * cw.slope)
             frames.append(LinearRect(x: x, y: y.form, width: widthForm, height: height.form))
+            let leading = direction == .rtl ? c - j - span : j
+            placements.append(ResponsivePlacement(column: Int32(leading), span: Int32(span)))
             bottoms.append(Tracked(y.value + height.value, y.form + height.form))
         }
         let itemsBottom = highest(bottoms)
@@ -170,8 +174,12 @@ struct ResponsiveEvaluation {
             footer = footer?.mirrored()
             frames = frames.map { $0.mirrored() }
         }
-        let result = ResponsiveSection(
+        var result = ResponsiveSection(
             origin: origin, height: height.form, columnCount: c, header: header, footer: footer, items: frames)
+        result.columns = ResponsiveColumns(
+            gutters: sideInsets + Double(c - 1) * cs, spacing: cs,
+            leadingInset: direction == .rtl ? g.insets.right : g.insets.left)
+        result.placements = placements
         return (result, height)
     }
 

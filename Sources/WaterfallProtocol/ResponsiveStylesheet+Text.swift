@@ -1,0 +1,88 @@
+import WaterfallLayout
+
+extension ResponsiveStylesheet {
+    /// A length rounded as written: thousandths of a px and 1e-7 of the width (1e-5 cqw).
+    struct Written: Hashable {
+        var px: Int64
+        var width: Int64
+
+        static let zero = Written(px: 0, width: 0)
+
+        init(px: Int64, width: Int64) {
+            self.px = px
+            self.width = width
+        }
+
+        init(_ length: LinearLength) {
+            px = ResponsiveStylesheet.rounded(length.constant, decimals: 3)
+            width = ResponsiveStylesheet.rounded(length.slope, decimals: 7)
+        }
+    }
+
+    /// `value × 10^decimals` rounded, clamped to ±10^17 (far past any length Chromium lays out), 0 for NaN.
+    static func rounded(_ value: Double, decimals: Int) -> Int64 {
+        let scaled = value * Self.powersOfTen[decimals]
+        guard scaled.isFinite else { return scaled.isNaN ? 0 : scaled > 0 ? Self.limit : -Self.limit }
+        return Int64(min(max(scaled, -1e17), 1e17).rounded())
+    }
+
+    private static let limit: Int64 = 100_000_000_000_000_000
+    static let powersOfTen: [Double] = (0...12).map { k in (0..<k).reduce(1.0) { p, _ in p * 10 } }
+
+    /// A length on its own: `12.5px`, `50cqw`, or `calc(12.5px + 50cqw)`; zero is `0`, or `0px` with `unit` (for
+    /// a custom property that a `calc()` adds).
+    mutating func appendLength(_ length: Written, unit: Bool) {
+        if length.px != 0 && length.width != 0 {
+            append("calc(")
+            appendNumber(length.px, decimals: 3)
+            append("px")
+            append(length.width < 0 ? " - " : " + ")
+            appendNumber(Int64(length.width.magnitude), decimals: 5)
+            append("cqw)")
+        } else if length.width != 0 {
+            appendNumber(length.width, decimals: 5)
+            append("cqw")
+        } else {
+            appendNumber(length.px, decimals: 3)
+            if length.px != 0 || unit { append("px") }
+        }
+    }
+
+    /// `value / 10^decimals` in decimal, without trailing zeros or a leading `0` before the point (`-.5`).
+    mutating func appendNumber(_ value: Int64, decimals: Int) {
+        if value < 0 { append(byte: UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var scale: UInt64 = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let whole = magnitude / scale
+        magnitude %= scale
+        if whole != 0 || magnitude == 0 { appendDigits(whole, count: 0) }
+        guard magnitude != 0 else { return }
+        append(byte: UInt8(ascii: "."))
+        var digits = decimals
+        while magnitude % 10 == 0 {
+            magnitude /= 10
+            digits -= 1
+        }
+        appendDigits(magnitude, count: digits)
+    }
+
+    /// `value` in decimal, left-padded with zeros to `count` digits.
+    private mutating func appendDigits(_ value: UInt64, count: Int) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
+        var n = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - n] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                n += 1
+            } while rest != 0
+            while n < count {
+                buffer[23 - n] = UInt8(ascii: "0")
+                n += 1
+            }
+        }
+        withUnsafeBytes(of: &digits) { buffer in append(buffer[(24 - n)...]) }
+    }
+}
