@@ -209,8 +209,11 @@ public enum MethodTable {
             let width: JSONValue = [
                 "type": "number", "exclusiveMinimum": 0, "maximum": .double(StylesheetRequest.maxWidthLimit),
             ]
+            let source = ParamDeclaration(
+                "layout", ["oneOf": [WireSchema.ref("LayoutName"), WireSchema.ref("LayoutSpec")]], required: true,
+                "the layout's name, or its inputs as layout.export returns them")
             let params = [
-                layout, ParamDeclaration("minWidth", width, required: true, "the narrowest container width (CSS px)"),
+                source, ParamDeclaration("minWidth", width, required: true, "the narrowest container width (CSS px)"),
                 ParamDeclaration("maxWidth", width, required: true, "the widest container width (CSS px), ≥ minWidth"),
                 ParamDeclaration(
                     "sections", WireSchema.array(WireSchema.index, unique: true), "only these sections' elements"),
