@@ -67,22 +67,22 @@ extension ResponsiveStylesheet {
         appendDigits(magnitude, count: digits)
     }
 
-    /// `value` in decimal, left-padded with zeros to `count` digits.
+    /// `value` in decimal, left-padded with zeros to `count` digits, written in place at the end of the text.
     private mutating func appendDigits(_ value: UInt64, count: Int) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
-        var n = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[23 - n] = UInt8(ascii: "0") + UInt8(rest % 10)
+        var n = 1
+        var rest = value / 10
+        while rest != 0 {
+            n += 1
+            rest /= 10
+        }
+        let end = css.count + max(n, count)
+        css.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(n, count)))
+        rest = value
+        css.withUnsafeMutableBufferPointer { text in
+            for k in 1...n {
+                text[end - k] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
-                n += 1
-            } while rest != 0
-            while n < count {
-                buffer[23 - n] = UInt8(ascii: "0")
-                n += 1
             }
         }
-        withUnsafeBytes(of: &digits) { buffer in append(buffer[(24 - n)...]) }
     }
 }

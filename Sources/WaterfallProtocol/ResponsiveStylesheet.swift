@@ -27,7 +27,7 @@ import WaterfallLayout
 /// `cqw` to 1e-5; everything is clamped far past Chromium's own layout limit (about 2^25 px).
 public struct ResponsiveStylesheet: Sendable {
     /// The CSS text.
-    public private(set) var css: [UInt8] = []
+    public internal(set) var css: [UInt8] = []
     /// The pieces written: the unconditional rules, and one per `@container` block.
     public private(set) var pieces = 0
 

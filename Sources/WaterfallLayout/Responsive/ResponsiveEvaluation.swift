@@ -26,6 +26,8 @@ struct ResponsiveEvaluation {
     let columnLimit: Int
     /// The nearest width where a decision made so far may flip (+∞: none).
     private(set) var nextFlip = Double.infinity
+    /// `pickShortest`'s candidates, kept from item to item.
+    private var candidateBuffer: [Tracked] = []
 
     init(width: Double, maxWidth: Double, defaults: SectionProperties, direction: Direction, columnLimit: Int) {
         self.width = width
@@ -189,23 +191,26 @@ struct ResponsiveEvaluation {
         _ columns: [Tracked], span: Int, tolerance: Double, tieBreak: TieBreak, cursor: inout Int
     ) -> Int {
         let starts = columns.count - span + 1
-        var candidates: [Tracked] = []
-        candidates.reserveCapacity(starts)
+        // One buffer for every item's candidates: an allocation per item would cost as much as the comparisons.
+        var candidates = candidateBuffer
+        candidates.removeAll(keepingCapacity: true)
         for start in 0..<starts { candidates.append(highest(columns[start..<(start + span)])) }
         let m = candidates[lowest(candidates)]
         let limit = m.form + tolerance
-        var tied: [Int] = []
+        // The first tied start (the lowest is one), and the first at or after the cursor.
+        var first: Int?
+        var afterCursor: Int?
         for (start, candidate) in candidates.enumerated() {
             if candidate.value <= m.value + tolerance {
-                tied.append(start)
+                if first == nil { first = start }
+                if afterCursor == nil, start >= cursor { afterCursor = start }
                 keep(limit, atLeast: candidate.form)
             } else {
                 keep(candidate.form, atLeast: limit)
             }
         }
-        // `tied` holds the lowest start at least.
-        let first = tied.first ?? 0
-        let j = tieBreak == .cursor ? (tied.first { $0 >= cursor } ?? first) : first
+        candidateBuffer = candidates
+        let j = tieBreak == .cursor ? (afterCursor ?? first ?? 0) : (first ?? 0)
         cursor = j + span
         return j
     }
