@@ -23,7 +23,7 @@ extension ResponsiveStylesheet {
         }
 
         let section: Int
-        /// Decimals of `--r` (a top in column widths) and `--a` (an aspect ratio).
+        /// Decimals of `--r` (a top in column widths) and of an `aspect-ratio`.
         let topDecimals: Int
         let aspectDecimals: Int
         private var columns: (count: Int, gutters: Int64)?
@@ -31,12 +31,16 @@ extension ResponsiveStylesheet {
         private var header = BlockValues()
         private var footer = BlockValues()
         private var items: [ItemValues]
+        /// Whether each item's height has been written: every item gives one (`aspect-ratio` or `height`) in the
+        /// first piece, even a zero, since an unset height would be its content's.
+        private var heightWritten: [Bool]
 
         init(section: Int, elements: Int, topDecimals: Int, aspectDecimals: Int) {
             self.section = section
             self.topDecimals = topDecimals
             self.aspectDecimals = aspectDecimals
             items = Array(repeating: ItemValues(), count: elements)
+            heightWritten = Array(repeating: false, count: elements)
         }
 
         // MARK: Internal
@@ -84,7 +88,7 @@ extension ResponsiveStylesheet {
                 values.height = ResponsiveStylesheet.rounded(
                     frame.height.constant - aspect * frame.width.constant, decimals: 3)
                 let old = items[k]
-                guard values != old else { continue }
+                guard values != old || !heightWritten[k] else { continue }
                 sheet.append("&.i")
                 sheet.appendNumber(Int64(k), decimals: 0)
                 sheet.append("{")
@@ -94,10 +98,23 @@ extension ResponsiveStylesheet {
                 sheet.appendDeclaration(
                     "--r:", values.columnWidths, old.columnWidths, decimals: topDecimals, &separator)
                 sheet.appendDeclaration("--k:", values.px, old.px, decimals: 3, &separator)
-                sheet.appendDeclaration("--a:", values.aspect, old.aspect, decimals: aspectDecimals, &separator)
-                sheet.appendDeclaration("--h:", values.height, old.height, decimals: 3, &separator)
+                if values.aspect != 0 {
+                    if values.aspect != old.aspect || !heightWritten[k] {
+                        if separator { sheet.append(";") }
+                        separator = true
+                        sheet.append("aspect-ratio:1/")
+                        sheet.appendNumber(values.aspect, decimals: aspectDecimals)
+                    }
+                } else if values.height != old.height || !heightWritten[k] {
+                    if separator { sheet.append(";") }
+                    separator = true
+                    sheet.append("height:")
+                    sheet.appendNumber(values.height, decimals: 3)
+                    sheet.append("px")
+                }
                 sheet.append("}")
                 items[k] = values
+                heightWritten[k] = true
             }
             if let frame = piece.footer {
                 write(frame, as: "f", into: &footer, columns: c, gutters: gutterWidth, &sheet)
@@ -166,10 +183,10 @@ extension ResponsiveStylesheet {
     mutating func appendColumnWidth(count: Int, gutters: Int64) {
         append("--w:")
         if count == 1 && gutters == 0 {
-            append("100cqw;")
+            append("100%;")
             return
         }
-        append(count == 1 || gutters == 0 ? "calc(100cqw" : "calc((100cqw")
+        append(count == 1 || gutters == 0 ? "calc(100%" : "calc((100%")
         if gutters != 0 {
             append(gutters < 0 ? " + " : " - ")
             appendNumber(Int64(gutters.magnitude), decimals: 6)

@@ -1,7 +1,7 @@
 import WaterfallLayout
 
 extension ResponsiveStylesheet {
-    /// A length rounded as written: thousandths of a px and 1e-7 of the width (1e-5 cqw).
+    /// A length rounded as written: thousandths of a px and 1e-7 of the width (1e-5 %).
     struct Written: Hashable {
         var px: Int64
         var width: Int64
@@ -29,8 +29,9 @@ extension ResponsiveStylesheet {
     private static let limit: Int64 = 100_000_000_000_000_000
     static let powersOfTen: [Double] = (0...12).map { k in (0..<k).reduce(1.0) { p, _ in p * 10 } }
 
-    /// A length on its own: `12.5px`, `50cqw`, or `calc(12.5px + 50cqw)`; zero is `0`, or `0px` with `unit` (for
-    /// a custom property that a `calc()` adds).
+    /// A length on its own: `12.5px`, `50%`, or `calc(12.5px + 50%)`, the percentage of the container's width
+    /// (so only in properties whose percentages are of the containing block's width: `left`, `width`, margins,
+    /// paddings); zero is `0`, or `0px` with `unit` (for a custom property that a `calc()` adds).
     mutating func appendLength(_ length: Written, unit: Bool) {
         if length.px != 0 && length.width != 0 {
             append("calc(")
@@ -38,10 +39,10 @@ extension ResponsiveStylesheet {
             append("px")
             append(length.width < 0 ? " - " : " + ")
             appendNumber(Int64(length.width.magnitude), decimals: 5)
-            append("cqw)")
+            append("%)")
         } else if length.width != 0 {
             appendNumber(length.width, decimals: 5)
-            append("cqw")
+            append("%")
         } else {
             appendNumber(length.px, decimals: 3)
             if length.px != 0 || unit { append("px") }

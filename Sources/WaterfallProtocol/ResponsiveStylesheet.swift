@@ -9,12 +9,17 @@ import WaterfallLayout
 /// element's rules by hashing a class rather than by testing every rule. Everything is nested in one rule of the
 /// selector, which is written once.
 ///
-/// Elements are placed from custom properties: per section, the column width `--w` (a `calc()` of `cqw` that the
-/// browser divides itself), the spacing `--g`, the leading inset `--l` and the origin `--o`; per item, its column
-/// `--c`, span `--s`, aspect ratio `--a` or fixed height `--h`, and its top as `--r` column widths plus `--k` px.
-/// One rule for all children turns them into `left`, `top`, `width` and `height`; headers and footers give their
-/// own `left`, `width` and `height`. So a piece repeats only the numbers that change: an item's column and top
-/// when it moves, a section's column width when its count changes.
+/// Elements are placed from custom properties: per section, the column width `--w` (a `calc()` of the container's
+/// width that the browser divides itself), the spacing `--g`, the leading inset `--l` and the origin `--o`; per
+/// item, its column `--c`, span `--s`, and its top as `--r` column widths plus `--k` px. One rule for all children
+/// turns them into `left`, `width` and `margin-top` (below `top: 0`); an item's height is its `aspect-ratio` or a
+/// fixed `height`, and headers and footers give their own `left`, `width` and `height`. So a piece repeats only the
+/// numbers that change: an item's column and top when it moves, a section's column width when its count changes.
+///
+/// A length that follows the width is a percentage, in properties whose percentages are of the containing block's
+/// width (`left`, `width`, margins, paddings; the container's height is a `::before` block's `padding-top`): `cqw`
+/// would say the same, but an element whose style reads `cqw` has it computed again once its container is laid
+/// out, which costs a page's first style and layout several times over.
 ///
 /// The first piece's rules apply unconditionally; each later piece is one `@container not (width<Npx)` block holding
 /// only what differs from the piece before (the cascade keeps the rest), in ascending order, so at any width the
@@ -24,7 +29,7 @@ import WaterfallLayout
 ///
 /// Numbers are written as precisely as the range needs: a top's column-width count to within 0.0025 px at the
 /// widest column of the range, an aspect ratio to within 0.0005 px at the widest container, px to 1/1000 and
-/// `cqw` to 1e-5; everything is clamped far past Chromium's own layout limit (about 2^25 px).
+/// `%` to 1e-5; everything is clamped far past Chromium's own layout limit (about 2^25 px).
 public struct ResponsiveStylesheet: Sendable {
     /// The CSS text.
     public internal(set) var css: [UInt8] = []
@@ -61,8 +66,9 @@ public struct ResponsiveStylesheet: Sendable {
             var wrote = false
             let height = Written(piece.contentHeight)
             if height != previousHeight {
-                // The container's own height: a block of the content height before its (absolute) children.
-                append(p == 0 ? "&::before{content:'';display:block;height:" : "&::before{height:")
+                // The container's own height: a block of the content height before its (absolute) children, as a
+                // padding, whose percentages are of the width.
+                append(p == 0 ? "&::before{content:'';display:block;padding-top:" : "&::before{padding-top:")
                 appendLength(height, unit: false)
                 append("}")
                 previousHeight = height
@@ -86,12 +92,13 @@ public struct ResponsiveStylesheet: Sendable {
 
     // MARK: Internal
 
-    /// The rule that places every child from its custom properties, with their defaults.
+    /// The rule that places every child from its custom properties, with their defaults. `min-height: 0` keeps an
+    /// item's content from stretching it past its aspect ratio.
     static let placement: StaticString = """
-        >*{position:absolute;margin:0;box-sizing:border-box;--o:0px;--c:0;--s:1;--r:0;--k:0;--a:0;--h:0;\
-        left:calc(var(--l) + var(--c)*(var(--w) + var(--g)));top:calc(var(--o) + var(--r)*var(--w) + var(--k)*1px);\
-        width:calc(var(--s)*(var(--w) + var(--g)) - var(--g));\
-        height:calc(var(--a)*(var(--s)*(var(--w) + var(--g)) - var(--g)) + var(--h)*1px)}
+        >*{position:absolute;margin:0;box-sizing:border-box;min-height:0;--o:0px;--c:0;--s:1;--r:0;--k:0;\
+        left:calc(var(--l) + var(--c)*(var(--w) + var(--g)) + .008px);top:0;\
+        margin-top:calc(var(--o) + var(--r)*var(--w) + var(--k)*1px + .008px);\
+        width:calc(var(--s)*(var(--w) + var(--g)) - var(--g) + .008px)}
 
         """
 

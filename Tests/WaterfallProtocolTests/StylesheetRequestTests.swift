@@ -96,8 +96,8 @@ import WaterfallLayout
         #expect(
             String(decoding: sheet.css, as: UTF8.self) == """
                 #g{container-type:inline-size;position:relative;padding:0;
-                \(ResponsiveStylesheet.placement)&::before{content:'';display:block;height:50px}\
-                >.s0{--g:10px;--l:0px;--w:calc((100cqw - 10px)/2);&.i0{--h:50}}
+                \(ResponsiveStylesheet.placement)&::before{content:'';display:block;padding-top:50px}\
+                >.s0{--g:10px;--l:0px;--w:calc((100% - 10px)/2);&.i0{height:50px}}
                 }
 
                 """)
@@ -115,8 +115,8 @@ import WaterfallLayout
         let (sheet, _) = try StylesheetRequest(layout: "f", minWidth: 300, maxWidth: 400, sections: [1])
             .stylesheet(of: spec, columnLimit: 1024)
         let css = String(decoding: sheet.css, as: UTF8.self)
-        #expect(css.contains(">.s1{--g:10px;--l:0px;--w:100cqw;--o:50cqw;&.h{left:0;width:100cqw;height:20px}"))
-        #expect(css.contains("&.i0{--k:20;--h:5}"))
+        #expect(css.contains(">.s1{--g:10px;--l:0px;--w:100%;--o:50%;&.h{left:0;width:100%;height:20px}"))
+        #expect(css.contains("&.i0{--k:20;height:5px}"))
         #expect(!css.contains(".s0"))
     }
 }
