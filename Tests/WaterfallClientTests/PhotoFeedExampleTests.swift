@@ -27,7 +27,7 @@ struct PhotoFeedExampleTests {
         let runs = try await InProcessDaemon.with { daemon in
             let server = try Node.start(
                 ServerSideRenderingTests.packageRoot + "/Examples/photo-feed/server.mjs",
-                ["--port", "0", "--socket", daemon.path, "--image-delay", "300"])
+                ["--port", "0", "--socket", daemon.path, "--image-delay", "200"])
             defer { server.stop() }
             let address = try #require(try await server.line(startingWith: "photo feed on ", within: 20))
             let widths = Self.widths.map(String.init).joined(separator: ",")
