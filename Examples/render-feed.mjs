@@ -54,15 +54,15 @@ const { css, pieces, sections } = await call('layout.css', {
 });
 connection.end();
 
-// One element per header, item and footer, named by data-section and data-item (or data-header, data-footer).
+// One element per header, item and footer, named by classes: its section's (s0) and its own (h, i5, f).
 const escape = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 let elements = '';
 for (const { section, items, header, footer } of sections) {
-  if (header) elements += `<h2 data-section="${section}" data-header>Photos</h2>\n`;
+  if (header) elements += `<h2 class="s${section} h">Photos</h2>\n`;
   for (let i = 0; i < items; i++) {
-    elements += `<figure data-section="${section}" data-item="${i}">${escape(photos[i].id)}</figure>\n`;
+    elements += `<figure class="s${section} i${i}">${escape(photos[i].id)}</figure>\n`;
   }
-  if (footer) elements += `<footer data-section="${section}" data-footer></footer>\n`;
+  if (footer) elements += `<footer class="s${section} f"></footer>\n`;
 }
 fs.writeFileSync(output, `<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">

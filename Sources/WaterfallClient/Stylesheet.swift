@@ -4,21 +4,22 @@ import WaterfallProtocol
 
 /// What a page must hold for a stylesheet of `layout.css`.
 extension Stylesheet {
-    /// The container's children the stylesheet expects, one line each: `<div data-section="s" data-header>`,
-    /// `data-item="i"` for items, `data-footer`. `decorate(section, element)` gives each one's further attributes
-    /// and its body (element: -1 for the header, the item's index, or `Int.max` for the footer).
+    /// The container's children the stylesheet expects, one line each, named by two classes: `<div class="s0 h">`
+    /// for section 0's header, `s0 i5` for its item 5, `s0 f` for its footer. `decorate(section, element)` gives
+    /// each one's further attributes and its body (element: -1 for the header, the item's index, or `Int.max` for
+    /// the footer).
     public func elements(
         _ decorate: (Int, Int) -> (attributes: String, body: String) = { _, _ in ("", "") }
     ) -> String {
         var html = ""
         func element(_ s: Int, _ k: Int, _ marker: String) {
             let (attributes, body) = decorate(s, k)
-            html += "<div data-section=\"\(s)\" \(marker)\(attributes)>\(body)</div>\n"
+            html += "<div class=\"s\(s) \(marker)\"\(attributes)>\(body)</div>\n"
         }
         for section in sections {
-            if section.header { element(section.section, -1, "data-header") }
-            for i in 0..<section.items { element(section.section, i, "data-item=\"\(i)\"") }
-            if section.footer { element(section.section, .max, "data-footer") }
+            if section.header { element(section.section, -1, "h") }
+            for i in 0..<section.items { element(section.section, i, "i\(i)") }
+            if section.footer { element(section.section, .max, "f") }
         }
         return html
     }

@@ -61,6 +61,15 @@ public struct Layout: Sendable {
         return (layout, diff)
     }
 
+    /// Checks `spec` as `make` does, without placing anything.
+    ///
+    /// - Throws: `LayoutError` naming the first invalid field.
+    /// - Complexity: O(spec's size).
+    public static func check(_ spec: LayoutSpec, limits: LayoutLimits = .default) throws(LayoutError) {
+        let layout = try empty(spec, limits: limits, allowsParallelism: false)
+        _ = try layout.validate([.insertSections(at: 0, sections: spec.sections)], namingOps: false)
+    }
+
     /// A layout with `spec`'s settings and no sections yet, after checking them.
     static func empty(
         _ spec: LayoutSpec, limits: LayoutLimits, allowsParallelism: Bool

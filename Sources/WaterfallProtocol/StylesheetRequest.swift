@@ -1,9 +1,17 @@
 import WaterfallLayout
 
-/// The params of `layout.css`, decoded and checked: a range of container widths, and optionally the sections to
-/// style, a first page (`items`) and the container's selector.
+/// The params of `layout.css`, decoded and checked: a layout (stored, or its inputs inline), a range of container
+/// widths, and optionally the sections to style, a first page (`items`) and the container's selector.
 public struct StylesheetRequest: Sendable, Hashable {
-    public var layout: String
+    /// The layout to style: a stored one by name, or its inputs in the form `layout.export` returns, so that a
+    /// daemon that holds nothing can style it.
+    public enum Source: Sendable, Hashable {
+        case stored(String)
+        /// Inputs decoded to their wire ranges; `layout.create`'s checks against the daemon's limits come after.
+        case inline(LayoutSpec)
+    }
+
+    public var source: Source
     public var minWidth: Double
     public var maxWidth: Double
     /// The sections whose elements the stylesheet places (nil: all), in the order given, none twice.
@@ -24,7 +32,16 @@ public struct StylesheetRequest: Sendable, Hashable {
         layout: String, minWidth: Double, maxWidth: Double, sections: [Int]? = nil, items: Int? = nil,
         selector: String = defaultSelector
     ) {
-        self.layout = layout
+        self.init(
+            source: .stored(layout), minWidth: minWidth, maxWidth: maxWidth, sections: sections, items: items,
+            selector: selector)
+    }
+
+    public init(
+        source: Source, minWidth: Double, maxWidth: Double, sections: [Int]? = nil, items: Int? = nil,
+        selector: String = defaultSelector
+    ) {
+        self.source = source
         self.minWidth = minWidth
         self.maxWidth = maxWidth
         self.sections = sections
@@ -34,7 +51,13 @@ public struct StylesheetRequest: Sendable, Hashable {
 
     /// Reads `layout.css`'s params; every range is checked here, the sections' existence against the layout later.
     public init(_ p: inout Params) throws(ProtocolError) {
-        layout = try DecodedRequest.layoutName(&p)
+        if let node = p.view("layout"), node.kind == .object {
+            var inputs = try p.nested(node, path: "params.layout")
+            source = .inline(try CommandDecoding.layoutSpec(&inputs))
+            try inputs.finish()
+        } else {
+            source = .stored(try DecodedRequest.layoutName(&p))
+        }
         minWidth = try p.double("minWidth")
         maxWidth = try p.double("maxWidth")
         guard minWidth.isFinite, minWidth > 0, minWidth <= Self.maxWidthLimit else {
@@ -62,6 +85,21 @@ public struct StylesheetRequest: Sendable, Hashable {
 
     // MARK: Public
 
+    /// The stylesheet of the inline inputs, after `layout.create`'s checks of them against `limits`.
+    ///
+    /// - Throws: what `layout.create` throws for the inputs (its fields under `params.layout`), then what
+    ///   `stylesheet(of:columnLimit:)` throws.
+    public func stylesheet(
+        ofInline spec: LayoutSpec, limits: LayoutLimits
+    ) throws(ProtocolError) -> (sheet: ResponsiveStylesheet, layout: ResponsiveLayout) {
+        do {
+            try Layout.check(spec, limits: limits)
+        } catch {
+            throw ProtocolError(error, prefix: "params.layout")
+        }
+        return try stylesheet(of: spec, columnLimit: limits.maxColumns)
+    }
+
     /// The stylesheet of a layout with inputs `spec` (as `layout.export` gives them).
     ///
     /// - Throws: `bad_params` for a section the layout lacks or a layout with pixel snapping, `invalid_geometry`
@@ -79,13 +117,13 @@ public struct StylesheetRequest: Sendable, Hashable {
         guard spec.axis == .vertical else {
             throw .badParams(
                 "params.layout",
-                "'\(layout)' has axis \"horizontal\": layout.css writes vertical layouts only (a horizontal feed's "
+                "\(subject) has axis \"horizontal\": layout.css writes vertical layouts only (a horizontal feed's "
                     + "frames come from layout.get or query)")
         }
         guard spec.scale == 0 else {
             throw .badParams(
                 "params.layout",
-                "'\(layout)' has scale \(Self.text(spec.scale)): pixel snapping is not linear in the width, and layout.css "
+                "\(subject) has scale \(Self.text(spec.scale)): pixel snapping is not linear in the width, and layout.css "
                     + "needs scale 0")
         }
         let responsive: ResponsiveLayout
@@ -99,6 +137,14 @@ public struct StylesheetRequest: Sendable, Hashable {
     }
 
     // MARK: Private
+
+    /// The layout as a message names it.
+    private var subject: String {
+        switch source {
+        case .stored(let name): "'\(name)'"
+        case .inline: "the inline layout"
+        }
+    }
 
     /// A number as a message shows it: `800`, not `800.0`.
     private static func text(_ value: Double) -> String {

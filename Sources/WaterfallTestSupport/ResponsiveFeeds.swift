@@ -79,3 +79,19 @@ package struct ResponsiveFeeds {
         return result
     }
 }
+
+extension ResponsiveFeeds {
+    /// The photo feed `layout.css` is sized on: `count` photos of real-valued aspect ratios between 2:3 and 16:9
+    /// (seed 18), in adaptive columns at least 180 px wide, at most 8, 8 px apart both ways.
+    package static func photoFeed(count: Int) -> LayoutSpec {
+        var random = SplitMix64(seed: 18)
+        let items = (0..<count).map { _ in
+            let w = Double.random(in: 100...178, using: &random)
+            return Item(height: Double.random(in: 100...150, using: &random), aspectWidth: w)
+        }
+        return LayoutSpec(
+            width: 1000,
+            defaults: SectionProperties(minColumnWidth: 180, maxColumns: 8, columnSpacing: 8, rowSpacing: 8),
+            sections: [SectionSpec(items: items)])
+    }
+}

@@ -1,9 +1,9 @@
 import Foundation
 import WaterfallTestSupport
 
-/// `layout.css` through the daemon: the first 100 items of a feed of aspect-sized photos with adaptive
-/// columns (`minColumnWidth` 180, `maxColumns` 8) over container widths 320–1920 px: the round trip, the pieces,
-/// and the stylesheet's bytes, raw and gzipped (by `gzip -c`: Foundation has no zlib on Linux).
+/// `layout.css` through the daemon: the first 100 items and all of a feed of aspect-sized photos with adaptive
+/// columns (`minColumnWidth` 180, `maxColumns` 8, spacing 8) over container widths 320–1920 px: the round trip,
+/// the pieces, and the stylesheet's bytes, raw and gzipped (by `gzip -c`: Foundation has no zlib on Linux).
 enum StylesheetBenchmark {
     static func run(feedItems: Int, runs: Int, table: inout Table) {
         guard let daemon = BenchDaemon(arguments: ["--ephemeral"]), let client = BenchClient(path: daemon.socketPath)
@@ -21,11 +21,20 @@ enum StylesheetBenchmark {
         }
         client.expectResult(
             #"{"id":1,"method":"layout.create","params":{"layout":"css","width":1000,"diff":false,"#
-                + #""defaults":{"minColumnWidth":180,"maxColumns":8},"sections":[{"items":[\#(items.joined(separator: ","))]}]}}"#
+                + #""defaults":{"minColumnWidth":180,"maxColumns":8,"columnSpacing":8,"rowSpacing":8},"sections":[{"items":[\#(items.joined(separator: ","))]}]}}"#
         )
+        for (first, budget) in [(100, 0.005), (feedItems, 0.1)] {
+            measure(client, items: first, of: feedItems, budget: budget, runs: first == 100 ? runs : 3, table: &table)
+        }
+    }
+
+    /// One `layout.css` of the first `items` photos: its time per call against `budget` seconds, and its size.
+    static func measure(
+        _ client: BenchClient, items: Int, of feedItems: Int, budget: Double, runs: Int, table: inout Table
+    ) {
         let request = Array(
-            #"{"id":2,"method":"layout.css","params":{"layout":"css","minWidth":320,"maxWidth":1920,"items":100}}"#.utf8
-        )
+            #"{"id":2,"method":"layout.css","params":{"layout":"css","minWidth":320,"maxWidth":1920,"items":\#(items)}}"#
+                .utf8)
         var reply: [UInt8] = []
         let seconds = Measure.median(runs: runs) { reply = client.call(request) ?? [] }
         guard let object = try? JSONSerialization.jsonObject(with: Data(reply)) as? [String: Any],
@@ -37,13 +46,12 @@ enum StylesheetBenchmark {
         }
         let raw = css.utf8.count
         let gzipped = gzippedSize(Data(css.utf8))
-        let scenario = "layout.css, first 100 of \(feedItems) aspect items, adaptive ≤ 8 columns, 320–1920 px"
+        let scenario =
+            "layout.css, first \(items) of \(feedItems) aspect items, adaptive ≤ 8 columns, spacing 8, 320–1920 px"
         table.add(
             scenario, "\(Format.seconds(seconds)) per call", "",
-            "≤ 5 ms: \(seconds <= 0.005 ? "met" : "not met")")
-        table.add(
-            scenario, "\(pieces) pieces, \(raw) bytes, \(gzipped.map(String.init) ?? "?") gzipped", "",
-            "≤ 40 KB gzipped: \((gzipped ?? .max) <= 40_000 ? "met" : "not met")")
+            "≤ \(Format.seconds(budget)): \(seconds <= budget ? "met" : "not met")")
+        table.add(scenario, "\(pieces) pieces, \(raw) bytes, \(gzipped.map(String.init) ?? "?") gzipped")
     }
 
     /// The size of `data` through `gzip -c` (default level), or nil without a gzip.

@@ -44,6 +44,18 @@ enum Chromium {
         return String(dom[start.upperBound..<end.lowerBound])
     }
 
+    /// Opens `url` in a headless window of `windowSize` CSS px, which stays open until `stop()`.
+    static func open(_ url: some StringProtocol, windowSize: (Int, Int)) throws -> ChildProcessLines {
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "waterfall-chromium-\(UUID().uuidString)")
+        return try ChildProcessLines(
+            executable: path ?? "/usr/bin/chromium",
+            arguments: [
+                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
+                "--window-size=\(windowSize.0),\(windowSize.1)", String(url),
+            ])
+    }
+
     struct ChromiumError: Error, CustomStringConvertible {
         var message: String
         var description: String { message }

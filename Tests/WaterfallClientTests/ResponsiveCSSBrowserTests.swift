@@ -39,4 +39,29 @@ struct ResponsiveCSSBrowserTests {
         #expect(count >= 100)
         #expect(worst <= StyledContainers.tolerance)
     }
+
+    /// The photo feed `layout.css` is sized on (100 photos, adaptive columns, 320–1920 px): exact too.
+    @Test func thePhotoFeedIsTheDaemonsFramesAtEveryWidth() async throws {
+        let (worst, boxes) = try await InProcessDaemon.with { daemon in
+            let client = try await WaterfallClient.connect(to: daemon.path)
+            let spec = ResponsiveFeeds.photoFeed(count: 100)
+            _ = try await client.createLayout("photos", spec)
+            let sheet = try await client.stylesheet(of: "photos", minWidth: 320, maxWidth: 1920, selector: ".p")
+            var page = StyledContainers()
+            page.style = sheet.css
+            var rng = SplitMix64(seed: 43)
+            let elements = sheet.elements()
+            for width in try StyledContainers.widths(
+                spec, minWidth: 320, maxWidth: 1920, firstItems: nil, random: 16, &rng)
+            {
+                try await page.add(
+                    client, spec: spec, firstItems: nil, width: width, className: "p", elements: elements,
+                    label: "photos")
+            }
+            return try page.check()
+        }
+        print("ResponsiveCSSBrowserTests: photo feed, \(boxes) boxes, largest difference \(worst) px")
+        #expect(boxes >= 3000)
+        #expect(worst <= StyledContainers.tolerance)
+    }
 }

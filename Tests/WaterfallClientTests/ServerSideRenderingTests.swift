@@ -4,21 +4,10 @@ import WaterfallClient
 import WaterfallLayout
 import WaterfallTestSupport
 
-/// Node.js on `PATH`, or nil.
-private let nodePath: String? = {
-    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-    for name in ["node", "nodejs"] {
-        for directory in directories where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
-            return "\(directory)/\(name)"
-        }
-    }
-    return nil
-}()
-
 /// The server-side rendering example (`Examples/render-feed.mjs`, shown in the ServerSideRendering article) run
 /// with Node.js against the daemon; its page is then checked in Chromium as the `layout.css` browser test checks
 /// its own. Skipped without `node` on `PATH` (CI installs it).
-@Suite(.serialized, .enabled(if: nodePath != nil, "needs node on PATH"))
+@Suite(.serialized, .enabled(if: Node.path != nil, "needs node on PATH"))
 struct ServerSideRenderingTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
@@ -28,7 +17,7 @@ struct ServerSideRenderingTests {
         try await InProcessDaemon.with { daemon in
             let output = daemon.directory + "/feed.html"
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: nodePath ?? "/usr/bin/node")
+            process.executableURL = URL(fileURLWithPath: Node.path ?? "/usr/bin/node")
             process.arguments = [Self.script, daemon.path, output]
             let pipe = Pipe()
             process.standardOutput = pipe

@@ -72,8 +72,9 @@ struct StyledContainers {
               const o = c.getBoundingClientRect();
               const boxes = [...c.children].map(e => {
                 const r = e.getBoundingClientRect();
-                const kind = e.hasAttribute('data-header') ? -1 : e.hasAttribute('data-footer') ? -2 : +e.dataset.item;
-                return [+e.dataset.section, kind, r.x - o.x, r.y - o.y, r.width, r.height];
+                const [section, name] = e.className.split(' ');
+                const kind = name === 'h' ? -1 : name === 'f' ? -2 : +name.slice(1);
+                return [+section.slice(1), kind, r.x - o.x, r.y - o.y, r.width, r.height];
               });
               return [o.width, o.height, boxes];
             });

@@ -98,14 +98,14 @@ import WaterfallJSON
             let css = await Self.run(["css", "feed", "--min", "300", "--max", "600", "--selector", "#feed"], socket: p)
             #expect(css.status == .success)
             #expect(css.out.hasPrefix("#feed{container-type:inline-size;"))
-            #expect(css.out.contains("#feed>[data-section='0'][data-item='2']{"))
+            #expect(css.out.contains(">.s0{") && css.out.contains("&.i2{"))
             let page = await Self.run(
                 ["html", "feed", "--min", "300", "--max", "600", "--items", "2", "--output", "feed.html"], socket: p)
             #expect(page.status == .success && page.out.isEmpty)
             let html = page.files["feed.html"] ?? ""
-            #expect(html.contains("<div data-section=\"0\" data-header style=\"background:#ccc\"></div>"))
-            #expect(html.contains("<div data-section=\"0\" data-item=\"1\" "))
-            #expect(!html.contains("data-item=\"2\""))
+            #expect(html.contains("<div class=\"s0 h\" style=\"background:#ccc\"></div>"))
+            #expect(html.contains("<div class=\"s0 i1\" "))
+            #expect(!html.contains("s0 i2"))
             #expect(html.contains(".waterfall{container-type:inline-size;"))
             let usage = await Self.run(["css", "feed", "--max", "600"], socket: p)
             #expect(usage.status == .usage && usage.err.hasPrefix("waterfallctl: css needs --min PX (try"))

@@ -84,7 +84,8 @@ import WaterfallLayout
         }
     }
 
-    /// Two fixed columns of fixed heights: one piece, each item's left and width a calc of the container width.
+    /// Two fixed columns of fixed heights: one piece; the section's column width divides the container width, and
+    /// the item gives only its height.
     @Test func writesOnePieceForFixedColumnsAndHeights() throws {
         let spec = LayoutSpec(
             width: 300,
@@ -94,15 +95,16 @@ import WaterfallLayout
         #expect(sheet.pieces == 1)
         #expect(
             String(decoding: sheet.css, as: UTF8.self) == """
-                #g{container-type:inline-size;position:relative;padding:0}
-                #g>[data-section]{position:absolute;margin:0;box-sizing:border-box}
-                #g::before{content:'';display:block;height:50px}
-                #g>[data-section='0'][data-item='0']{left:0;top:0;width:calc(-5px + 50cqw);height:50px}
+                #g{container-type:inline-size;position:relative;padding:0;
+                \(ResponsiveStylesheet.placement)&::before{content:'';display:block;padding-top:50px}\
+                >.s0{--g:10px;--l:0px;--w:calc((100% - 10px)/2);&.i0{height:50px}}
+                }
 
                 """)
     }
 
-    /// A later section's elements hang from its origin, `--wf-o`, which a piece changes on its own.
+    /// A later section's elements hang from its origin, `--o`, which a piece changes on its own; a header gives
+    /// its own left, width and height.
     @Test func laterSectionsUseTheirOrigin() throws {
         let spec = LayoutSpec(
             width: 300,
@@ -113,8 +115,8 @@ import WaterfallLayout
         let (sheet, _) = try StylesheetRequest(layout: "f", minWidth: 300, maxWidth: 400, sections: [1])
             .stylesheet(of: spec, columnLimit: 1024)
         let css = String(decoding: sheet.css, as: UTF8.self)
-        #expect(css.contains(".waterfall>[data-section='1']{--wf-o:50cqw}"))
-        #expect(css.contains(".waterfall>[data-section='1'][data-item='0']{left:0;top:calc(var(--wf-o) + 20px)"))
-        #expect(!css.contains("[data-section='0']"))
+        #expect(css.contains(">.s1{--g:10px;--l:0px;--w:100%;--o:50%;&.h{left:0;width:100%;height:20px}"))
+        #expect(css.contains("&.i0{--k:20;height:5px}"))
+        #expect(!css.contains(".s0"))
     }
 }

@@ -26,6 +26,8 @@ struct ResponsiveEvaluation {
     let columnLimit: Int
     /// The nearest width where a decision made so far may flip (+∞: none).
     private(set) var nextFlip = Double.infinity
+    /// `pickShortest`'s candidates, kept from item to item.
+    private var candidateBuffer: [Tracked] = []
 
     init(width: Double, maxWidth: Double, defaults: SectionProperties, direction: Direction, columnLimit: Int) {
         self.width = width
@@ -121,6 +123,8 @@ struct ResponsiveEvaluation {
         bottoms.reserveCapacity(section.items.count + 1)
         var frames: [LinearRect] = []
         frames.reserveCapacity(section.items.count)
+        var placements: [ResponsivePlacement] = []
+        placements.reserveCapacity(section.items.count)
         var cursor = 0
         var tieCursor = 0
         for item in section.items {
@@ -151,6 +155,8 @@ struct ResponsiveEvaluation {
             let x = LinearLength(
                 constant: g.insets.left + Double(j) * (cw.constant + cs), slope: Double(j) * cw.slope)
             frames.append(LinearRect(x: x, y: y.form, width: widthForm, height: height.form))
+            let leading = direction == .rtl ? c - j - span : j
+            placements.append(ResponsivePlacement(column: Int32(leading), span: Int32(span)))
             bottoms.append(Tracked(y.value + height.value, y.form + height.form))
         }
         let itemsBottom = highest(bottoms)
@@ -170,8 +176,12 @@ struct ResponsiveEvaluation {
             footer = footer?.mirrored()
             frames = frames.map { $0.mirrored() }
         }
-        let result = ResponsiveSection(
+        var result = ResponsiveSection(
             origin: origin, height: height.form, columnCount: c, header: header, footer: footer, items: frames)
+        result.columns = ResponsiveColumns(
+            gutters: sideInsets + Double(c - 1) * cs, spacing: cs,
+            leadingInset: direction == .rtl ? g.insets.right : g.insets.left)
+        result.placements = placements
         return (result, height)
     }
 
@@ -181,23 +191,26 @@ struct ResponsiveEvaluation {
         _ columns: [Tracked], span: Int, tolerance: Double, tieBreak: TieBreak, cursor: inout Int
     ) -> Int {
         let starts = columns.count - span + 1
-        var candidates: [Tracked] = []
-        candidates.reserveCapacity(starts)
+        // One buffer for every item's candidates: an allocation per item would cost as much as the comparisons.
+        var candidates = candidateBuffer
+        candidates.removeAll(keepingCapacity: true)
         for start in 0..<starts { candidates.append(highest(columns[start..<(start + span)])) }
         let m = candidates[lowest(candidates)]
         let limit = m.form + tolerance
-        var tied: [Int] = []
+        // The first tied start (the lowest is one), and the first at or after the cursor.
+        var first: Int?
+        var afterCursor: Int?
         for (start, candidate) in candidates.enumerated() {
             if candidate.value <= m.value + tolerance {
-                tied.append(start)
+                if first == nil { first = start }
+                if afterCursor == nil, start >= cursor { afterCursor = start }
                 keep(limit, atLeast: candidate.form)
             } else {
                 keep(candidate.form, atLeast: limit)
             }
         }
-        // `tied` holds the lowest start at least.
-        let first = tied.first ?? 0
-        let j = tieBreak == .cursor ? (tied.first { $0 >= cursor } ?? first) : first
+        candidateBuffer = candidates
+        let j = tieBreak == .cursor ? (afterCursor ?? first ?? 0) : (first ?? 0)
         cursor = j + span
         return j
     }

@@ -192,6 +192,10 @@ public struct ResponsiveSection: Sendable, Hashable {
     public var header: LinearRect?
     public var footer: LinearRect?
     public var items: [LinearRect]
+    /// Where the columns are: `items[k]` spans `placements[k]`.
+    public var columns = ResponsiveColumns(gutters: 0, spacing: 0, leadingInset: 0)
+    /// Each item's columns, counted from the leading edge.
+    public var placements: [ResponsivePlacement] = []
 
     public init(
         origin: LinearLength, height: LinearLength, columnCount: Int, header: LinearRect?, footer: LinearRect?,
@@ -203,5 +207,31 @@ public struct ResponsiveSection: Sendable, Hashable {
         self.header = header
         self.footer = footer
         self.items = items
+    }
+}
+
+/// A section's columns in a piece: `columnCount` columns of width `(W - gutters) / columnCount`, each `spacing`
+/// after the one before, the first `leadingInset` from the leading edge (the left, or the right under `rtl`).
+public struct ResponsiveColumns: Sendable, Hashable {
+    /// The side insets and the spacings between columns: what the container width gives to no column.
+    public var gutters: Double
+    public var spacing: Double
+    public var leadingInset: Double
+
+    public init(gutters: Double, spacing: Double, leadingInset: Double) {
+        self.gutters = gutters
+        self.spacing = spacing
+        self.leadingInset = leadingInset
+    }
+}
+
+/// The columns an item occupies: from `column` (counted from the leading edge) over `span` columns.
+public struct ResponsivePlacement: Sendable, Hashable {
+    public var column: Int32
+    public var span: Int32
+
+    public init(column: Int32, span: Int32) {
+        self.column = column
+        self.span = span
     }
 }

@@ -5,8 +5,13 @@ import WaterfallLayout
 /// `StylesheetRequest`).
 extension StylesheetRequest: DeclaredMethod {
     public var params: JSONValue? {
+        let layout: JSONValue =
+            switch source {
+            case .stored(let name): .string(name)
+            case .inline(let spec): .object(CommandEncoding.members(of: spec))
+            }
         var members: [(key: String, value: JSONValue)] = [
-            ("layout", .string(layout)), ("minWidth", .double(minWidth)), ("maxWidth", .double(maxWidth)),
+            ("layout", layout), ("minWidth", .double(minWidth)), ("maxWidth", .double(maxWidth)),
         ]
         if let sections { members.append(("sections", .array(sections.map { JSONValue.integer($0) }))) }
         if let items { members.append(("items", .integer(items))) }
@@ -19,8 +24,11 @@ extension StylesheetRequest: DeclaredMethod {
 
     public static var declaration: MethodDeclaration {
         let width: JSONValue = ["type": "number", "exclusiveMinimum": 0, "maximum": .double(maxWidthLimit)]
+        let source = ParamDeclaration(
+            "layout", ["oneOf": [WireSchema.ref("LayoutName"), WireSchema.ref("LayoutSpec")]], required: true,
+            "the layout's name, or its inputs as layout.export returns them")
         let params = [
-            .layout, ParamDeclaration("minWidth", width, required: true, "the narrowest container width (CSS px)"),
+            source, ParamDeclaration("minWidth", width, required: true, "the narrowest container width (CSS px)"),
             ParamDeclaration("maxWidth", width, required: true, "the widest container width (CSS px), ≥ minWidth"),
             ParamDeclaration(
                 "sections", WireSchema.array(WireSchema.index, unique: true), "only these sections' elements"),

@@ -25,8 +25,14 @@ extension ClientSession {
             let layout = try await registry.snapshot(request.layout)
             ReplyEncoding.layoutExport(&out, id: id, seq: layout.seq, spec: layout.spec)
         case .layoutCSS(let request):
-            let layout = try await registry.snapshot(request.layout)
-            let (sheet, responsive) = try request.stylesheet(of: layout.spec, columnLimit: layout.limits.maxColumns)
+            let (sheet, responsive): (ResponsiveStylesheet, ResponsiveLayout)
+            switch request.source {
+            case .stored(let name):
+                let layout = try await registry.snapshot(name)
+                (sheet, responsive) = try request.stylesheet(of: layout.spec, columnLimit: layout.limits.maxColumns)
+            case .inline(let spec):
+                (sheet, responsive) = try request.stylesheet(ofInline: spec, limits: service.limits.layout)
+            }
             ReplyEncoding.layoutCSS(&out, id: id, sheet, responsive, sections: request.sections)
         case .layoutDrop(let request):
             try await registry.drop(request.layout)
