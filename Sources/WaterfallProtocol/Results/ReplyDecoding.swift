@@ -76,6 +76,11 @@ public enum ReplyDecoding {
 
     /// The `items` array of a section entry, read in one pass over each item's members through views, since a
     /// lookup per key would make a node (a retain) and walk the members again for each of the six.
+    private enum ItemFrameMember { case index, x, y, w, h, id }
+    private static let itemFrameMembers = MemberNames<ItemFrameMember>([
+        "i": .index, "x": .x, "y": .y, "w": .w, "h": .h, "id": .id,
+    ])
+
     public static func itemFrames(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [ItemFrame] {
         try node.withView { (array: JSONView) throws(Failure) -> [ItemFrame] in
             guard array.kind == .array else { throw fail(path(), "not an array") }
@@ -90,19 +95,14 @@ public enum ReplyDecoding {
                 var h: Double?
                 var id: String?
                 if item.kind == .object {
-                    for (key, value) in item.members {
-                        if key.isEqual(toKey: "i") {
-                            index = value.int
-                        } else if key.isEqual(toKey: "x") {
-                            x = value.double
-                        } else if key.isEqual(toKey: "y") {
-                            y = value.double
-                        } else if key.isEqual(toKey: "w") {
-                            w = value.double
-                        } else if key.isEqual(toKey: "h") {
-                            h = value.double
-                        } else if key.isEqual(toKey: "id") {
-                            id = value.string
+                    item.members(itemFrameMembers) { member, value in
+                        switch member {
+                        case .index: index = value.int
+                        case .x: x = value.double
+                        case .y: y = value.double
+                        case .w: w = value.double
+                        case .h: h = value.double
+                        case .id: id = value.string
                         }
                     }
                 }
