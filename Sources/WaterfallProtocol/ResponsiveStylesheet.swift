@@ -93,7 +93,8 @@ public struct ResponsiveStylesheet: Sendable {
     // MARK: Internal
 
     /// The rule that places every child from its custom properties, with their defaults. `min-height: 0` keeps an
-    /// item's content from stretching it past its aspect ratio.
+    /// item's content from stretching it past its aspect ratio; each `calc()` adds 0.008 px because Chromium
+    /// truncates a percentage's length to its 1/64 px unit, and half a unit makes that a rounding.
     static let placement: StaticString = """
         >*{position:absolute;margin:0;box-sizing:border-box;min-height:0;--o:0px;--c:0;--s:1;--r:0;--k:0;\
         left:calc(var(--l) + var(--c)*(var(--w) + var(--g)) + .008px);top:0;\

@@ -19,10 +19,10 @@ import WaterfallTestSupport
         #expect(sheet.css.count <= 40_000)
     }
 
-    @Test func aThousandPhotosTakeAtMostFiveMegabytes() throws {
+    @Test func aThousandPhotosTakeAtMost3400Kilobytes() throws {
         let sheet = try Self.sheet(items: 1000)
         print("ResponsiveStylesheetSizeTests: 1000 items, \(sheet.pieces) pieces, \(sheet.css.count) bytes")
         #expect(sheet.pieces >= 200)
-        #expect(sheet.css.count <= 5_000_000)
+        #expect(sheet.css.count <= 3_400_000)
     }
 }
