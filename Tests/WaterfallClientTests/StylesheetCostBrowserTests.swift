@@ -6,8 +6,8 @@ import WaterfallTestSupport
 
 /// What `layout.css` costs the browser: in one Chromium page load, inserting the photo feed's first 100 items
 /// with the stylesheet (inserted with them) and forcing style and layout, against the same elements at fixed
-/// inline positions at one width, in alternating rounds; the ratio of the medians is printed. Timers in a page
-/// tick in 0.1 ms and the machine is shared, so only a generous bound is asserted.
+/// inline positions at one width, in alternating rounds; the ratio of the means of the middle rounds is printed.
+/// Timers in a page tick in 0.1 ms and the machine is shared, so only a generous bound is asserted.
 @Suite(.serialized, .enabled(if: Chromium.path != nil, "no chromium on PATH (or WATERFALL_CHROMIUM=0)"))
 struct StylesheetCostBrowserTests {
     @Test func theFirstPageCostsLittleMoreThanFixedPositions() async throws {
@@ -49,16 +49,25 @@ struct StylesheetCostBrowserTests {
             const a = [], b = [];
             for (let k = 0; k < 10; k++) { round(true); round(false); }
             for (let k = 0; k < 200; k++) { a.push(round(true)); b.push(round(false)); }
-            const median = (x) => x.sort((p, q) => p - q)[x.length >> 1];
-            document.getElementById('out').textContent = JSON.stringify([median(a), median(b)]);
+            // The page's timer ticks in 0.1 ms, about a tenth of a round: the mean of the middle 80 % of the
+            // rounds resolves what a median (one tick) cannot, and drops the rounds a collection or the shared
+            // machine spoiled.
+            const middleMean = (x) => {
+              x.sort((p, q) => p - q);
+              const kept = x.slice(x.length / 10, x.length - x.length / 10);
+              return kept.reduce((s, v) => s + v, 0) / kept.length;
+            };
+            document.getElementById('out').textContent = JSON.stringify([middleMean(a), middleMean(b)]);
             </script></body></html>
             """
         let medians = try JSONDecoder().decode([Double].self, from: Data(try Chromium.output(of: html).utf8))
         try #require(medians.count == 2)
         let ratio = medians[0] / max(medians[1], 0.1)
+        func text(_ value: Double) -> String { String(format: "%.3f", value) }
         print(
             "StylesheetCostBrowserTests: \(sheet.css.utf8.count) bytes, \(sheet.pieces) pieces; 100 items with the "
-                + "stylesheet \(medians[0]) ms, at inline positions \(medians[1]) ms (medians of 200): \(ratio)×")
+                + "stylesheet \(text(medians[0])) ms, at inline positions \(text(medians[1])) ms (means of the middle "
+                + "160 of 200 rounds): \(String(format: "%.2f", ratio))×")
         #expect(ratio <= 5)
     }
 
