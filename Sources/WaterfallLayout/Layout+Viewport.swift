@@ -47,10 +47,11 @@ extension Layout {
     ///   does not hold, changed or not.
     /// A section that then lists something but was only in a shift gets an entry, its shift split around it.
     ///
-    /// - Complexity: O(sections listed in `full` + (h + k) × (commands + log k)) for the h held elements and the k
-    ///   in the viewport after, plus a query of the viewport: never the size of the change. Nothing is derived from
-    ///   the placement's list of moved items: the held elements carry their frames before, and the query finds those
-    ///   after.
+    /// - Complexity: O(sections and shifts listed in `full` + (h + k) × log(h + k + commands)) for the h held
+    ///   elements and the k in the viewport after, plus a query of the viewport, plus following the commands once
+    ///   (`ForwardPaths`: linear in their size for the usual few commands): never the items the change moved, nor
+    ///   held elements times commands. Nothing is derived from the placement's list of moved items: the held
+    ///   elements carry their frames before, and the query finds those after.
     /// - Returns: the scoped diff and the viewport after the change.
     public func scoped(
         _ full: LayoutDiff, hold: ViewportHold, commands: [LayoutCommand], anchor: AnchorOutcome?
@@ -64,12 +65,14 @@ extension Layout {
         // Held frames are compared in flow coordinates; a new screen mapping moved them all on screen, so none is
         // carried (the full diff lists every section anew, and the client replaces what it held).
         let remapped = hold.screen != screen
+        // Followed once: each held element's place after the change is then a lookup.
+        let paths = ForwardPaths(commands)
         for held in hold.elements {
-            guard let s = Self.section(held.section, following: commands) else { continue }
+            guard let s = paths.section(after: held.section) else { continue }
             let dy = listing.dy(of: s)
             switch held.kind {
             case .item:
-                guard let path = ItemPath(section: held.section, item: held.index).following(commands) else { continue }
+                guard let path = paths.path(after: ItemPath(section: held.section, item: held.index)) else { continue }
                 let now = frame(ofItem: path)
                 var predicted = held.frame
                 predicted.y += dy
@@ -128,16 +131,6 @@ extension Layout {
             }
         }
         return (listing.diff(self), after)
-    }
-
-    /// Where section `s` (an index before `commands`) is after them; nil once one deletes it.
-    static func section(_ s: Int, following commands: [LayoutCommand]) -> Int? {
-        var section = s
-        for command in commands {
-            guard let next = sectionIndex(section, following: command) else { return nil }
-            section = next
-        }
-        return section
     }
 
     /// Where section `s` (an index before `command`) is after it; nil when it deletes it.
@@ -223,15 +216,15 @@ private struct ScopedListing {
             entry.footer = .unchanged
             return entry
         }
-        var shifts = full.shifts
         let touched = Set(items.keys).union(headers.keys).union(footers.keys)
-        for s in touched.sorted() where entryOf[s] == nil {
+        let added = touched.filter { entryOf[$0] == nil }.sorted()
+        for s in added {
             let frames = layout.frames(ofSectionHead: s)
             sections.append(
                 SectionDiff(
                     section: s, origin: frames.origin, height: frames.height, count: frames.count, dy: dy(of: s)))
-            shifts = Self.removing(s, from: shifts)
         }
+        let shifts = SectionShift.removing(added, from: full.shifts)
         sections.sort { $0.section < $1.section }
         for k in sections.indices {
             let s = sections[k].section
@@ -243,17 +236,6 @@ private struct ScopedListing {
             if let footer = footers[s] { sections[k].footer = footer }
         }
         return LayoutDiff(sections: sections, shifts: shifts)
-    }
-
-    /// `shifts` without section `s`, the run holding it split around it.
-    private static func removing(_ s: Int, from shifts: [SectionShift]) -> [SectionShift] {
-        guard let k = shifts.firstIndex(where: { $0.from <= s && s <= $0.to }) else { return shifts }
-        var result = Array(shifts[..<k])
-        let run = shifts[k]
-        if run.from < s { result.append(SectionShift(from: run.from, to: s - 1, dy: run.dy)) }
-        if s < run.to { result.append(SectionShift(from: s + 1, to: run.to, dy: run.dy)) }
-        result.append(contentsOf: shifts[(k + 1)...])
-        return result
     }
 }
 
@@ -293,5 +275,28 @@ extension Layout {
     /// empty hold (each section crossed gets an entry; headers come with their resting frame and `pinMaxY`).
     public func scopedSnapshot(_ viewport: Viewport) -> LayoutDiff {
         scoped(LayoutDiff(), hold: ViewportHold(viewport: viewport, elements: []), commands: [], anchor: nil).diff
+    }
+}
+
+extension SectionShift {
+    /// `shifts` without the sections `removed` (ascending), each run split around those it holds.
+    ///
+    /// - Complexity: O(shifts + removed), in one pass: a viewport may hold many sections of one run.
+    static func removing(_ removed: [Int], from shifts: [SectionShift]) -> [SectionShift] {
+        guard !removed.isEmpty else { return shifts }
+        var result: [SectionShift] = []
+        result.reserveCapacity(shifts.count + removed.count)
+        var next = 0
+        for run in shifts {
+            var from = run.from
+            while next < removed.count && removed[next] < from { next += 1 }
+            while next < removed.count && removed[next] <= run.to {
+                if from < removed[next] { result.append(SectionShift(from: from, to: removed[next] - 1, dy: run.dy)) }
+                from = removed[next] + 1
+                next += 1
+            }
+            if from <= run.to { result.append(SectionShift(from: from, to: run.to, dy: run.dy)) }
+        }
+        return result
     }
 }
