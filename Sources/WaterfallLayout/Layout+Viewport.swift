@@ -80,9 +80,9 @@ extension Layout {
                 if !remapped && path.section == s && now.frame == predicted
                     && screen.carries(held.frame, by: dy, to: now.frame)
                 {
-                    listing.carried.insert(ScopedListing.Key(.item, path.section, path.item))
+                    listing.carryItem(path)
                 } else {
-                    listing.addItem(now, section: path.section)
+                    listing.addHeldItem(now, section: path.section)
                 }
             case .header:
                 let origin = origins[s]
@@ -115,18 +115,19 @@ extension Layout {
                 }
             }
         }
+        listing.sealHeldItems()
         for element in elements(in: screen.flowViewport(after).rect) {
             let s = element.section
-            let key = ScopedListing.Key(element.kind, s, element.index ?? -1)
-            guard !listing.carried.contains(key) else { continue }
             switch element.kind {
             case .item:
-                listing.addItem(ItemFrame(index: key.index, frame: element.frame, id: element.id), section: s)
+                listing.addItem(ItemFrame(index: element.index ?? -1, frame: element.frame, id: element.id), section: s)
             case .header:
+                guard !listing.carried.contains(ScopedListing.Key(.header, s, -1)) else { continue }
                 let origin = origins[s]
                 guard let rest = metrics[s].header.map({ Self.absolute($0, origin) }) else { continue }
                 listing.headers[s] = (.set(rest), metrics[s].pinMaxY.map { origin + $0 })
             case .footer:
+                guard !listing.carried.contains(ScopedListing.Key(.footer, s, -1)) else { continue }
                 listing.footers[s] = .set(element.frame)
             }
         }
@@ -173,12 +174,15 @@ private struct ScopedListing {
     let full: LayoutDiff
     /// The position of each section's entry in `full.sections`.
     let entryOf: [Int: Int]
-    /// What the client holds and moves right by itself, in the indices after the change.
+    /// The headers and footers the client holds and moves right by itself, in the indices after the change.
     var carried: Set<Key> = []
-    var listed: Set<Key> = []
     var items: [Int: [ItemFrame]] = [:]
     var headers: [Int: (FrameChange, Double?)] = [:]
     var footers: [Int: FrameChange] = [:]
+
+    /// The places after the change of the held items, listed or carried: appended, then sorted
+    /// (`sealHeldItems`) and searched, which costs less than hashing each.
+    private var held: [ItemPath] = []
 
     init(_ full: LayoutDiff) {
         self.full = full
@@ -201,9 +205,36 @@ private struct ScopedListing {
         return full.shifts[low - 1].dy
     }
 
-    mutating func addItem(_ item: ItemFrame, section s: Int) {
-        guard listed.insert(Key(.item, s, item.index)).inserted else { return }
+    /// Lists a held item at its place after the change (held items have distinct places).
+    mutating func addHeldItem(_ item: ItemFrame, section s: Int) {
+        held.append(ItemPath(section: s, item: item.index))
         items[s, default: []].append(item)
+    }
+
+    /// A held item the client moves right by itself, at `path` after the change.
+    mutating func carryItem(_ path: ItemPath) {
+        held.append(path)
+    }
+
+    /// Ends the held items: from here on, `addItem` skips those listed or carried.
+    mutating func sealHeldItems() {
+        held.sort { ($0.section, $0.item) < ($1.section, $1.item) }
+    }
+
+    /// Lists an item of the viewport after the change, unless a held one at its place was listed or carried.
+    mutating func addItem(_ item: ItemFrame, section s: Int) {
+        guard !isHeld(ItemPath(section: s, item: item.index)) else { return }
+        items[s, default: []].append(item)
+    }
+
+    private func isHeld(_ path: ItemPath) -> Bool {
+        var low = 0
+        var high = held.count
+        while low < high {
+            let mid = (low + high) / 2
+            if (held[mid].section, held[mid].item) < (path.section, path.item) { low = mid + 1 } else { high = mid }
+        }
+        return low < held.count && held[low] == path
     }
 
     /// The scoped diff, `layout` being the layout after the change.
