@@ -47,10 +47,11 @@ extension Layout {
     ///   does not hold, changed or not.
     /// A section that then lists something but was only in a shift gets an entry, its shift split around it.
     ///
-    /// - Complexity: O(sections listed in `full` + (h + k) × (commands + log k)) for the h held elements and the k
-    ///   in the viewport after, plus a query of the viewport: never the size of the change. Nothing is derived from
-    ///   the placement's list of moved items: the held elements carry their frames before, and the query finds those
-    ///   after.
+    /// - Complexity: O(sections and shifts listed in `full` + (h + k) × log(h + k + commands)) for the h held
+    ///   elements and the k in the viewport after, plus a query of the viewport, plus following the commands once
+    ///   (`ForwardPaths`: linear in their size for the usual few commands): never the items the change moved, nor
+    ///   held elements times commands. Nothing is derived from the placement's list of moved items: the held
+    ///   elements carry their frames before, and the query finds those after.
     /// - Returns: the scoped diff and the viewport after the change.
     public func scoped(
         _ full: LayoutDiff, hold: ViewportHold, commands: [LayoutCommand], anchor: AnchorOutcome?
@@ -64,12 +65,14 @@ extension Layout {
         // Held frames are compared in flow coordinates; a new screen mapping moved them all on screen, so none is
         // carried (the full diff lists every section anew, and the client replaces what it held).
         let remapped = hold.screen != screen
+        // Followed once: each held element's place after the change is then a lookup.
+        let paths = ForwardPaths(commands)
         for held in hold.elements {
-            guard let s = Self.section(held.section, following: commands) else { continue }
+            guard let s = paths.section(after: held.section) else { continue }
             let dy = listing.dy(of: s)
             switch held.kind {
             case .item:
-                guard let path = ItemPath(section: held.section, item: held.index).following(commands) else { continue }
+                guard let path = paths.path(after: ItemPath(section: held.section, item: held.index)) else { continue }
                 let now = frame(ofItem: path)
                 var predicted = held.frame
                 predicted.y += dy
@@ -77,9 +80,9 @@ extension Layout {
                 if !remapped && path.section == s && now.frame == predicted
                     && screen.carries(held.frame, by: dy, to: now.frame)
                 {
-                    listing.carried.insert(ScopedListing.Key(.item, path.section, path.item))
+                    listing.carryItem(path)
                 } else {
-                    listing.addItem(now, section: path.section)
+                    listing.addHeldItem(now, section: path.section)
                 }
             case .header:
                 let origin = origins[s]
@@ -112,32 +115,23 @@ extension Layout {
                 }
             }
         }
+        listing.sealHeldItems()
         for element in elements(in: screen.flowViewport(after).rect) {
             let s = element.section
-            let key = ScopedListing.Key(element.kind, s, element.index ?? -1)
-            guard !listing.carried.contains(key) else { continue }
             switch element.kind {
             case .item:
-                listing.addItem(ItemFrame(index: key.index, frame: element.frame, id: element.id), section: s)
+                listing.addItem(ItemFrame(index: element.index ?? -1, frame: element.frame, id: element.id), section: s)
             case .header:
+                guard !listing.carried.contains(ScopedListing.Key(.header, s, -1)) else { continue }
                 let origin = origins[s]
                 guard let rest = metrics[s].header.map({ Self.absolute($0, origin) }) else { continue }
                 listing.headers[s] = (.set(rest), metrics[s].pinMaxY.map { origin + $0 })
             case .footer:
+                guard !listing.carried.contains(ScopedListing.Key(.footer, s, -1)) else { continue }
                 listing.footers[s] = .set(element.frame)
             }
         }
         return (listing.diff(self), after)
-    }
-
-    /// Where section `s` (an index before `commands`) is after them; nil once one deletes it.
-    static func section(_ s: Int, following commands: [LayoutCommand]) -> Int? {
-        var section = s
-        for command in commands {
-            guard let next = sectionIndex(section, following: command) else { return nil }
-            section = next
-        }
-        return section
     }
 
     /// Where section `s` (an index before `command`) is after it; nil when it deletes it.
@@ -180,12 +174,15 @@ private struct ScopedListing {
     let full: LayoutDiff
     /// The position of each section's entry in `full.sections`.
     let entryOf: [Int: Int]
-    /// What the client holds and moves right by itself, in the indices after the change.
+    /// The headers and footers the client holds and moves right by itself, in the indices after the change.
     var carried: Set<Key> = []
-    var listed: Set<Key> = []
     var items: [Int: [ItemFrame]] = [:]
     var headers: [Int: (FrameChange, Double?)] = [:]
     var footers: [Int: FrameChange] = [:]
+
+    /// The places after the change of the held items, listed or carried: appended, then sorted
+    /// (`sealHeldItems`) and searched, which costs less than hashing each.
+    private var held: [ItemPath] = []
 
     init(_ full: LayoutDiff) {
         self.full = full
@@ -208,9 +205,36 @@ private struct ScopedListing {
         return full.shifts[low - 1].dy
     }
 
-    mutating func addItem(_ item: ItemFrame, section s: Int) {
-        guard listed.insert(Key(.item, s, item.index)).inserted else { return }
+    /// Lists a held item at its place after the change (held items have distinct places).
+    mutating func addHeldItem(_ item: ItemFrame, section s: Int) {
+        held.append(ItemPath(section: s, item: item.index))
         items[s, default: []].append(item)
+    }
+
+    /// A held item the client moves right by itself, at `path` after the change.
+    mutating func carryItem(_ path: ItemPath) {
+        held.append(path)
+    }
+
+    /// Ends the held items: from here on, `addItem` skips those listed or carried.
+    mutating func sealHeldItems() {
+        held.sort { ($0.section, $0.item) < ($1.section, $1.item) }
+    }
+
+    /// Lists an item of the viewport after the change, unless a held one at its place was listed or carried.
+    mutating func addItem(_ item: ItemFrame, section s: Int) {
+        guard !isHeld(ItemPath(section: s, item: item.index)) else { return }
+        items[s, default: []].append(item)
+    }
+
+    private func isHeld(_ path: ItemPath) -> Bool {
+        var low = 0
+        var high = held.count
+        while low < high {
+            let mid = (low + high) / 2
+            if (held[mid].section, held[mid].item) < (path.section, path.item) { low = mid + 1 } else { high = mid }
+        }
+        return low < held.count && held[low] == path
     }
 
     /// The scoped diff, `layout` being the layout after the change.
@@ -223,15 +247,15 @@ private struct ScopedListing {
             entry.footer = .unchanged
             return entry
         }
-        var shifts = full.shifts
         let touched = Set(items.keys).union(headers.keys).union(footers.keys)
-        for s in touched.sorted() where entryOf[s] == nil {
+        let added = touched.filter { entryOf[$0] == nil }.sorted()
+        for s in added {
             let frames = layout.frames(ofSectionHead: s)
             sections.append(
                 SectionDiff(
                     section: s, origin: frames.origin, height: frames.height, count: frames.count, dy: dy(of: s)))
-            shifts = Self.removing(s, from: shifts)
         }
+        let shifts = SectionShift.removing(added, from: full.shifts)
         sections.sort { $0.section < $1.section }
         for k in sections.indices {
             let s = sections[k].section
@@ -243,17 +267,6 @@ private struct ScopedListing {
             if let footer = footers[s] { sections[k].footer = footer }
         }
         return LayoutDiff(sections: sections, shifts: shifts)
-    }
-
-    /// `shifts` without section `s`, the run holding it split around it.
-    private static func removing(_ s: Int, from shifts: [SectionShift]) -> [SectionShift] {
-        guard let k = shifts.firstIndex(where: { $0.from <= s && s <= $0.to }) else { return shifts }
-        var result = Array(shifts[..<k])
-        let run = shifts[k]
-        if run.from < s { result.append(SectionShift(from: run.from, to: s - 1, dy: run.dy)) }
-        if s < run.to { result.append(SectionShift(from: s + 1, to: run.to, dy: run.dy)) }
-        result.append(contentsOf: shifts[(k + 1)...])
-        return result
     }
 }
 
@@ -293,5 +306,28 @@ extension Layout {
     /// empty hold (each section crossed gets an entry; headers come with their resting frame and `pinMaxY`).
     public func scopedSnapshot(_ viewport: Viewport) -> LayoutDiff {
         scoped(LayoutDiff(), hold: ViewportHold(viewport: viewport, elements: []), commands: [], anchor: nil).diff
+    }
+}
+
+extension SectionShift {
+    /// `shifts` without the sections `removed` (ascending), each run split around those it holds.
+    ///
+    /// - Complexity: O(shifts + removed), in one pass: a viewport may hold many sections of one run.
+    static func removing(_ removed: [Int], from shifts: [SectionShift]) -> [SectionShift] {
+        guard !removed.isEmpty else { return shifts }
+        var result: [SectionShift] = []
+        result.reserveCapacity(shifts.count + removed.count)
+        var next = 0
+        for run in shifts {
+            var from = run.from
+            while next < removed.count && removed[next] < from { next += 1 }
+            while next < removed.count && removed[next] <= run.to {
+                if from < removed[next] { result.append(SectionShift(from: from, to: removed[next] - 1, dy: run.dy)) }
+                from = removed[next] + 1
+                next += 1
+            }
+            if from <= run.to { result.append(SectionShift(from: from, to: run.to, dy: run.dy)) }
+        }
+        return result
     }
 }

@@ -21,7 +21,8 @@ struct BenchOptions: Equatable {
 
     /// The scenarios, in the order they run.
     static let scenarios = [
-        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "viewport", "widths", "client", "json",
+        "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "viewport", "scopeddelete", "widths",
+        "client", "json",
         "numparse", "numformat", "memory", "storage", "stages", "durability", "recovery", "layouts", "tiebreak",
         "reflow", "css",
         "floor", "simdjson",

@@ -94,6 +94,11 @@ enum WaterfallBench {
                 changes: quick ? 20 : 50, subscribers: 64)
             await ViewportBenchmark.run(sizes, table: &table)
         }
+        if wants("scopeddelete") {
+            let sizes = ScopedDeleteBenchmark.Sizes(
+                items: 100_000, deleted: 4_000, batchItems: 20_000, batchDeletes: 1_000, runs: quick ? 2 : 3)
+            ScopedDeleteBenchmark.run(sizes, table: &table)
+        }
         if wants("widths") {
             let sizes = WidthsBenchmark.Sizes(
                 items: million, perInsert: quick ? 2_000 : 10_000, updates: quick ? 5 : 11)

@@ -44,7 +44,7 @@ final class EmbeddedConnection: OutputSink, Sendable {
     /// Attaches the session and starts reading.
     func attach(_ session: any Session) {
         state.withLock { $0.session = session }
-        transition { $0.start() }
+        pump()
     }
 
     /// The client sends `text`: it is read once reading is on (at once, unless a read waits for the work before).
@@ -71,7 +71,7 @@ final class EmbeddedConnection: OutputSink, Sendable {
             defer { state.socket = FakeSocket(room: room) }
             return state.socket.text
         }
-        flushAfterRead()
+        if let write = transition({ $0.writable() }) { perform(write) }
         return text
     }
 
@@ -79,24 +79,28 @@ final class EmbeddedConnection: OutputSink, Sendable {
 
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
-        transitionWriting { $0.send(bytes, as: .events, write: $1) }
+        if let write = transition({ $0.send(bytes, as: .events) }) { perform(write) }
         return !isClosed
     }
 
     @discardableResult
     func sendReplies(_ bytes: [UInt8], endingInsideAReply: Bool) -> Bool {
-        transitionWriting { $0.send(bytes, as: endingInsideAReply ? .replyPart : .replies, write: $1) }
+        if let write = transition({ $0.send(bytes, as: endingInsideAReply ? .replyPart : .replies) }) {
+            perform(write)
+        }
         return !isClosed
     }
 
     func waitForRoom() async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            transition { $0.waitForRoom(continuation) }
+            if case .now(let room) = transition({ $0.waitForRoom(continuation) }) {
+                continuation.resume(returning: room)
+            }
         }
     }
 
     func close() {
-        transition { $0.drain() }
+        if let closing = transition({ $0.drain() }) { perform(closing) }
     }
 
     // MARK: Private
@@ -110,74 +114,110 @@ final class EmbeddedConnection: OutputSink, Sendable {
         var session: (any Session)?
         var inbound: [UInt8] = []
         var endOfInput = false
-        /// A read is being framed and prepared (one at a time, as on a connection's queue).
+        /// A read is being framed and prepared (one at a time, as on a connection's event loop).
         var pumping = false
         var running = 0
         var sessionClosed = false
 
         var isIdle: Bool {
-            guard running == 0, !pumping else { return false }
-            return !machine.isReading || (inbound.isEmpty && !endOfInput)
+            guard running == 0, !pumping, !workStarted else { return false }
+            return !machine.interest.reading || (inbound.isEmpty && !endOfInput)
+        }
+
+        /// Whether the machine started a work (or has its reply out) that `running` does not count yet.
+        var workStarted: Bool {
+            switch machine.phase {
+            case .open(let serving), .draining(let serving, _):
+                switch serving.work {
+                case .running, .finished: true
+                case .idle, .paused: false
+                }
+            case .closed(let closed): closed.workRunning
+            case .modifying: false
+            }
         }
     }
 
     private let state: Mutex<State>
 
-    private func transition(_ body: (inout Machine) -> Machine.Actions) {
-        let (actions, session) = state.withLock { state in
-            let actions = body(&state.machine)
-            if actions.start != nil { state.running += 1 }
-            return (actions, actions.closeSession ? state.session : nil)
+    /// Runs one transition under the lock; a closed machine's events are cancelled at once (no event loop).
+    private func transition<Action>(_ body: (inout Machine) -> Action) -> Action {
+        var cancelled = false
+        let action = state.withLock { state -> Action in
+            let wasClosed = state.machine.isClosed
+            let action = body(&state.machine)
+            cancelled = !wasClosed && state.machine.isClosed
+            return action
         }
-        perform(actions, session)
+        if cancelled { _ = transition { $0.eventsCancelled() } }
+        return action
     }
 
-    /// A transition that writes: to the fake socket, under the same lock.
-    private func transitionWriting(_ body: (inout Machine, Machine.Write) -> Machine.Actions) {
-        let (actions, session) = state.withLock { state in
-            var socket = state.socket
-            let actions = body(&state.machine) { socket.write($0) }
-            state.socket = socket
-            if actions.start != nil { state.running += 1 }
-            return (actions, actions.closeSession ? state.session : nil)
-        }
-        perform(actions, session)
-    }
-
-    private func flushAfterRead() {
-        transitionWriting { $0.writable(write: $1) }
-    }
-
-    private func perform(_ actions: Machine.Actions, _ session: (any Session)?) {
-        for waiter in actions.wake { waiter.resume(returning: actions.room) }
-        if actions.closed != nil {
-            // No dispatch sources: their cancel handlers "run" at once.
-            transition { $0.sourceCancelled() }
-            transition { $0.sourceCancelled() }
-        }
-        if let work = actions.start {
-            Task {
-                let reply = await work()
-                releaseIfIdle()
-                transitionWriting { $0.workFinished(reply: reply, write: $1) }
-                state.withLock { $0.running -= 1 }
-                pump()
+    /// Writes to the fake socket what the machine hands out, as `Connection` writes to its socket.
+    private func perform(_ first: OutputQueue.PendingWrite) {
+        var write = first
+        while true {
+            let outcome = state.withLock { state in write.withBytes { state.socket.write($0) } }
+            switch transition({ $0.wrote(outcome) }) {
+            case .write(let next):
+                write = next
+            case .settled(let resumption):
+                perform(resumption)
+                return
+            case .close(let closing):
+                perform(closing)
+                return
+            case .closeDescriptor:
+                return
             }
         }
-        if let session {
-            Task {
-                await session.close()
-                state.withLock { $0.sessionClosed = true }
-            }
+    }
+
+    private func perform(_ resumption: Machine.Resumption) {
+        for waiter in resumption.waiters { waiter.resume(returning: true) }
+        if let work = resumption.start { run(work) }
+        // Reading may be back on: what the client sent meanwhile is read.
+        pump()
+    }
+
+    private func perform(_ closing: Machine.Closing) {
+        for waiter in closing.waiters { waiter.resume(returning: false) }
+        if closing.closesSession { closeSession() }
+    }
+
+    private func closeSession() {
+        guard let session = state.withLock({ $0.session }) else { return }
+        Task {
+            await session.close()
+            state.withLock { $0.sessionClosed = true }
         }
-        if actions.read == .resume { pump() }
+    }
+
+    /// Runs a read's work in a task, then reports its reply and does what that asks.
+    private func run(_ work: @escaping SessionWork) {
+        state.withLock { $0.running += 1 }
+        Task {
+            let reply = await work()
+            releaseIfIdle()
+            let finished = transition { $0.workFinished(reply: reply) }
+            state.withLock { $0.running -= 1 }
+            switch finished {
+            case .write(let write): perform(write)
+            case .proceed(let resumption): perform(resumption)
+            case .close(let closing): perform(closing)
+            case .closeSession: closeSession()
+            }
+            pump()
+        }
     }
 
     /// As a connection does when a work ends: the framer's spares and the session's bulk buffers go once nothing is
     /// left to do (no read being taken, none waiting, no line partly received).
     private func releaseIfIdle() {
         let session = state.withLock { state -> (any Session)? in
-            guard !state.pumping, state.machine.isReading, state.framer.releaseSpares().pooledLines else { return nil }
+            guard !state.pumping, state.machine.interest.reading, state.framer.releaseSpares().pooledLines else {
+                return nil
+            }
             return state.session
         }
         session?.clientPaused()
@@ -186,7 +226,7 @@ final class EmbeddedConnection: OutputSink, Sendable {
     /// Takes what the client sent as one read, if reading is on and no other read is being taken.
     private func pump() {
         let taken = state.withLock { state -> (any Session, [InputLine], Bool)? in
-            guard !state.pumping, state.machine.isReading, let session = state.session,
+            guard !state.pumping, state.machine.interest.reading, let session = state.session,
                 !state.inbound.isEmpty || state.endOfInput
             else { return nil }
             state.pumping = true
@@ -197,8 +237,13 @@ final class EmbeddedConnection: OutputSink, Sendable {
         }
         guard let (session, lines, endOfInput) = taken else { return }
         let work = lines.isEmpty ? nil : session.prepare(lines)
-        transition { $0.read(work, endOfInput: endOfInput) }
+        let action = transition { $0.read(work, endOfInput: endOfInput) }
         state.withLock { $0.pumping = false }
+        switch action {
+        case .none: break
+        case .start(let work): run(work)
+        case .close(let closing): perform(closing)
+        }
         pump()
     }
 }

@@ -15,16 +15,16 @@ import Testing
         pair.send("a")
         try await Task.sleep(for: .milliseconds(50))
         #expect(handler.reads.load(ordering: .acquiring) == 0, "nothing is watched before the first interest")
-        #expect(events.setInterest(reading: true, writing: false) == nil)
+        #expect(events.setInterest(SocketInterest(reading: true, writing: false)) == nil)
         #expect(await eventually(within: 5) { handler.seen.received == "a" })
-        #expect(events.setInterest(reading: false, writing: false) == nil)
+        #expect(events.setInterest(SocketInterest(reading: false, writing: false)) == nil)
         let before = handler.reads.load(ordering: .acquiring)
         pair.send("b")
         // The peer's hang-up, which epoll reports whatever is asked, must not reach a suspended socket.
         pair.closeFar()
         try await Task.sleep(for: .milliseconds(50))
         #expect(handler.reads.load(ordering: .acquiring) == before)
-        #expect(events.setInterest(reading: true, writing: false) == nil)
+        #expect(events.setInterest(SocketInterest(reading: true, writing: false)) == nil)
         #expect(await eventually(within: 5) { handler.seen.received == "ab" && handler.seen.sawEnd })
     }
 
@@ -33,7 +33,7 @@ import Testing
         let handler = RecordingHandler(fd: pair.near, bytesPerRead: 1)
         let events = EventLoop.next().register(pair.near, handler)
         defer { events.cancel() }
-        #expect(events.setInterest(reading: true, writing: false) == nil)
+        #expect(events.setInterest(SocketInterest(reading: true, writing: false)) == nil)
         pair.send("hello")
         #expect(await eventually(within: 5) { handler.seen.received == "hello" })
         #expect(handler.reads.load(ordering: .acquiring) >= 5)
@@ -44,9 +44,9 @@ import Testing
         let handler = RecordingHandler(fd: pair.near)
         let events = EventLoop.next().register(pair.near, handler)
         defer { events.cancel() }
-        #expect(events.setInterest(reading: false, writing: true) == nil)
+        #expect(events.setInterest(SocketInterest(reading: false, writing: true)) == nil)
         #expect(await eventually(within: 5) { handler.writes.load(ordering: .acquiring) > 0 })
-        #expect(events.setInterest(reading: false, writing: false) == nil)
+        #expect(events.setInterest(SocketInterest(reading: false, writing: false)) == nil)
         try await Task.sleep(for: .milliseconds(20))
         let settled = handler.writes.load(ordering: .acquiring)
         try await Task.sleep(for: .milliseconds(50))
@@ -60,18 +60,18 @@ import Testing
         defer { Glibc.close(file) }
         let events = EventLoop.next().register(file, RecordingHandler(fd: file))
         defer { events.cancel() }
-        #expect(events.setInterest(reading: true, writing: false) == EPERM)
-        #expect(events.setInterest(reading: false, writing: false) == nil, "nothing to take out")
+        #expect(events.setInterest(SocketInterest(reading: true, writing: false)) == EPERM)
+        #expect(events.setInterest(SocketInterest(reading: false, writing: false)) == nil, "nothing to take out")
     }
 
     @Test func aCancelledSocketIsReportedOnceAndHeardNoMore() async throws {
         let pair = try SocketPair()
         let handler = RecordingHandler(fd: pair.near)
         let events = EventLoop.next().register(pair.near, handler)
-        #expect(events.setInterest(reading: true, writing: true) == nil)
+        #expect(events.setInterest(SocketInterest(reading: true, writing: true)) == nil)
         events.cancel()
         events.cancel()
-        #expect(events.setInterest(reading: true, writing: true) == nil)
+        #expect(events.setInterest(SocketInterest(reading: true, writing: true)) == nil)
         #expect(await eventually(within: 5) { handler.cancellations.load(ordering: .acquiring) == 1 })
         let reads = handler.reads.load(ordering: .acquiring)
         let writes = handler.writes.load(ordering: .acquiring)

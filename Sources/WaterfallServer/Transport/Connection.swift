@@ -6,7 +6,8 @@ import WaterfallLayout
 import WaterfallProtocol
 
 /// One accepted client: the socket shell around `ConnectionState`, which owns every rule; each event here is one of
-/// its transitions, under the lock, and this class does what the transition returns.
+/// its transitions, under the lock, and this class does what the transition returns, after the lock: it writes the
+/// bytes handed out and reports what the socket took, runs work, releases room waiters and closes.
 ///
 /// Reading and writing run on the thread of an `EventLoop`, and so does the session's `prepare` (parsing,
 /// decoding); the work it returns runs in a task, one read's work at a time, in order (a work that finds the next one
@@ -47,7 +48,9 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
 
     func waitForRoom() async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            transition { $0.waitForRoom(continuation) }
+            if case .now(let room) = transition({ $0.waitForRoom(continuation) }) {
+                continuation.resume(returning: room)
+            }
         }
     }
 
@@ -55,64 +58,70 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
     func start(session: any Session) {
         events.withLock { $0 = EventLoop.next().register(fd, self) }
         reader.withLock { $0 = session }
-        transition { $0.start() }
+        // No change to the machine: what a transition does after it, the interest given to the loop first of all.
+        transition { _ in () }
     }
 
     /// Sends notifications (events); while a reply is partly queued they are held, and follow its last chunk.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
-        transition { [self] in $0.send(bytes, as: .events, write: writeToSocket) }
+        if let write = transition({ $0.send(bytes, as: .events) }) { perform(write) }
         return !isClosed
     }
 
     @discardableResult
     func sendReplies(_ bytes: [UInt8], endingInsideAReply: Bool) -> Bool {
-        transition { [self] in $0.send(bytes, as: endingInsideAReply ? .replyPart : .replies, write: writeToSocket) }
+        if let write = transition({ $0.send(bytes, as: endingInsideAReply ? .replyPart : .replies) }) {
+            perform(write)
+        }
         return !isClosed
     }
 
     /// Stops reading and closes once the reply in progress and all queued output are written.
     func close() {
-        transition { $0.drain() }
+        if let closing = transition({ $0.drain() }) { perform(closing) }
     }
 
     /// Closes at once, dropping unsent output (shutdown past its deadline).
     func abort(reason: String) {
-        transition { $0.close(.aborted(reason)) }
+        if let closing = transition({ $0.close(.aborted(reason)) }) { perform(closing) }
     }
 
     /// The periodic stall check (`ConnectionState.checkStall`).
     func checkStall(now: UInt64) {
-        transition { [self] in $0.checkStall(now: now, write: writeToSocket) }
+        switch transition({ $0.checkStall(now: now) }) {
+        case .none: break
+        case .write(let write): perform(write)
+        case .close(let closing): perform(closing)
+        }
     }
 
     /// Applies reloaded limits.
     func apply(_ limits: TransportLimits) {
         maxLineBytes.store(limits.maxLineBytes, ordering: .relaxed)
-        transition { $0.apply(limits.output) }
+        perform(transition { $0.apply(limits.output) })
     }
 
     // MARK: Private
 
     private typealias Machine = ConnectionState<SessionWork, CheckedContinuation<Bool, Never>>
 
-    /// The machine, and what the event loop watches: the machine's read and write sources as one interest, less
-    /// reading while a long read is prepared apart.
+    /// The machine, and what the event loop watches: the machine's interest, less reading while a long read is
+    /// prepared apart.
     private struct Shell {
-        struct Interest: Equatable {
-            var reading = false
-            var writing = false
-        }
-
         var machine: Machine
         /// Reading held off while a read is prepared on a thread apart (`readable`).
         var readingHeld = false
-        /// What the event loop was last given: a transition that leaves the sources as they were (most of them)
-        /// then takes no other lock.
-        var applied = Interest()
+        /// What the event loop was last given: a transition that leaves the interest as it was (most of them) then
+        /// takes no other lock.
+        var applied = SocketInterest.none
+        /// Whether the socket's events were cancelled (once the machine closed).
+        var cancelled = false
 
-        var wanted: Interest {
-            Interest(reading: machine.isReading && !readingHeld, writing: machine.isWriteArmed)
+        var wanted: SocketInterest {
+            var interest = machine.interest
+            if readingHeld { interest.reading = false }
+            return interest
         }
     }
 
@@ -134,7 +143,7 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
     private let state: Mutex<Shell>
     /// Set once the connection closes, for work to check between requests without taking the lock.
     private let closed = Atomic<Bool>(false)
-    /// The machine's `isReading` after its last transition, and the session (until it is closed) and the line
+    /// Whether the machine's interest had reading after its last transition, and the session (until it is closed) and the line
     /// limit, for the read handler to see without taking `state`: the task that runs the work holds `state` while
     /// it sends, and a read handler that waited for it would sleep in the kernel.
     private let reading = Atomic<Bool>(false)
@@ -149,57 +158,95 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
     /// The connection's read buffer, allocated once: used by the read handler only, on the event loop's thread.
     private let readBuffer: UnsafeMutableRawBufferPointer
 
-    /// Runs one transition under the lock and does what it returns: the sources' changes under the lock (so they
-    /// stay in the order of the transitions), the rest after it. A work the transition starts runs in a new task,
-    /// unless `spawnsWork` is false: then it is returned, for the caller (`run`) to run.
-    @discardableResult
-    private func transition(spawnsWork: Bool = true, _ body: (inout Machine) -> Machine.Actions) -> SessionWork? {
+    /// Runs one transition under the lock, and there gives the event loop the machine's interest (or cancels the
+    /// socket's events once it closed), so that the loop sees them in the order of the transitions; the caller does
+    /// the rest of what the transition returns, after the lock.
+    private func transition<Action>(_ body: (inout Machine) -> Action) -> Action {
         var unwatched: Int32?
-        let actions = state.withLock { shell -> Machine.Actions in
-            let actions = body(&shell.machine)
-            reading.store(shell.machine.isReading, ordering: .releasing)
+        let action = state.withLock { shell -> Action in
+            let action = body(&shell.machine)
+            reading.store(shell.machine.interest.reading, ordering: .releasing)
             room.store(shell.machine.hasRoom, ordering: .releasing)
-            // The sources' changes, under the lock so that the event loop sees them in the transitions' order.
-            if actions.closed != nil {
-                closed.store(true, ordering: .releasing)
-                events.withLock { $0?.cancel() }
+            if shell.machine.isClosed {
+                if !shell.cancelled {
+                    shell.cancelled = true
+                    closed.store(true, ordering: .releasing)
+                    events.withLock { $0?.cancel() }
+                }
             } else {
                 unwatched = applyInterest(&shell)
             }
-            return actions
-        }
-        // Taken out once closed: the session holds this connection as its output.
-        let session = actions.closeSession ? reader.withLock { $0.take() } : nil
-        if actions.written > 0 { context.counters.bytesWritten.add(actions.written) }
-        for waiter in actions.wake { waiter.resume(returning: actions.room) }
-        if let reason = actions.closed {
-            framer.withLock { $0.reset() }
-            if case .stalled = reason {
-                // A client that stops reading is the usual cause, but a lost reply looks the same from the client's
-                // side: worth a line at the default level.
-                context.counters.connectionsClosedSlow.add(1)
-                context.logger.warning("connection \(id) (\(peer)) closed: \(reason)")
-            } else {
-                context.logger.debug("connection \(id) (\(peer)) closed: \(reason)")
-            }
-        }
-        var next: SessionWork?
-        if let work = actions.start {
-            if spawnsWork { run(work) } else { next = work }
-        }
-        if actions.closeDescriptor {
-            // The loop let go of this connection before it reported the cancellation: no handler runs any more.
-            events.withLock { $0 = nil }
-            Glibc.close(fd)
-        }
-        if let session {
-            Task {
-                await session.close()
-                context.unregister(self)
-            }
+            return action
         }
         if let unwatched { closeUnwatched(unwatched) }
-        return next
+        return action
+    }
+
+    /// Writes what the machine handed out, and the rest it hands out as each write is reported, until the socket is
+    /// full or the output written; then does what the last report says. A work it starts runs in a new task, unless
+    /// `spawnsWork` is false: then it is returned, for the caller (`run`) to run.
+    @discardableResult
+    private func perform(_ first: OutputQueue.PendingWrite, spawnsWork: Bool = true) -> SessionWork? {
+        var write = first
+        while true {
+            let outcome = write.withBytes(writeToSocket)
+            if case .wrote(let count) = outcome { context.counters.bytesWritten.add(count) }
+            switch transition({ $0.wrote(outcome) }) {
+            case .write(let next):
+                write = next
+            case .settled(let resumption):
+                return perform(resumption, spawnsWork: spawnsWork)
+            case .close(let closing):
+                perform(closing)
+                return nil
+            case .closeDescriptor:
+                closeDescriptor()
+                return nil
+            }
+        }
+    }
+
+    /// Releases the room waiters with true and starts the work, as `perform(_:spawnsWork:)` of a write does.
+    @discardableResult
+    private func perform(_ resumption: Machine.Resumption, spawnsWork: Bool = true) -> SessionWork? {
+        for waiter in resumption.waiters { waiter.resume(returning: true) }
+        guard let work = resumption.start else { return nil }
+        guard spawnsWork else { return work }
+        run(work)
+        return nil
+    }
+
+    /// The connection closed: the framer's partial line goes, the close is logged, room waiters are released with
+    /// false, and the session closes if no work runs.
+    private func perform(_ closing: Machine.Closing) {
+        framer.withLock { $0.reset() }
+        if case .stalled = closing.reason {
+            // A client that stops reading is the usual cause, but a lost reply looks the same from the client's
+            // side: worth a line at the default level.
+            context.counters.connectionsClosedSlow.add(1)
+            context.logger.warning("connection \(id) (\(peer)) closed: \(closing.reason)")
+        } else {
+            context.logger.debug("connection \(id) (\(peer)) closed: \(closing.reason)")
+        }
+        for waiter in closing.waiters { waiter.resume(returning: false) }
+        if closing.closesSession { closeSession() }
+    }
+
+    /// Closes the session (its subscriptions), then forgets the connection; once.
+    private func closeSession() {
+        // Taken out: the session holds this connection as its output.
+        guard let session = reader.withLock({ $0.take() }) else { return }
+        Task {
+            await session.close()
+            context.unregister(self)
+        }
+    }
+
+    /// The events are cancelled and no write is out: nothing uses the descriptor any more.
+    private func closeDescriptor() {
+        // The loop let go of this connection before it reported the cancellation: no handler runs any more.
+        events.withLock { $0 = nil }
+        Glibc.close(fd)
     }
 
     /// Runs `first` in a task, and the works that follow it while the next is waiting when one ends.
@@ -219,10 +266,20 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
             while let current = work.take() {
                 let reply = await Self.perform(consume current)
                 releaseIfIdle()
-                let finished = transition(spawnsWork: false) { [self] in
-                    $0.workFinished(reply: reply, write: writeToSocket)
+                let next: SessionWork?
+                switch transition({ $0.workFinished(reply: reply) }) {
+                case .write(let write):
+                    next = perform(write, spawnsWork: false)
+                case .proceed(let resumption):
+                    next = perform(resumption, spawnsWork: false)
+                case .close(let closing):
+                    perform(closing)
+                    next = nil
+                case .closeSession:
+                    closeSession()
+                    next = nil
                 }
-                guard let next = finished else { return }
+                guard let next else { return }
                 work = next
                 ran &+= 1
                 // Other connections' work waits for a thread while this one runs on.
@@ -250,7 +307,7 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
         await work()
     }
 
-    /// The machine's write function: one non-blocking `send(2)`.
+    /// One non-blocking `send(2)` of bytes the machine handed out.
     private func writeToSocket(_ bytes: UnsafeRawBufferPointer) -> OutputQueue.WriteOutcome {
         while true {
             let sent = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
@@ -297,7 +354,7 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
         context.counters.bytesRead.add(total)
         if let failure {
             preparing.store(false, ordering: .releasing)
-            transition { $0.close(.readFailed(failure)) }
+            if let closing = transition({ $0.close(.readFailed(failure)) }) { perform(closing) }
             return
         }
         var lineBytes = 0
@@ -330,7 +387,11 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
             work = session.prepare(lines)
         }
         guard work != nil || endOfInput else { return }
-        transition { $0.read(work, endOfInput: endOfInput) }
+        switch transition({ $0.read(work, endOfInput: endOfInput) }) {
+        case .none: break
+        case .start(let work): run(work)
+        case .close(let closing): perform(closing)
+        }
     }
 
     /// Holds the socket's reading off (or lets it go back to what the machine says) while a read is prepared apart.
@@ -342,26 +403,29 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
         if let unwatched { closeUnwatched(unwatched) }
     }
 
-    /// Gives the event loop the interest `shell` asks for, if it changed; the errno when the kernel refuses it.
+    /// Gives the event loop the interest `shell` asks for, if it changed (and the socket is registered, `start`);
+    /// the errno when the kernel refuses it.
     private func applyInterest(_ shell: inout Shell) -> Int32? {
         let wanted = shell.wanted
         guard wanted != shell.applied else { return nil }
-        shell.applied = wanted
-        return events.withLock { $0?.setInterest(reading: wanted.reading, writing: wanted.writing) }
+        return events.withLock { events -> Int32? in
+            guard let events else { return nil }
+            shell.applied = wanted
+            return events.setInterest(wanted)
+        }
     }
 
     /// Without events the connection would wait forever: it closes, as after a failed read.
     private func closeUnwatched(_ error: Int32) {
-        transition { $0.close(.aborted("cannot watch the socket: \(String(cString: strerror(error)))")) }
+        let reason = CloseReason.aborted("cannot watch the socket: \(String(cString: strerror(error)))")
+        if let closing = transition({ $0.close(reason) }) { perform(closing) }
     }
 
     func writable() {
-        transition { [self] in $0.writable(write: writeToSocket) }
+        if let write = transition({ $0.writable() }) { perform(write) }
     }
 
-    /// The socket's one cancellation stands for both of the machine's sources (reading and writing).
     func eventsCancelled() {
-        transition { $0.sourceCancelled() }
-        transition { $0.sourceCancelled() }
+        if transition({ $0.eventsCancelled() }) { closeDescriptor() }
     }
 }

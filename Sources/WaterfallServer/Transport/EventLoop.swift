@@ -13,9 +13,8 @@ protocol SocketEventHandler: AnyObject, Sendable {
 
 /// A thread of the daemon's own that waits on an epoll set and runs each ready connection's handler itself.
 ///
-/// The thread that wakes from `epoll_wait` reads, so no other thread is woken in the path of a read (Dispatch
-/// sources would take three hops: the manager thread, a worker for the connection's queue, and a write to the
-/// manager for every resumption), and turning a socket's interest on or off is one `epoll_ctl` from any thread.
+/// The thread that wakes from `epoll_wait` reads, so no other thread is woken in the path of a read, and changing
+/// a socket's interest is one `epoll_ctl` from any thread.
 ///
 /// The set is level-triggered: a handler that leaves data unread (a read handler reads a bounded amount, for
 /// fairness) is called again on the next round. A descriptor with no interest is taken out of the set, so that a
@@ -45,7 +44,7 @@ final class EventLoop: Sendable {
     // MARK: Internal
 
     /// The process's loops, one per core (at most 4), started on first use (`Server.start` checks that there are
-    /// some) and running for the life of the process, as dispatch's threads did. A connection stays on the loop it
+    /// some) and running for the life of the process. A connection stays on the loop it
     /// was given, and shares its thread with the others there: what could hold it for long, a long line's parse, runs
     /// apart, and a long line being carried is read a chunk per round (`Connection.readable`).
     static let shared: [EventLoop] = {
@@ -137,8 +136,8 @@ final class EventLoop: Sendable {
     }
 }
 
-/// One socket's interest in an `EventLoop`: reading and writing turned on and off from any thread, and a
-/// cancellation after which its handler is called no more (as a dispatch source's cancel handler promised).
+/// One socket's registration in an `EventLoop`: its interest, set from any thread, and one cancellation after which
+/// its handler is called no more.
 final class SocketEvents: Sendable {
     // MARK: Lifecycle
 
@@ -150,15 +149,14 @@ final class SocketEvents: Sendable {
 
     // MARK: Internal
 
-    /// Watches the socket for reading and writing as asked (nothing is watched until the first call). Returns the
-    /// errno when the kernel refuses (out of memory, or of `max_user_watches`): the socket is then not watched for
-    /// what was asked, and its owner must close it rather than wait for events that will not come.
-    func setInterest(reading: Bool, writing: Bool) -> Int32? {
+    /// Watches the socket for what `interest` asks (nothing is watched until the first call). Returns the errno when
+    /// the kernel refuses (out of memory, or of `max_user_watches`): the socket is then not watched for what was
+    /// asked, and its owner must close it rather than wait for events that will not come.
+    func setInterest(_ interest: SocketInterest) -> Int32? {
         state.withLock { state -> Int32? in
             guard !state.cancelled else { return nil }
-            state.reading = reading
-            state.writing = writing
-            let events = (reading ? CEPOLL_IN | CEPOLL_RDHUP : 0) | (writing ? CEPOLL_OUT : 0)
+            state.interest = interest
+            let events = (interest.reading ? CEPOLL_IN | CEPOLL_RDHUP : 0) | (interest.writing ? CEPOLL_OUT : 0)
             // Under the lock, so that the set sees the changes in their order.
             if events == 0 {
                 if state.registered { _ = cepoll_ctl(loop.epollFD, CEPOLL_CTL_DEL, fd, 0, token) }
@@ -192,15 +190,14 @@ final class SocketEvents: Sendable {
         let now = state.withLock { $0 }
         guard !now.cancelled else { return }
         let broken = events & (CEPOLL_ERR | CEPOLL_HUP) != 0
-        if now.reading, broken || events & (CEPOLL_IN | CEPOLL_RDHUP) != 0 { handler.readable() }
-        if now.writing, broken || events & CEPOLL_OUT != 0 { handler.writable() }
+        if now.interest.reading, broken || events & (CEPOLL_IN | CEPOLL_RDHUP) != 0 { handler.readable() }
+        if now.interest.writing, broken || events & CEPOLL_OUT != 0 { handler.writable() }
     }
 
     // MARK: Private
 
     private struct State {
-        var reading = false
-        var writing = false
+        var interest = SocketInterest.none
         var registered = false
         var cancelled = false
     }

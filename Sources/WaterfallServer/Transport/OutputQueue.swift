@@ -1,12 +1,12 @@
-/// A connection's unsent output: whole chunks in order, written without copying them again.
+/// A connection's unsent output: whole chunks in order, handed out for writing without copying them again.
 ///
-/// It does no I/O itself: `flush` hands its bytes to a write function (`send(2)` in the daemon, a fake socket in
-/// tests), so that the connection's state machine that owns it stays testable without sockets.
+/// It does no I/O: `nextWrite` hands out the bytes the socket is to be given next, and `wrote` takes back how many
+/// it took, so that the connection's state machine that owns it stays a value tested without sockets.
 struct OutputQueue: Sendable {
     // MARK: Internal
 
     /// What one write call achieved.
-    enum WriteOutcome: Equatable {
+    enum WriteOutcome: Equatable, Sendable {
         /// This many bytes (at least one) were taken.
         case wrote(Int)
         /// The socket buffer is full.
@@ -15,14 +15,18 @@ struct OutputQueue: Sendable {
         case failed(Int32)
     }
 
-    /// What one flush achieved.
-    enum FlushResult: Equatable {
-        /// Everything was written.
-        case drained
-        /// The socket buffer is full; wait for writability.
-        case wouldBlock
-        /// The peer is gone or the socket failed (the errno).
-        case failed(Int32)
+    /// Bytes to give the socket: the head chunk from the offset written so far. Holding it keeps the chunk alive
+    /// (an array shares its storage), so the queue may drop it meanwhile, as a close does.
+    struct PendingWrite: Sendable {
+        let chunk: [UInt8]
+        let offset: Int
+
+        var count: Int { chunk.count - offset }
+
+        /// Calls `body` with the bytes to write.
+        func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+            chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+        }
     }
 
     /// Bytes queued and not yet written.
@@ -35,54 +39,47 @@ struct OutputQueue: Sendable {
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         count += bytes.count
-        if bytes.count <= Self.mergeBytes, head < chunks.count,
-            chunks[chunks.count - 1].count + bytes.count <= Self.mergeLimit
+        // Never into a chunk handed out: it would be copied, its storage being shared with the writer.
+        let last = chunks.count - 1
+        if bytes.count <= Self.mergeBytes, head <= last, !(handedOut && last == head),
+            chunks[last].count + bytes.count <= Self.mergeLimit
         {
-            chunks[chunks.count - 1].append(contentsOf: bytes)
+            chunks[last].append(contentsOf: bytes)
         } else {
             chunks.append(bytes)
         }
     }
 
-    /// Writes as much as `write` accepts; `written` grows by the bytes written.
-    mutating func flush(
-        written: inout Int, _ write: (UnsafeRawBufferPointer) -> WriteOutcome
-    ) -> FlushResult {
-        while head < chunks.count {
-            let outcome = chunks[head].withUnsafeBytes { buffer in
-                write(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
-            }
-            let sent: Int
-            switch outcome {
-            case .wrote(let count): sent = count
-            case .wouldBlock: return .wouldBlock
-            case .failed(let error): return .failed(error)
-            }
-            written += sent
-            count -= sent
-            offset += sent
-            if offset == chunks[head].count {
-                // Release a written chunk now: a client that never drains fully must not keep them all.
-                chunks[head] = []
-                head += 1
-                offset = 0
-                if head >= 64 {
-                    chunks.removeFirst(head)
-                    head = 0
-                }
-            }
+    /// The bytes to write next, nil when nothing is queued; `wrote` must follow before the next call.
+    mutating func nextWrite() -> PendingWrite? {
+        guard head < chunks.count else { return nil }
+        handedOut = true
+        return PendingWrite(chunk: chunks[head], offset: offset)
+    }
+
+    /// The socket took `written` bytes (maybe none) of what `nextWrite` handed out.
+    mutating func wrote(_ written: Int) {
+        handedOut = false
+        guard written > 0 else { return }
+        count -= written
+        offset += written
+        guard offset == chunks[head].count else { return }
+        // Release a written chunk now: a client that never drains fully must not keep them all.
+        chunks[head] = []
+        head += 1
+        offset = 0
+        if head == chunks.count {
+            chunks.removeAll(keepingCapacity: chunks.count <= 64)
+            head = 0
+        } else if head >= 64 {
+            chunks.removeFirst(head)
+            head = 0
         }
-        chunks.removeAll(keepingCapacity: chunks.count <= 64)
-        head = 0
-        return .drained
     }
 
     /// Forgets everything queued, as when the connection is torn down.
     mutating func removeAll() {
-        chunks = []
-        head = 0
-        offset = 0
-        count = 0
+        self = OutputQueue()
     }
 
     // MARK: Private
@@ -95,4 +92,6 @@ struct OutputQueue: Sendable {
     private var chunks: [[UInt8]] = []
     private var head = 0
     private var offset = 0
+    /// Whether the head chunk is handed out (`nextWrite`) and not yet reported (`wrote`).
+    private var handedOut = false
 }
