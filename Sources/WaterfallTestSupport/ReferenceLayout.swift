@@ -32,6 +32,14 @@ package struct ReferenceLayout: Sendable {
         package var ids: [String?]
         /// Each item's start column.
         package var columns: [Int]
+        /// How many columns each item covers.
+        package var spans: [Int]
+        /// Each item's top and height along the feed relative to the section's start, as placement computed them.
+        package var tops: [Double]
+        package var lengths: [Double]
+        /// The header's and footer's tops along the feed relative to the section's start.
+        package var headerTop: Double?
+        package var footerTop: Double?
         /// How far each item's leading edge is from the start of the feed: its y, or in a horizontal layout its
         /// left edge's x, or under rtl minus its right edge's x (what an anchor's move is measured by).
         package var leads: [Double]
@@ -115,6 +123,7 @@ package struct ReferenceLayout: Sendable {
         var itemsBottom = top
         var frames: [Rect] = []
         var columns: [Int] = []
+        var spans: [Int] = []
         for item in section.items {
             var s: Int
             switch item.span {
@@ -155,6 +164,7 @@ package struct ReferenceLayout: Sendable {
             for k in j..<(j + s) { colY[k] = y + h + r.rowSpacing }
             frames.append(Rect(x: x, y: y, width: w, height: h))
             columns.append(j)
+            spans.append(s)
             itemsBottom = max(itemsBottom, y + h)
         }
         var footer: Rect?
@@ -184,7 +194,8 @@ package struct ReferenceLayout: Sendable {
         }
         return Section(
             origin: start, height: bottom, header: header.map(screen), pinMaxY: pinMaxY, footer: footer.map(screen),
-            items: frames.map(screen), ids: section.items.map(\.id), columns: columns,
+            items: frames.map(screen), ids: section.items.map(\.id), columns: columns, spans: spans,
+            tops: frames.map(\.y), lengths: frames.map(\.height), headerTop: header?.y, footerTop: footer?.y,
             leads: frames.map { origin + $0.y })
     }
 }
