@@ -67,7 +67,8 @@ package struct ReferenceLayout: Sendable {
     func columnKey(_ own: SectionProperties) -> ColumnKey {
         let r = Resolved(own, spec.defaults, spec, columnLimit)
         return ColumnKey(
-            reflow: r.reflow, columns: r.columns, placement: r.placement, tolerance: r.tolerance, tieBreak: r.tieBreak)
+            reflow: r.reflow, columns: r.columns, placement: r.placement, tolerance: r.tolerance, tieBreak: r.tieBreak,
+            spanPlacement: r.spanPlacement)
     }
 
     struct ColumnKey: Equatable {
@@ -76,6 +77,7 @@ package struct ReferenceLayout: Sendable {
         var placement: Placement
         var tolerance: Double
         var tieBreak: TieBreak
+        var spanPlacement: SpanPlacement
     }
 
     /// After each command: a stable section keeps, on each item, the column it was placed in (chosen now for the
@@ -141,7 +143,15 @@ package struct ReferenceLayout: Sendable {
                 var cands: [Double] = []
                 for start in 0...(c - s) { cands.append(colY[start..<(start + s)].max()!) }
                 let m = cands.min()!
-                let tied = cands.indices.filter { cands[$0] <= m + r.tolerance }
+                var tied = cands.indices.filter { cands[$0] <= m + r.tolerance }
+                if s > 1 && r.spanPlacement == .leastWhitespace {
+                    // Geometry, "Spans placed by whitespace": least Σ (top − column), then lowest top.
+                    let wastes = cands.indices.map { start in
+                        (start..<(start + s)).reduce(0.0) { $0 + (cands[start] - colY[$1]) }
+                    }
+                    let least = cands.indices.map { (wastes[$0], cands[$0]) }.min { $0 < $1 }!
+                    tied = cands.indices.filter { (wastes[$0], cands[$0]) == least }
+                }
                 if r.tieBreak == .cursor {
                     // CSS grid-lanes: the smallest tied start at or after the cursor, else the smallest tied one.
                     j = tied.first { $0 >= tieCursor } ?? tied[0]
@@ -214,6 +224,7 @@ private struct Resolved {
     var placement: Placement
     var tolerance: Double
     var tieBreak: TieBreak
+    var spanPlacement: SpanPlacement
     var pinHeader: Bool
     var reflow: Reflow
 
@@ -228,6 +239,7 @@ private struct Resolved {
         placement = own.placement ?? defaults.placement ?? .shortest
         tolerance = own.tolerance ?? defaults.tolerance ?? 0
         tieBreak = own.tieBreak ?? defaults.tieBreak ?? .leftmost
+        spanPlacement = own.spanPlacement ?? defaults.spanPlacement ?? .lowest
         pinHeader = own.pinHeader ?? defaults.pinHeader ?? false
         reflow = own.reflow ?? defaults.reflow ?? .exact
         let avail = spec.width - insets.left - insets.right

@@ -47,13 +47,22 @@ import WaterfallTestSupport
         try await run(seed: UInt64(seed), maxItems: 40, axisChance: 0.8, steps: max(20, Self.steps / 2))
     }
 
+    /// Sections and defaults setting `spanPlacement` (mostly `leastWhitespace`, Geometry, "Spans placed by
+    /// whitespace"), some stable, some horizontal: spans placed by whitespace through every kind of change.
+    @Test(arguments: 6000..<6016)
+    func spanPlacementSections(seed: Int) async throws {
+        try await run(
+            seed: UInt64(seed), maxItems: 60, axisChance: 0.3, spanPlacementChance: 0.7, steps: max(20, Self.steps / 2))
+    }
+
     private func run(
         seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil,
-        reflowChance: Double = 0.3, axisChance: Double = 0, steps: Int
+        reflowChance: Double = 0.3, axisChance: Double = 0, spanPlacementChance: Double = 0, steps: Int
     ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
         random.reflowChance = reflowChance
         random.axisChance = axisChance
+        random.spanPlacementChance = spanPlacementChance
         let spec = random.layout()
         var layout = try await Layout.make(spec).layout
         layout.parallelGrain = 1
