@@ -30,7 +30,7 @@ struct ColumnCursor: Sendable, Equatable {
     @inline(__always)
     static func choose(
         in columnY: UnsafeBufferPointer<Double>, next: inout Int, span: Int, placement: Placement,
-        tolerance: Double, tieBreak: TieBreak
+        tolerance: Double, tieBreak: TieBreak, spanPlacement: SpanPlacement
     ) -> (column: Int, y: Double) {
         let count = columnY.count
         if placement == .next {
@@ -45,7 +45,7 @@ struct ColumnCursor: Sendable, Equatable {
             let picked =
                 span == 1
                 ? pickAfterCursor(in: columnY, cursor: next, tolerance: tolerance)
-                : chooseSpanning(in: columnY, span: span, tolerance: tolerance, cursor: next)
+                : chooseSpanning(in: columnY, span: span, tolerance: tolerance, cursor: next, rule: spanPlacement)
             next = (picked.column + span) % count
             return picked
         }
@@ -62,7 +62,7 @@ struct ColumnCursor: Sendable, Equatable {
             }
             return (best, minimum)
         }
-        return chooseSpanning(in: columnY, span: span, tolerance: tolerance, cursor: 0)
+        return chooseSpanning(in: columnY, span: span, tolerance: tolerance, cursor: 0, rule: spanPlacement)
     }
 
     /// `tieBreak: cursor` for one column: the first column at or after `cursor` within `tolerance` of the shortest,
@@ -82,10 +82,11 @@ struct ColumnCursor: Sendable, Equatable {
 
     // MARK: Private
 
-    /// `shortest` for spans over one column: the window maxima by a monotonic deque, then the tolerance rule: the
-    /// first tied start at or after `cursor`, else the first (`cursor` 0 is the leftmost rule).
+    /// `shortest` for spans over one column: the window maxima by a monotonic deque, then, under `lowest`, the
+    /// tolerance rule: the first tied start at or after `cursor`, else the first (`cursor` 0 is the leftmost rule);
+    /// under `leastWhitespace`, `leastWhitespace(_:in:span:cursor:)`.
     private static func chooseSpanning(
-        in columnY: UnsafeBufferPointer<Double>, span: Int, tolerance: Double, cursor: Int
+        in columnY: UnsafeBufferPointer<Double>, span: Int, tolerance: Double, cursor: Int, rule: SpanPlacement
     ) -> (column: Int, y: Double) {
         let count = columnY.count
         let starts = count - span + 1
@@ -100,6 +101,7 @@ struct ColumnCursor: Sendable, Equatable {
             if deque[head] <= j - span { head += 1 }
             if j >= span - 1 { candidates[j - span + 1] = columnY[deque[head]] }
         }
+        if rule == .leastWhitespace { return leastWhitespace(candidates, in: columnY, span: span, cursor: cursor) }
         var minimum = candidates[0]
         for j in 1..<starts where candidates[j] < minimum { minimum = candidates[j] }
         let limit = minimum + tolerance
@@ -109,5 +111,28 @@ struct ColumnCursor: Sendable, Equatable {
         for j in 0..<Swift.min(cursor, starts) where candidates[j] <= limit { return (j, candidates[j]) }
         assertionFailure("no candidate column within the minimum")
         return (0, candidates[0])
+    }
+
+    /// `spanPlacement: leastWhitespace` (the Geometry article, "Spans placed by whitespace"): the start whose
+    /// window leaves least whitespace, Σ over its columns left to right of (`tops[start]` − the column's next
+    /// position); of those, the lowest top; of those still equal, the first at or after `cursor`, else the first.
+    ///
+    /// - Complexity: O(starts × span).
+    private static func leastWhitespace(
+        _ tops: [Double], in columnY: UnsafeBufferPointer<Double>, span: Int, cursor: Int
+    ) -> (column: Int, y: Double) {
+        var wastes = [Double](repeating: 0, count: tops.count)
+        for start in tops.indices {
+            var waste = 0.0
+            for j in start..<(start + span) { waste += tops[start] - columnY[j] }
+            wastes[start] = waste
+        }
+        var best = 0
+        for j in 1..<tops.count where (wastes[j], tops[j]) < (wastes[best], tops[best]) { best = j }
+        func tied(_ j: Int) -> Bool { wastes[j] == wastes[best] && tops[j] == tops[best] }
+        if cursor < tops.count {
+            for j in cursor..<tops.count where tied(j) { return (j, tops[j]) }
+        }
+        return (best, tops[best])
     }
 }

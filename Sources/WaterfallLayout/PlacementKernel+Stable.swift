@@ -61,7 +61,7 @@ extension ColumnCursor {
         guard !input.needsColumn else {
             return choose(
                 in: columnY, next: &next, span: span, placement: geometry.placement, tolerance: geometry.tolerance,
-                tieBreak: geometry.tieBreak)
+                tieBreak: geometry.tieBreak, spanPlacement: geometry.spanPlacement)
         }
         let kept = stack(in: columnY, kept: input.column, span: span)
         next = (kept.column + span) % columnY.count

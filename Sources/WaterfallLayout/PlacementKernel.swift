@@ -42,7 +42,7 @@ enum PlacementKernel {
                 let height = geometry.itemHeight(input)
                 let (column, y) = ColumnCursor.choose(
                     in: UnsafeBufferPointer(columnY), next: &next, span: span, placement: geometry.placement,
-                    tolerance: geometry.tolerance, tieBreak: geometry.tieBreak)
+                    tolerance: geometry.tolerance, tieBreak: geometry.tieBreak, spanPlacement: geometry.spanPlacement)
                 let bottom = y + height + geometry.rowSpacing
                 for j in column..<(column + span) { columnY[j] = bottom }
                 output.write(index, y: y, height: height, column: column, span: span)

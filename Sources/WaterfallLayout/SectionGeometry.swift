@@ -12,6 +12,7 @@ struct SectionGeometry: Sendable, Hashable {
     var placement: Placement
     var tolerance: Double
     var tieBreak: TieBreak
+    var spanPlacement: SpanPlacement
     /// Whether the header, if there is one, carries a pinned range (`pinMaxY`).
     var pinHeader: Bool
     var reflow: Reflow
@@ -41,6 +42,7 @@ struct SectionGeometry: Sendable, Hashable {
         placement = P.placement.resolve(own, defaults)
         tolerance = P.tolerance.resolve(own, defaults)
         tieBreak = P.tieBreak.resolve(own, defaults)
+        spanPlacement = P.spanPlacement.resolve(own, defaults)
         pinHeader = P.pinHeader.resolve(own, defaults)
         reflow = P.reflow.resolve(own, defaults)
         layoutWidth = width
@@ -87,7 +89,7 @@ struct SectionGeometry: Sendable, Hashable {
     func resetsColumns(from other: SectionGeometry) -> Bool {
         reflow == .stable
             && (other.reflow != .stable || other.columnCount != columnCount || other.placement != placement
-                || other.tolerance != tolerance || other.tieBreak != tieBreak)
+                || other.tolerance != tolerance || other.tieBreak != tieBreak || other.spanPlacement != spanPlacement)
     }
 
     /// Whether placement keeps a cursor (`next`, or `shortest` with `tieBreak: cursor`): state beside the column

@@ -95,7 +95,9 @@ public enum Validation {
         case (.length, .number(let v)): try length(v, field)
         case (.positiveLength, .number(let v)): try width(v, field)
         case (.insets, .insets(let v)): try insets(v, field)
-        case (.placement, .placement), (.tieBreak, .tieBreak), (.flag, .flag), (.reflow, .reflow): break
+        case (.placement, .placement), (.tieBreak, .tieBreak), (.flag, .flag), (.reflow, .reflow),
+            (.spanPlacement, .spanPlacement):
+            break
         default:
             // The codecs make each kind's case: another is a bug in one of them, refused rather than trapped on.
             assertionFailure("\(field): \(value) is not of kind \(kind)")
@@ -113,6 +115,7 @@ public enum Validation {
         case .tieBreak(let v): return v.rawValue
         case .flag(let v): return String(v)
         case .reflow(let v): return v.rawValue
+        case .spanPlacement(let v): return v.rawValue
         }
     }
 

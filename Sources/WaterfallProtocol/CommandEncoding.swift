@@ -100,6 +100,7 @@ public enum CommandEncoding {
         case .tieBreak(let v): return .string(v.rawValue)
         case .flag(let v): return .bool(v)
         case .reflow(let v): return .string(v.rawValue)
+        case .spanPlacement(let v): return .string(v.rawValue)
         }
     }
 

@@ -77,6 +77,7 @@ public enum WireSchema {
         case .tieBreak: oneOf(TieBreak.allCases.map(\.rawValue))
         case .flag: boolean
         case .reflow: oneOf(Reflow.allCases.map(\.rawValue))
+        case .spanPlacement: oneOf(SpanPlacement.allCases.map(\.rawValue))
         }
     }
 

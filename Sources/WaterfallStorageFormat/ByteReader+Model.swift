@@ -236,6 +236,12 @@ extension ByteReader {
             case 1: return .reflow(.stable)
             case let v: throw malformed("reflow \(v)")
             }
+        case .spanPlacement:
+            switch try u8(property.name) {
+            case 0: return .spanPlacement(.lowest)
+            case 1: return .spanPlacement(.leastWhitespace)
+            case let v: throw malformed("spanPlacement \(v)")
+            }
         }
     }
 

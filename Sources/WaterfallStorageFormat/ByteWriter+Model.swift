@@ -256,6 +256,7 @@ extension ByteWriter {
         case .tieBreak(let v): u8(v == .leftmost ? 0 : 1)
         case .flag(let v): u8(v ? 1 : 0)
         case .reflow(let v): u8(v == .exact ? 0 : 1)
+        case .spanPlacement(let v): u8(v == .lowest ? 0 : 1)
         }
     }
 

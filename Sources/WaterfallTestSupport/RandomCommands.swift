@@ -19,6 +19,8 @@ package struct RandomCommands {
     /// How often a generated layout is horizontal (and a layout patch sets `axis`); at 0 (the default) no draw is
     /// made for it, and aspect items' `h` may be 0, as before (a horizontal layout refuses that: its runs use 1…6).
     package var axisChance = 0.0
+    /// How often a section or the defaults set `spanPlacement` (0: never, which leaves the draws as they were).
+    package var spanPlacementChance = 0.0
     /// How often a generated item has an aspect size (its height then depends on the width); the draw is made
     /// whatever the chance, so that a seed's sequence does not depend on it.
     package var aspectChance = 0.15
@@ -90,6 +92,9 @@ package struct RandomCommands {
         if chance(0.3) { p.placement = chance(0.5) ? .next : .shortest }
         if chance(0.2) { p.tolerance = length(30) }
         if chance(0.3) { p.tieBreak = chance(0.5) ? .cursor : .leftmost }
+        if spanPlacementChance > 0 && chance(spanPlacementChance) {
+            p.spanPlacement = chance(0.8) ? .leastWhitespace : .lowest
+        }
         if chance(0.4) { p.pinHeader = chance(0.7) }
         if reflowChance > 0 && chance(reflowChance) { p.reflow = chance(0.75) ? .stable : .exact }
         return p
@@ -149,6 +154,9 @@ package struct RandomCommands {
             if chance(0.3) { patch.headerHeight = p.headerHeight.map { .set($0) } ?? .reset }
             if chance(0.3) { patch.placement = p.placement.map { .set($0) } ?? .reset }
             if chance(0.3) { patch.tieBreak = p.tieBreak.map { .set($0) } ?? .reset }
+            if spanPlacementChance > 0 && chance(0.3) {
+                patch.spanPlacement = p.spanPlacement.map { .set($0) } ?? .reset
+            }
             if chance(0.2) { patch.pinHeader = p.pinHeader.map { .set($0) } ?? .reset }
             if reflowChance > 0 && chance(0.2) { patch.reflow = p.reflow.map { .set($0) } ?? .reset }
             if chance(0.3) { patch.insets = .set(bad ? Insets(top: 0, left: 5000, bottom: 0, right: 0) : insets()) }

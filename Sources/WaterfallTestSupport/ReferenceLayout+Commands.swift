@@ -113,6 +113,7 @@ extension ReferenceLayout {
         merge(patch.tieBreak, &p.tieBreak)
         merge(patch.pinHeader, &p.pinHeader)
         merge(patch.reflow, &p.reflow)
+        merge(patch.spanPlacement, &p.spanPlacement)
         return p
     }
 }

@@ -32,6 +32,14 @@ package struct ReferenceLayout: Sendable {
         package var ids: [String?]
         /// Each item's start column.
         package var columns: [Int]
+        /// How many columns each item covers.
+        package var spans: [Int]
+        /// Each item's top and height along the feed relative to the section's start, as placement computed them.
+        package var tops: [Double]
+        package var lengths: [Double]
+        /// The header's and footer's tops along the feed relative to the section's start.
+        package var headerTop: Double?
+        package var footerTop: Double?
         /// How far each item's leading edge is from the start of the feed: its y, or in a horizontal layout its
         /// left edge's x, or under rtl minus its right edge's x (what an anchor's move is measured by).
         package var leads: [Double]
@@ -59,7 +67,8 @@ package struct ReferenceLayout: Sendable {
     func columnKey(_ own: SectionProperties) -> ColumnKey {
         let r = Resolved(own, spec.defaults, spec, columnLimit)
         return ColumnKey(
-            reflow: r.reflow, columns: r.columns, placement: r.placement, tolerance: r.tolerance, tieBreak: r.tieBreak)
+            reflow: r.reflow, columns: r.columns, placement: r.placement, tolerance: r.tolerance, tieBreak: r.tieBreak,
+            spanPlacement: r.spanPlacement)
     }
 
     struct ColumnKey: Equatable {
@@ -68,6 +77,7 @@ package struct ReferenceLayout: Sendable {
         var placement: Placement
         var tolerance: Double
         var tieBreak: TieBreak
+        var spanPlacement: SpanPlacement
     }
 
     /// After each command: a stable section keeps, on each item, the column it was placed in (chosen now for the
@@ -115,6 +125,7 @@ package struct ReferenceLayout: Sendable {
         var itemsBottom = top
         var frames: [Rect] = []
         var columns: [Int] = []
+        var spans: [Int] = []
         for item in section.items {
             var s: Int
             switch item.span {
@@ -132,7 +143,15 @@ package struct ReferenceLayout: Sendable {
                 var cands: [Double] = []
                 for start in 0...(c - s) { cands.append(colY[start..<(start + s)].max()!) }
                 let m = cands.min()!
-                let tied = cands.indices.filter { cands[$0] <= m + r.tolerance }
+                var tied = cands.indices.filter { cands[$0] <= m + r.tolerance }
+                if s > 1 && r.spanPlacement == .leastWhitespace {
+                    // Geometry, "Spans placed by whitespace": least Σ (top − column), then lowest top.
+                    let wastes = cands.indices.map { start in
+                        (start..<(start + s)).reduce(0.0) { $0 + (cands[start] - colY[$1]) }
+                    }
+                    let least = cands.indices.map { (wastes[$0], cands[$0]) }.min { $0 < $1 }!
+                    tied = cands.indices.filter { (wastes[$0], cands[$0]) == least }
+                }
                 if r.tieBreak == .cursor {
                     // CSS grid-lanes: the smallest tied start at or after the cursor, else the smallest tied one.
                     j = tied.first { $0 >= tieCursor } ?? tied[0]
@@ -155,6 +174,7 @@ package struct ReferenceLayout: Sendable {
             for k in j..<(j + s) { colY[k] = y + h + r.rowSpacing }
             frames.append(Rect(x: x, y: y, width: w, height: h))
             columns.append(j)
+            spans.append(s)
             itemsBottom = max(itemsBottom, y + h)
         }
         var footer: Rect?
@@ -184,7 +204,8 @@ package struct ReferenceLayout: Sendable {
         }
         return Section(
             origin: start, height: bottom, header: header.map(screen), pinMaxY: pinMaxY, footer: footer.map(screen),
-            items: frames.map(screen), ids: section.items.map(\.id), columns: columns,
+            items: frames.map(screen), ids: section.items.map(\.id), columns: columns, spans: spans,
+            tops: frames.map(\.y), lengths: frames.map(\.height), headerTop: header?.y, footerTop: footer?.y,
             leads: frames.map { origin + $0.y })
     }
 }
@@ -203,6 +224,7 @@ private struct Resolved {
     var placement: Placement
     var tolerance: Double
     var tieBreak: TieBreak
+    var spanPlacement: SpanPlacement
     var pinHeader: Bool
     var reflow: Reflow
 
@@ -217,6 +239,7 @@ private struct Resolved {
         placement = own.placement ?? defaults.placement ?? .shortest
         tolerance = own.tolerance ?? defaults.tolerance ?? 0
         tieBreak = own.tieBreak ?? defaults.tieBreak ?? .leftmost
+        spanPlacement = own.spanPlacement ?? defaults.spanPlacement ?? .lowest
         pinHeader = own.pinHeader ?? defaults.pinHeader ?? false
         reflow = own.reflow ?? defaults.reflow ?? .exact
         let avail = spec.width - insets.left - insets.right

@@ -48,6 +48,7 @@ package struct ResponsiveFeeds {
         if random.chance(0.2) { p.placement = .next }
         if random.chance(0.2) { p.tolerance = real(0...40) }
         if random.chance(0.3) { p.tieBreak = .cursor }
+        if random.chance(0.3) { p.spanPlacement = .leastWhitespace }
         let items = (0..<random.int(0...maxItems)).map { _ in item() }
         return SectionSpec(properties: p, items: items)
     }

@@ -57,6 +57,10 @@ enum WaterfallBench {
         if wants("tiebreak") {
             await TieBreakBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }
+        if wants("spans") {
+            await SpanPlacementBenchmark.run(
+                items: million, columns: columns ?? [3, 4, 5, 8], runs: runs, table: &table)
+        }
         if wants("reflow") {
             await ReflowBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }

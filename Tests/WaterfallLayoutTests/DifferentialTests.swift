@@ -47,13 +47,22 @@ import WaterfallTestSupport
         try await run(seed: UInt64(seed), maxItems: 40, axisChance: 0.8, steps: max(20, Self.steps / 2))
     }
 
+    /// Sections and defaults setting `spanPlacement` (mostly `leastWhitespace`, Geometry, "Spans placed by
+    /// whitespace"), some stable, some horizontal: spans placed by whitespace through every kind of change.
+    @Test(arguments: 6000..<6016)
+    func spanPlacementSections(seed: Int) async throws {
+        try await run(
+            seed: UInt64(seed), maxItems: 60, axisChance: 0.3, spanPlacementChance: 0.7, steps: max(20, Self.steps / 2))
+    }
+
     private func run(
         seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil,
-        reflowChance: Double = 0.3, axisChance: Double = 0, steps: Int
+        reflowChance: Double = 0.3, axisChance: Double = 0, spanPlacementChance: Double = 0, steps: Int
     ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
         random.reflowChance = reflowChance
         random.axisChance = axisChance
+        random.spanPlacementChance = spanPlacementChance
         let spec = random.layout()
         var layout = try await Layout.make(spec).layout
         layout.parallelGrain = 1
@@ -147,7 +156,9 @@ import WaterfallTestSupport
             : Rect(x: across, y: along, width: acrossSize, height: alongSize)
         var expected: [Rect] = []
         var pinned: [Bool] = []
-        for section in reference.layout().sections {
+        // Each element's section and top relative to its section's start, as reading order judges rows.
+        var tops: [(section: Int, top: Double)] = []
+        for (s, section) in reference.layout().sections.enumerated() {
             if var header = section.header {
                 let resting = header
                 if let bound = section.pinMaxY {
@@ -161,21 +172,25 @@ import WaterfallTestSupport
                 if header.isVisible(in: rect) {
                     expected.append(header)
                     pinned.append(header != resting)
+                    tops.append((s, header != resting ? header.y - section.origin : section.headerTop ?? 0))
                 }
             }
-            let items = section.items.filter { $0.isVisible(in: rect) }
-            expected += items
+            let items = section.items.indices.filter { section.items[$0].isVisible(in: rect) }
+            expected += items.map { section.items[$0] }
             pinned += repeatElement(false, count: items.count)
+            tops += items.map { (s, section.tops[$0]) }
             if let footer = section.footer, footer.isVisible(in: rect) {
                 expected.append(footer)
                 pinned.append(false)
+                tops.append((s, section.footerTop ?? 0))
             }
         }
+        if horizontal { tops = expected.map { (0, $0.y) } }
         let screen = layout.screen
         let elements = layout.elements(in: screen.flowRect(rect)).map(screen.element)
         #expect(elements.map(\.frame) == expected, "query \(rect): \(context)")
         #expect(elements.map(\.pinned) == pinned, "query \(rect), pinned: \(context)")
-        let reading = ReferenceLayout.readingOrder(expected, rtl: rtl).map { expected[$0] }
+        let reading = ReferenceLayout.readingOrder(expected, tops: tops, rtl: rtl).map { expected[$0] }
         let ordered = layout.elements(in: screen.flowRect(rect), order: .reading).map { screen.element($0).frame }
         #expect(ordered == reading, "reading order: \(context)")
         let filled = (0..<layout.sectionCount).filter { layout.itemCount(inSection: $0) > 0 }

@@ -11,7 +11,7 @@ import WaterfallLayout
         minColumnWidth: 80.5, maxColumns: 4, columnSpacing: 3, rowSpacing: 0.25,
         insets: Insets(top: 1, left: 2, bottom: 3, right: 4), headerHeight: 40, footerHeight: 0.1,
         headerInsets: Insets(top: 0, left: 5, bottom: 0, right: 0), footerInsets: .zero, placement: .next,
-        tolerance: 2, tieBreak: .cursor, pinHeader: true)
+        tolerance: 2, tieBreak: .cursor, pinHeader: true, spanPlacement: .leastWhitespace)
 
     @Test(arguments: [
         every, SectionProperties(), SectionProperties(columns: 3, tieBreak: .leftmost, pinHeader: false),
@@ -31,6 +31,7 @@ import WaterfallLayout
             keys == [
                 "minColumnWidth", "maxColumns", "columnSpacing", "rowSpacing", "insets", "headerHeight",
                 "footerHeight", "headerInsets", "footerInsets", "placement", "tolerance", "tieBreak", "pinHeader",
+                "spanPlacement",
             ])
         let members = CommandEncoding.members(of: SectionProperties(tieBreak: .cursor, pinHeader: false))
         #expect(Self.text(.object(members)) == #"{"tieBreak":"cursor","pinHeader":false}"#)

@@ -108,6 +108,8 @@ import WaterfallTestSupport
         SectionProperties(tieBreak: .cursor, pinHeader: true),
         SectionProperties(columns: 3, tolerance: 0.5, tieBreak: .leftmost, pinHeader: false),
         SectionProperties(pinHeader: true), SectionProperties(),
+        SectionProperties(tieBreak: .cursor, spanPlacement: .leastWhitespace),
+        SectionProperties(columns: 2, spanPlacement: .lowest),
     ])
     func newPropertiesRoundTrip(properties: SectionProperties) throws {
         var w = ByteWriter()
@@ -173,9 +175,16 @@ import WaterfallTestSupport
     }
 
     @Test func badNewPropertyBytesAreNamed() {
-        // Bit 15 is no property.
-        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 32768")) {
-            try ([0x80, 0x80, 0x02] as [UInt8]).withUnsafeBytes { bytes in
+        // Bit 16 is no property.
+        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 65536")) {
+            try ([0x80, 0x80, 0x04] as [UInt8]).withUnsafeBytes { bytes in
+                var r = ByteReader(bytes)
+                return try r.properties()
+            }
+        }
+        // Bit 15 (spanPlacement) with the value 2.
+        #expect(throws: FormatError.malformed(offset: 4, what: "spanPlacement 2")) {
+            try ([0x80, 0x80, 0x02, 2] as [UInt8]).withUnsafeBytes { bytes in
                 var r = ByteReader(bytes)
                 return try r.properties()
             }

@@ -136,7 +136,9 @@ struct ResponsiveEvaluation {
             span = max(1, span)
             let j: Int
             let y: Tracked
-            if g.placement == .shortest {
+            if g.placement == .shortest && span > 1 && g.spanPlacement == .leastWhitespace {
+                j = pickLeastWhitespace(columns, span: span, tieBreak: g.tieBreak, cursor: &tieCursor)
+            } else if g.placement == .shortest {
                 j = pickShortest(columns, span: span, tolerance: g.tolerance, tieBreak: g.tieBreak, cursor: &tieCursor)
             } else {
                 if cursor + span > c { cursor = 0 }
@@ -211,6 +213,37 @@ struct ResponsiveEvaluation {
         }
         candidateBuffer = candidates
         let j = tieBreak == .cursor ? (afterCursor ?? first ?? 0) : (first ?? 0)
+        cursor = j + span
+        return j
+    }
+
+    /// The start column `spanPlacement: leastWhitespace` picks for an item of `span` (> 1) columns, by the engine's
+    /// arithmetic (each window's whitespace summed left to right), recording every comparison it makes.
+    private mutating func pickLeastWhitespace(
+        _ columns: [Tracked], span: Int, tieBreak: TieBreak, cursor: inout Int
+    ) -> Int {
+        let starts = columns.count - span + 1
+        var tops: [Tracked] = []
+        var wastes: [Tracked] = []
+        for start in 0..<starts {
+            let top = highest(columns[start..<(start + span)])
+            var waste = Tracked(constant: 0)
+            for k in start..<(start + span) {
+                waste = Tracked(waste.value + (top.value - columns[k].value), waste.form + (top.form - columns[k].form))
+            }
+            tops.append(top)
+            wastes.append(waste)
+        }
+        var best = 0
+        for k in 1..<starts where (wastes[k].value, tops[k].value) < (wastes[best].value, tops[best].value) {
+            best = k
+        }
+        for k in 0..<starts {
+            keep(wastes[k].form, atLeast: wastes[best].form)
+            if wastes[k].value == wastes[best].value { keep(tops[k].form, atLeast: tops[best].form) }
+        }
+        let tied = (0..<starts).filter { wastes[$0].value == wastes[best].value && tops[$0].value == tops[best].value }
+        let j = tieBreak == .cursor ? (tied.first { $0 >= cursor } ?? best) : best
         cursor = j + span
         return j
     }

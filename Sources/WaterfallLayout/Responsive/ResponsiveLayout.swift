@@ -111,16 +111,19 @@ public struct ResponsiveLayout: Sendable {
     }
 
     /// At most how many comparisons placing `section` once takes at any width up to `maxWidth` (where it has the
-    /// most columns): a `shortest` item of span `s` in `c` columns compares `c - s + 1` starts of `s` columns each.
+    /// most columns): a `shortest` item of span `s` in `c` columns compares `c - s + 1` starts of `s` columns each
+    /// (twice over under `spanPlacement: leastWhitespace`).
     ///
     /// - Complexity: O(items).
     static func comparisons(
         placing section: SectionSpec, defaults: SectionProperties, maxWidth: Double, columnLimit: Int
     ) -> Int {
-        let c = SectionGeometry(
+        let geometry = SectionGeometry(
             own: section.properties, defaults: defaults, width: maxWidth, scale: 0, direction: .ltr,
-            columnLimit: columnLimit
-        ).columnCount
+            columnLimit: columnLimit)
+        let c = geometry.columnCount
+        // Weighing whitespace sums each window again and compares the sums.
+        let perColumn = geometry.spanPlacement == .leastWhitespace ? 2 : 1
         var total = 2
         for item in section.items {
             var span = 1
@@ -128,7 +131,7 @@ public struct ResponsiveLayout: Sendable {
             case .full: span = c
             case .columns(let n): span = max(1, min(n, c))
             }
-            total += (c - span + 1) * (span + 2) + 2
+            total += (c - span + 1) * (perColumn * span + 2) + 2
         }
         return total
     }

@@ -68,6 +68,16 @@ public enum TieBreak: String, Sendable, Hashable, CaseIterable {
     case cursor
 }
 
+/// Where `shortest` placement puts an item that spans several columns (the Geometry article, "Spans placed by
+/// whitespace").
+public enum SpanPlacement: String, Sendable, Hashable, CaseIterable {
+    /// The window of columns whose top (its highest column's next position) is lowest, as CSS does.
+    case lowest
+    /// The window that leaves least whitespace under the item: Σ over its columns of (top − column's next
+    /// position); ties to the lowest top, then as `tieBreak` says.
+    case leastWhitespace
+}
+
 /// Whether a section's items keep the column they were first placed in (the Geometry article's exact placement is `exact`).
 public enum Reflow: String, Sendable, Hashable, CaseIterable {
     /// Every change places the section again by the column rule: an item may change columns.

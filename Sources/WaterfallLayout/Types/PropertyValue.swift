@@ -17,6 +17,8 @@ public enum PropertyKind: Sendable, Hashable {
     case flag
     /// `"exact"` or `"stable"` (`reflow`).
     case reflow
+    /// `"lowest"` or `"leastWhitespace"` (`spanPlacement`).
+    case spanPlacement
 }
 
 /// A section property's value, whatever the property: what the codecs read and write.
@@ -28,6 +30,7 @@ public enum PropertyValue: Sendable, Hashable {
     case tieBreak(TieBreak)
     case flag(Bool)
     case reflow(Reflow)
+    case spanPlacement(SpanPlacement)
 }
 
 /// A Swift type a section property is stored as, and its `PropertyValue` case.
@@ -101,4 +104,13 @@ extension Reflow: PropertyValueConvertible {
         self = v
     }
     public var propertyValue: PropertyValue { .reflow(self) }
+}
+
+extension SpanPlacement: PropertyValueConvertible {
+    public static var fallback: SpanPlacement { .lowest }
+    public init?(propertyValue value: PropertyValue) {
+        guard case .spanPlacement(let v) = value else { return nil }
+        self = v
+    }
+    public var propertyValue: PropertyValue { .spanPlacement(self) }
 }

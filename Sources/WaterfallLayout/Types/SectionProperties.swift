@@ -18,6 +18,7 @@ public struct SectionProperties: Sendable, Hashable {
     public var tieBreak: TieBreak?
     public var pinHeader: Bool?
     public var reflow: Reflow?
+    public var spanPlacement: SpanPlacement?
 
     public init(
         columns: Int? = nil,
@@ -34,7 +35,8 @@ public struct SectionProperties: Sendable, Hashable {
         tolerance: Double? = nil,
         tieBreak: TieBreak? = nil,
         pinHeader: Bool? = nil,
-        reflow: Reflow? = nil
+        reflow: Reflow? = nil,
+        spanPlacement: SpanPlacement? = nil
     ) {
         self.columns = columns
         self.minColumnWidth = minColumnWidth
@@ -51,6 +53,7 @@ public struct SectionProperties: Sendable, Hashable {
         self.tieBreak = tieBreak
         self.pinHeader = pinHeader
         self.reflow = reflow
+        self.spanPlacement = spanPlacement
     }
 }
 
@@ -77,6 +80,7 @@ public struct SectionPatch: Sendable, Hashable {
     public var tieBreak: PropertyChange<TieBreak>?
     public var pinHeader: PropertyChange<Bool>?
     public var reflow: PropertyChange<Reflow>?
+    public var spanPlacement: PropertyChange<SpanPlacement>?
 
     public init() {}
 }
