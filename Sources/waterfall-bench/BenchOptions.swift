@@ -25,7 +25,7 @@ struct BenchOptions: Equatable {
         "client", "json",
         "numparse", "numformat", "memory", "storage", "stages", "durability", "recovery", "layouts", "tiebreak",
         "spans", "reflow", "css",
-        "floor", "simdjson",
+        "floor", "profile", "simdjson",
         "fuzz", "soak",
     ]
 

@@ -115,7 +115,7 @@ final class PeerPrograms: @unchecked Sendable {
         return candidates.first { FileManager.default.fileExists(atPath: $0 + "/floor.c") }
     }
 
-    private static func which(_ name: String) -> String? {
+    static func which(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
     }

@@ -126,6 +126,10 @@ enum WaterfallBench {
             let sizes = FloorBenchmark.Sizes(requests: quick ? 50_000 : 200_000, clients: 8, runs: quick ? 2 : 3)
             await FloorBenchmark.run(sizes, peers: peers(), table: &table, ratios: &ratios)
         }
+        if wants("profile") {
+            ProfileBenchmark.run(
+                requests: quick ? 100_000 : 400_000, rounds: quick ? 3 : 5, peers: peers(), table: &table)
+        }
         if wants("simdjson") {
             SimdjsonBenchmark.run(
                 items: million, perInsert: quick ? 2_000 : 10_000, runs: quick ? 2 : 3, peers: peers(), table: &table,
