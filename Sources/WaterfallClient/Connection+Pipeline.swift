@@ -14,7 +14,7 @@ extension Connection {
     func pipeline<T: Sendable>(
         _ method: String, count: Int, window: Int, timeout: Duration?,
         decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
-        quick: (@Sendable (MutationResult) -> T)? = nil, params: (Int, inout JSONWriter) -> Void
+        quick: QuickRead<T>? = nil, params: (Int, inout JSONWriter) -> Void
     ) async -> [Result<T, WaterfallClientError>] {
         let results = PipelineResults<T>(count: count)
         let window = max(1, window)
@@ -40,7 +40,7 @@ extension Connection {
                     let completion: Completion = { answer in
                         results.store(k, Self.decoded(answer, method, decode, quick))
                     }
-                    state.record(id, method, completion, takesMutation: quick != nil)
+                    state.record(id, method, completion, quick: quick?.kind)
                     if timeout != nil { ids.append(id) }
                 }
                 return (nil, state.takesWriter(replyComes: replyComes))

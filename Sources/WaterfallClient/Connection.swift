@@ -52,11 +52,12 @@ final class Connection: Sendable {
     /// The request is written straight into the connection's outgoing bytes (no tree of values, no line of its
     /// own), and the call waits on one continuation; there is no task per call.
     ///
-    /// `quick`, for a change's call, takes the result of a reply that `QuickReply` read in one pass.
+    /// `quick` takes the result of a reply read in one pass: a change's (`QuickReply`), `layout.get`'s
+    /// (`FramesStream`).
     func call<T: Sendable>(
         _ method: String, timeout: Duration?, params: (inout JSONWriter) -> Void,
         decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
-        quick: (@Sendable (MutationResult) -> T)? = nil
+        quick: QuickRead<T>? = nil
     ) async -> Result<T, WaterfallClientError> {
         let id = nextID.add(1, ordering: .relaxed).oldValue
         return await withTaskCancellationHandler {
@@ -70,7 +71,7 @@ final class Connection: Sendable {
                     if state.cancelled.remove(id) != nil { return (.cancelled(method), false) }
                     let replyComes = state.replyComes
                     Self.writeRequest(id: id, method: method, params: params, into: &state.outgoing)
-                    state.record(id, method, completion, takesMutation: quick != nil)
+                    state.record(id, method, completion, quick: quick?.kind)
                     return (nil, state.takesWriter(replyComes: replyComes))
                 }
                 if let refusal { return continuation.resume(returning: .failure(refusal)) }
@@ -137,19 +138,37 @@ final class Connection: Sendable {
     typealias Completion = @Sendable (Answer) -> Resume
     typealias Resume = @Sendable () -> Void
 
-    /// What ends a call: its reply (or an error in its place), or a change's result that `QuickReply` read in one
-    /// pass, for a call that takes it so.
+    /// What ends a call: its reply (or an error in its place), or a result read in one pass, for a call that takes
+    /// it so.
     enum Answer: Sendable {
         case reply(Reply)
+        /// A change's result, read by `QuickReply`.
         case mutation(MutationResult)
+        /// `layout.get`'s result, read by `FramesStream` as the reply came.
+        case frames(LayoutFrames)
     }
+
+    /// How a call takes a result read in one pass: a change's call takes a `MutationResult` as
+    /// `ReplyDecoding.mutation` reads it, `layout.get`'s the `LayoutFrames` that `ReplyDecoding.frames` reads.
+    enum QuickRead<T>: Sendable {
+        case mutation(@Sendable (MutationResult) -> T)
+        case frames(@Sendable (LayoutFrames) -> T)
+
+        var kind: QuickKind {
+            switch self {
+            case .mutation: .mutation
+            case .frames: .frames
+            }
+        }
+    }
+
+    enum QuickKind { case mutation, frames }
 
     struct Pending {
         var method: String
         var completion: Completion
-        /// Whether the call's result is a `MutationResult` as `ReplyDecoding.mutation` reads it, so that a reply
-        /// read in one pass can answer it.
-        var takesMutation: Bool
+        /// The result read in one pass that the call takes, if any.
+        var quick: QuickKind?
     }
 
     struct State {
@@ -176,9 +195,9 @@ final class Connection: Sendable {
         /// Records the call of request `id`, just written into `outgoing` (in wire order: one flush sends whatever
         /// has gathered by the time it runs).
         mutating func record(
-            _ id: Int64, _ method: String, _ completion: @escaping Completion, takesMutation: Bool = false
+            _ id: Int64, _ method: String, _ completion: @escaping Completion, quick: QuickKind? = nil
         ) {
-            inFlight.append(id: id, Pending(method: method, completion: completion, takesMutation: takesMutation))
+            inFlight.append(id: id, Pending(method: method, completion: completion, quick: quick))
             queued += 1
         }
 
@@ -255,18 +274,23 @@ final class Connection: Sendable {
     /// The result of a call that `answer` ends: its reply decoded, or a result read in one pass taken by `quick`.
     static func decoded<T>(
         _ answer: Answer, _ method: String, _ decode: (JSONNode) throws(WaterfallClientError) -> T,
-        _ quick: ((MutationResult) -> T)?
+        _ quick: QuickRead<T>?
     ) -> Result<T, WaterfallClientError> {
         switch answer {
         case .reply(let reply):
             return reply.flatMap { node in Result { () throws(WaterfallClientError) in try decode(node) } }
                 .mapError { $0.naming(method) }
         case .mutation(let result):
-            // Only a call recorded as taking a mutation's result gets one (`Pending.takesMutation`).
-            guard let quick else {
+            // Only a call recorded as taking a mutation's result gets one (`Pending.quick`).
+            guard case .mutation(let take) = quick else {
                 return .failure(.badReply(method, "a change's result for a call that reads another"))
             }
-            return .success(quick(result))
+            return .success(take(result))
+        case .frames(let frames):
+            guard case .frames(let take) = quick else {
+                return .failure(.badReply(method, "layout.get's result for a call that reads another"))
+            }
+            return .success(take(frames))
         }
     }
 
@@ -329,6 +353,7 @@ final class Connection: Sendable {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var sending = JSONWriter(capacity: 4_096)
         var resumes: [Resume] = []
+        var stream = LineStream.none
         var reason = "was closed by the daemon"
         while true {
             let count = buffer.withUnsafeMutableBytes { Socket.read(fd, $0) }
@@ -338,11 +363,17 @@ final class Connection: Sendable {
             }
             guard case .success(let n) = count, n > 0 else { break }
             for line in framer.append(buffer[..<n]) {
+                // Only the first line a read ends is the one read on so far.
+                let read = stream
+                stream = .none
                 switch line {
-                case .line(let bytes): dispatch(bytes, &reader, &resumes)
+                case .line(let bytes):
+                    if case .reading(var frames) = read, finish(&frames, bytes, &resumes) { continue }
+                    dispatch(bytes, &reader, &resumes)
                 case .tooLarge: answer(nil, .failure(.unreadable("a line over \(maxReplyBytes) bytes")), &resumes)
                 }
             }
+            readOn(&stream, framer)
             Self.resumeAll(&resumes)
             flushFromReader(&sending)
         }
@@ -360,7 +391,7 @@ final class Connection: Sendable {
     private func dispatch(_ bytes: ArraySlice<UInt8>, _ reader: inout JSONReader, _ resumes: inout [Resume]) {
         // A change's result, read in one pass, for a call that takes it so; any other reply is read in full.
         if let (id, result) = QuickReply.mutation(bytes) {
-            let pending = state.withLock { $0.inFlight.answer(id, ifItsCall: \.takesMutation)?.call }
+            let pending = state.withLock { $0.inFlight.answer(id, ifItsCall: { $0.quick == .mutation })?.call }
             if let pending { return resumes.append(pending.completion(.mutation(result))) }
         }
         let root: JSONNode

@@ -52,6 +52,13 @@ struct InFlightCalls<Call> {
         return answer(id)
     }
 
+    /// The call of request `id`, left in place: the oldest entry's, or that of the entry with `id`.
+    func call(of id: Int64) -> Call? {
+        guard head < entries.count else { return nil }
+        if entries[head].id == id { return entries[head].call }
+        return entries[head...].first { $0.id == id }?.call
+    }
+
     /// Takes the oldest entry (the request a reply with `"id": null` answers).
     mutating func answerOldest() -> Entry? {
         guard head < entries.count else { return nil }

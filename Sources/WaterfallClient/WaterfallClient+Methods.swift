@@ -222,7 +222,7 @@ extension WaterfallClient {
     private func mutate(
         _ method: String, layout: String, _ options: MutationOptions, members: (inout JSONWriter) -> Void
     ) async throws(WaterfallClientError) -> MutationResult {
-        try await result(method, decode: ReplyDecoding.client(ReplyDecoding.mutation), quick: { $0 }) { w in
+        try await result(method, decode: ReplyDecoding.client(ReplyDecoding.mutation), quick: .mutation { $0 }) { w in
             Self.writeMutationParams(&w, layout: layout, options, members: members)
         }
     }

@@ -49,7 +49,7 @@ extension WaterfallClient {
     ) async -> [Result<MutationResult, WaterfallClientError>] {
         await connection.pipeline(
             method, count: count, window: window, timeout: timeout,
-            decode: ReplyDecoding.client(ReplyDecoding.mutation), quick: { $0 }
+            decode: ReplyDecoding.client(ReplyDecoding.mutation), quick: .mutation { $0 }
         ) { k, w in
             Self.writeMutationParams(&w, layout: layout, options) { w in members(k, &w) }
         }

@@ -67,9 +67,27 @@ public final class WaterfallClient: Sendable {
     /// Sends a declared method (`DeclaredMethod`, one for every method but the changes) and reads its result.
     ///
     ///     let frames = try await client.send(LayoutGetRequest(layout: "feed", width: 820))
+    ///
+    /// The result is read on the connection's thread as its reply is read; `layout.get`'s frames as its reply comes,
+    /// while the daemon is still writing the rest (`FramesStream`).
     public func send<M: DeclaredMethod>(_ request: M) async throws(WaterfallClientError) -> M.Result {
-        let node = try await result(M.name, request.params)
-        return try decode(M.name, node, M.result)
+        let params = request.params
+        let read: @Sendable (JSONNode) throws(WaterfallClientError) -> M.Result = { node throws(WaterfallClientError) in
+            do throws(ReplyError) {
+                return try M.result(node)
+            } catch {
+                throw .badReply(M.name, error.message)
+            }
+        }
+        // `M.Result` is `LayoutFrames` exactly when the cast succeeds.
+        let quick: Connection.QuickRead<M.Result>? =
+            M.Result.self == LayoutFrames.self ? .frames { $0 as! M.Result } : nil
+        return try await result(M.name, decode: read, quick: quick) { w in
+            if let params {
+                w.key("params")
+                w.write(params)
+            }
+        }
     }
 
     /// Closes the connection: calls in flight fail, subscriptions end. Closing twice does nothing.
@@ -85,10 +103,10 @@ public final class WaterfallClient: Sendable {
     }
 
     /// The result of one call whose members after `method` `params` writes, read by `decode` as the reply is read.
-    /// `quick`, for a change, takes a result that `QuickReply` read.
+    /// `quick` takes a result read in one pass (`Connection.call`).
     func result<T: Sendable>(
         _ method: String, decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
-        quick: (@Sendable (MutationResult) -> T)? = nil, params: (inout JSONWriter) -> Void
+        quick: Connection.QuickRead<T>? = nil, params: (inout JSONWriter) -> Void
     ) async throws(WaterfallClientError) -> T {
         try await connection.call(method, timeout: timeout, params: params, decode: decode, quick: quick).get()
     }

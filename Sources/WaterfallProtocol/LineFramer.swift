@@ -30,6 +30,11 @@ public struct LineFramer: Sendable {
     /// The bytes of the unfinished line held since the last chunk (0 while discarding).
     public var bufferedByteCount: Int { partial.count }
 
+    /// Calls `body` with the bytes of the unfinished line held since the last chunk (none while discarding).
+    public func withUnfinishedLine<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        partial.withUnsafeBufferPointer(body)
+    }
+
     /// The bytes of the buffers kept for the next long lines (see `spares`).
     var spareCapacity: Int { spares.reduce(0) { $0 + $1.capacity } }
 

@@ -1,6 +1,7 @@
 import Testing
 import WaterfallClient
 import WaterfallLayout
+import WaterfallProtocol
 
 /// The connection's sending: requests made while replies are being read leave from the reading thread, as far as
 /// the socket takes them; when it is full the writer's queue sends the rest, and everything after, in order.
@@ -36,6 +37,39 @@ import WaterfallLayout
             var runs = 0
             for (k, height) in heights.enumerated() where k == 0 || heights[k - 1] != height { runs += 1 }
             #expect(runs == 64)
+        }
+    }
+}
+
+/// `layout.get` replies of many reads, which the client reads into frames as they come (`FramesStream`): the frames
+/// are those the general path reads from the whole reply, on both axes, with calls made meanwhile answered in turn.
+@Suite struct StreamedFramesTests {
+    @Test(arguments: [Axis.vertical, .horizontal])
+    func framesReadAsTheReplyComesAreThoseOfTheWholeReply(axis: Axis) async throws {
+        try await InProcessDaemon.with { daemon in
+            let client = try await WaterfallClient.connect(to: daemon.path)
+            let items = (0..<12_000).map { (k: Int) -> Item in
+                let height = Double(20 + k % 17) + 0.25
+                return Item(height: height, id: k % 5 == 0 ? "p\(k)" : nil)
+            }
+            let properties = SectionProperties(columns: 3, headerHeight: 30, footerHeight: 12, pinHeader: true)
+            let spec = LayoutSpec(
+                width: 390, direction: axis == .horizontal ? .rtl : .ltr, axis: axis,
+                sections: [
+                    SectionSpec(properties: properties, items: items), SectionSpec(),
+                    SectionSpec(items: Array(items.prefix(3_000))),
+                ])
+            _ = try await client.createLayout("big", spec)
+            async let streamed = client.frames(of: "big")
+            async let pong: Void = client.ping()
+            async let other = client.frames(of: "big", sections: [1])
+            let node = try await client.callNode(method: "layout.get", params: .object([("layout", .string("big"))]))
+            let whole = try ReplyDecoding.frames(node)
+            let frames = try await streamed
+            try await pong
+            #expect(frames == whole)
+            #expect(frames.sections.map(\.items.count) == [12_000, 0, 3_000])
+            #expect(try await other.sections.map(\.section) == [1])
         }
     }
 }
