@@ -1,20 +1,3 @@
-/// The items next to an item on screen, for moving focus with the arrow keys (Geometry, "Reading order and neighbours").
-///
-/// Each is an item element, as a query returns it (kind, section, index, frame, id), or nil at an edge.
-public struct ItemNeighbors: Sendable, Hashable {
-    public var above: Element?
-    public var below: Element?
-    public var left: Element?
-    public var right: Element?
-
-    public init(above: Element? = nil, below: Element? = nil, left: Element? = nil, right: Element? = nil) {
-        self.above = above
-        self.below = below
-        self.left = left
-        self.right = right
-    }
-}
-
 extension Layout {
     /// The nearest item above, below, left and right of the item at `path`, by geometry, across sections: of the
     /// items whose extent overlaps the item's on the other axis and that lie wholly on that side of it, the one with
