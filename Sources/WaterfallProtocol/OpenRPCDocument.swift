@@ -13,7 +13,7 @@ public enum OpenRPCDocument {
         "openrpc": .string(openrpcVersion),
         "info": [
             "title": "waterfalld",
-            "version": .string(String(ReplyEncoding.protocolVersion)),
+            "version": .string(String(VersionRequest.protocolVersion)),
             "description": """
             Masonry layouts over a Unix socket: newline-delimited JSON-RPC 2.0, params by name. info.version is \
             the protocol version (version's "protocol"). A subscribed connection receives notifications \

@@ -4,9 +4,6 @@
 ///
 /// Label values are method names, error kinds and layout names (`[A-Za-z0-9._:-]`), none of which needs escaping.
 public enum PrometheusText {
-    /// The media type of the text.
-    public static let contentType = "text/plain; version=0.0.4"
-
     /// The whole exposition for `report`.
     public static func render(_ report: StatsReport) -> String {
         var text = Text()

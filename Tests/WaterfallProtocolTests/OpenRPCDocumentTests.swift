@@ -13,7 +13,7 @@ import WaterfallTestSupport
         let parsed = try JSONValue(parsing: ArraySlice(OpenRPCDocument.bytes))
         #expect(parsed == OpenRPCDocument.value)
         #expect(parsed["openrpc"] == "1.3.2")
-        #expect(parsed["info"]?["version"] == .string(String(ReplyEncoding.protocolVersion)))
+        #expect(parsed["info"]?["version"] == .string(String(VersionRequest.protocolVersion)))
     }
 
     @Test func everyMethodHasOneEntry() {

@@ -20,6 +20,9 @@ public struct PingRequest: ParameterlessMethod {
 
 /// `version`: the daemon's name, version, protocol version, instance and limits.
 public struct VersionRequest: ParameterlessMethod {
+    /// The protocol version `version` reports.
+    public static let protocolVersion = 2
+
     public init() {}
 
     public static let method = Method.version
@@ -30,11 +33,11 @@ public struct VersionRequest: ParameterlessMethod {
         let result = WireSchema.object(
             [
                 ("server", WireSchema.string), ("version", WireSchema.string),
-                ("protocol", ["const": .int(Int64(ReplyEncoding.protocolVersion))]),
+                ("protocol", ["const": .int(Int64(protocolVersion))]),
                 ("instance", WireSchema.string), ("durable", WireSchema.boolean), ("limits", limits),
             ], required: ["server", "version", "protocol", "instance", "durable", "limits"])
         let example: JSONValue = [
-            "server": "waterfalld", "version": "1.0.0", "protocol": .int(Int64(ReplyEncoding.protocolVersion)),
+            "server": "waterfalld", "version": "1.0.0", "protocol": .int(Int64(protocolVersion)),
             "instance": "5f3a9c", "durable": false, "limits": ["maxLayouts": 1024],
         ]
         return declare(
@@ -81,6 +84,9 @@ public struct StatsRequest: ParameterlessMethod {
 
 /// `metrics`: `stats` in Prometheus' text format.
 public struct MetricsRequest: ParameterlessMethod {
+    /// The media type of the metrics text: Prometheus' text format 0.0.4.
+    public static let contentType = "text/plain; version=0.0.4"
+
     public init() {}
 
     public static let method = Method.metrics
@@ -91,7 +97,7 @@ public struct MetricsRequest: ParameterlessMethod {
             [("contentType", WireSchema.string), ("text", WireSchema.string)], required: ["contentType", "text"])
         return declare(
             "The daemon's counters and histograms in Prometheus' text format 0.0.4.", [], result: result, example: [],
-            ["contentType": .string(PrometheusText.contentType), "text": "# HELP …\n"])
+            ["contentType": .string(contentType), "text": "# HELP …\n"])
     }
 
     /// The metrics text.
