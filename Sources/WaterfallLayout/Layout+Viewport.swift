@@ -133,28 +133,6 @@ extension Layout {
         }
         return (listing.diff(self), after)
     }
-
-    /// Where section `s` (an index before `command`) is after it; nil when it deletes it.
-    public static func sectionIndex(_ s: Int, following command: LayoutCommand) -> Int? {
-        var section = s
-        switch command {
-        case .insertSections(let at, let specs):
-            if section >= at { section += specs.count }
-        case .deleteSections(let indices):
-            if indices.contains(section) { return nil }
-            section -= indices.count { $0 < section }
-        case .moveSection(let from, let to):
-            if from == section {
-                section = to
-            } else {
-                if from < section { section -= 1 }
-                if to <= section { section += 1 }
-            }
-        default:
-            break
-        }
-        return section
-    }
 }
 
 /// A scoped diff being built: the full diff's sections and shifts, and what the viewport lists by section.

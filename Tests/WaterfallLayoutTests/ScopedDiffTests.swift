@@ -18,7 +18,7 @@ import WaterfallTestSupport
             for s in counts.indices {
                 var section: Int? = s
                 for command in change.commands {
-                    section = section.flatMap { Layout.sectionIndex($0, following: command) }
+                    section = section.flatMap(command.movedIndex(ofSection:))
                 }
                 #expect(paths.section(after: s) == section, "seed \(seed), step \(step): section \(s)")
                 for i in 0..<counts[s] {

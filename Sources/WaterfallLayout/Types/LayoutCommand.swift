@@ -78,3 +78,27 @@ public struct LayoutLimits: Sendable, Hashable {
         self.maxColumns = maxColumns
     }
 }
+
+extension LayoutCommand {
+    /// Where section `s` (an index before this command) is after it; nil when the command deletes it.
+    public func movedIndex(ofSection s: Int) -> Int? {
+        var section = s
+        switch self {
+        case .insertSections(let at, let specs):
+            if section >= at { section += specs.count }
+        case .deleteSections(let indices):
+            if indices.contains(section) { return nil }
+            section -= indices.count { $0 < section }
+        case .moveSection(let from, let to):
+            if from == section {
+                section = to
+            } else {
+                if from < section { section -= 1 }
+                if to <= section { section += 1 }
+            }
+        default:
+            break
+        }
+        return section
+    }
+}
