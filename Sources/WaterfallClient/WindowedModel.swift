@@ -1,4 +1,4 @@
-import WaterfallLayout
+import WaterfallModel
 
 /// What a client of a long feed holds: only the frames its viewport shows, kept in sync by scoped diffs and events
 /// (Diffs.md, "Scoped diffs").

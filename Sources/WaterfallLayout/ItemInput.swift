@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// The compact stored form of an item: its sizing, and the column it was last placed in.
 ///
 /// 24 bytes (stride) instead of `Item`'s 48: the id lives in a separate array that exists only when a section has ids,

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 extension Layout {
     /// The nearest item above, below, left and right of the item at `path`, by geometry, across sections: of the
     /// items whose extent overlaps the item's on the other axis and that lie wholly on that side of it, the one with

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 extension Layout {
     /// The absolute frames of section `s` and its items.
     ///
@@ -8,10 +10,10 @@ extension Layout {
             let section = sections[s]
             return SectionFrames(
                 section: s, origin: origin, height: section.height, count: section.count,
+                items: section.itemFrames(0..<section.count, origin: origin),
                 header: section.localHeaderFrame.map { Self.absolute($0, origin) },
                 pinMaxY: section.localPinMaxY.map { origin + $0 },
-                footer: section.localFooterFrame.map { Self.absolute($0, origin) },
-                items: section.itemFrames(0..<section.count, origin: origin))
+                footer: section.localFooterFrame.map { Self.absolute($0, origin) })
         }
     }
 

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 extension Layout {
     /// How far below a row's first top edge another element's top edge may be and still be in that row: one point,
     /// so that items the rule puts side by side (equal tops, or tops a rounding apart) read as one row, and an item

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// What a client holding a viewport's elements holds before a change: the elements `query` gives for the viewport,
 /// headers by their resting frame and `pinMaxY` (what a diff sets), taken before the change is applied.
 public struct ViewportHold: Sendable {

@@ -1,4 +1,5 @@
 import WaterfallLayout
+import WaterfallWire
 
 extension ItemsGetRequest {
     /// The listed items' elements in `layout`, in flow terms; `not_found` naming `params.items[k]` for the first

@@ -1,3 +1,5 @@
+import WaterfallWire
+
 /// The daemon's metrics in Prometheus' text exposition format 0.0.4: a `# HELP` and a `# TYPE` line per metric,
 /// then its samples, so that node_exporter's textfile collector or any agent that runs `waterfallctl metrics` can
 /// read them.

@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 /// What `version` reports: the daemon, its protocol, and the limits a client may need to know.
 public struct VersionReport: Sendable {

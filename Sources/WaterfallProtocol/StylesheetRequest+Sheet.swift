@@ -1,4 +1,5 @@
 import WaterfallLayout
+import WaterfallWire
 
 extension StylesheetRequest {
     /// The stylesheet of the inline inputs, after `layout.create`'s checks of them against `limits`.

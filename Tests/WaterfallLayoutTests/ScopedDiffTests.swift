@@ -2,6 +2,7 @@ import Testing
 import WaterfallTestSupport
 
 @testable import WaterfallLayout
+@testable import WaterfallModel
 
 /// Scoped diffs against simpler computations on seeded random batches: `ForwardPaths` against following each path
 /// through one command at a time, and a scoped diff against the plain diff of the same change filtered to the

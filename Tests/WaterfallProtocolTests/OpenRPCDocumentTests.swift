@@ -1,8 +1,10 @@
 import Testing
 import WaterfallJSON
 import WaterfallTestSupport
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// The OpenRPC document: complete (every method, every error), valid against itself (its examples), and true to the
 /// decoder (every param it declares is one the decoder reads).

@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// The protocol as an OpenRPC 1.3 document, `rpc.discover`'s result: every method of `MethodTable` with its params,
 /// result, errors and example; the shared shapes and the events in `components.schemas`; every `ErrorCode` in

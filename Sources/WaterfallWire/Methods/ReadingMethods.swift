@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// `query`: the headers, items and footers that meet a rect (`w` and `h` ≥ 0), in document or reading order.
 public struct QueryRequest: DeclaredMethod {

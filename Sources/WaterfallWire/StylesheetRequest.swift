@@ -1,4 +1,4 @@
-import WaterfallLayout
+import WaterfallModel
 
 /// The params of `layout.css`, decoded and checked: a layout (stored, or its inputs inline), a range of container
 /// widths, and optionally the sections to style, a first page (`items`) and the container's selector.

@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// `subscribe`: this connection gets `layout.changed` for every change of a layout, and `layout.dropped`; with a
 /// viewport, each event scoped to it, and the answer holds the viewport's elements. Its events carry the diffs at

@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 extension ReplyDecoding {
     /// A diff's section entry (`{"section", "origin", "height", "count", "dy"?, "new"?, "header"?, "footer"?,

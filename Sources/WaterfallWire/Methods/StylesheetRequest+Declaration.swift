@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// `layout.css`: a stylesheet exact at every container width of a range (its params' checks are in
 /// `StylesheetRequest`).

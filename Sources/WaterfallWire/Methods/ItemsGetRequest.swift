@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// `items.get`: the frames of listed items, by `[section, i]`, in the order listed (a repeat is listed again), at
 /// `width` (nil: the first width); on screen, as `query` gives them.

@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// The commonest request read in one pass over its bytes: an `items.update` whose items are only `i` and `h`, with
 /// `layout`, `section` and optionally `diff` in its params (a feed telling the daemon the heights its images came

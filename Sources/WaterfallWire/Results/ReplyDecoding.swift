@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// Reads result nodes into the methods' result types; a node not shaped as the Methods article says is a
 /// `ReplyError` naming the path of the field at fault (a client reports it as `bad_reply`).

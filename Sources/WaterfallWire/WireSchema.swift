@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// JSON Schema pieces for the OpenRPC document, and the shared shapes of the protocol (`components.schemas`),
 /// built from the declarations the decoder checks against: `WireRange`, `SectionPropertyTable`, `Validation`'s

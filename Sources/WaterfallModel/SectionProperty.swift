@@ -22,7 +22,7 @@ public struct SectionProperty<Value: PropertyValueConvertible>: Sendable {
 
     /// The section's own value, else the defaults', else the built-in default (the Geometry article, "The properties of a section").
     @inline(__always)
-    func resolve(_ section: SectionProperties, _ defaults: SectionProperties) -> Value {
+    package func resolve(_ section: SectionProperties, _ defaults: SectionProperties) -> Value {
         guard let value = section[keyPath: own] ?? defaults[keyPath: own] ?? builtIn else {
             assertionFailure("\(key) has no built-in default")
             return .fallback

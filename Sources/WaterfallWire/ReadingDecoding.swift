@@ -1,4 +1,4 @@
-import WaterfallLayout
+import WaterfallModel
 
 /// The params of reading order and neighbours: `query`'s `order`, `items.neighbors`' item.
 enum ReadingDecoding {

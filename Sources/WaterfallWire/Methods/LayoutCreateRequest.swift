@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// `layout.create`: a layout of `spec` named `layout` (seq 1); with `replace`, over one of that name.
 ///

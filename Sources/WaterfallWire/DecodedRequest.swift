@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// One request line, read as far as it can be before it runs: parsed, its envelope checked and its params decoded.
 ///

@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// Reads the layout model (items, sections, properties, patches) from request JSON, strictly.
 ///

@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// Turns the params of a mutating method into engine commands.
 public enum CommandDecoding {

@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// Writes engine commands and layout specs as a client sends them: the mirror of `CommandDecoding`, so that a
 /// client, the tests and the benchmark spell a request one way.

@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 extension ChangeMethod {
     /// What the change does, for the OpenRPC document.

@@ -1,4 +1,4 @@
-import WaterfallLayout
+import WaterfallModel
 
 /// One request's method with its params decoded and checked: the daemon's one dispatch, a case per method other
 /// than the changes, each holding its declared request (`DeclaredMethod`).

@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// One param of a method as the OpenRPC document declares it: its name, schema, whether the decoder requires it,
 /// and what it means.

@@ -1,5 +1,5 @@
 import Synchronization
-import WaterfallLayout
+import WaterfallModel
 
 /// Spare item arrays for the next bulk `items.insert`, so that decoding one reuses memory the last ones used.
 ///

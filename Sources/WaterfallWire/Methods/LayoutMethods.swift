@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// `layout.drop`: drops a layout; its subscribers get `layout.dropped`.
 public struct LayoutDropRequest: LayoutNamedMethod {

@@ -11,9 +11,9 @@ public enum Validation {
     public static let maxScale = 1e4
     /// The longest item `id`, in UTF-8 bytes.
     public static let maxIDBytes = 256
-    static let maxColumnsProperty = 1024
+    @usableFromInline package static let maxColumnsProperty = 1024
 
-    static func length(_ value: Double, _ field: String) throws(LayoutError) {
+    package static func length(_ value: Double, _ field: String) throws(LayoutError) {
         guard value.isFinite, value >= 0 else {
             throw .invalidValue(field: field, value: format(value), reason: "must be a number ≥ 0")
         }
@@ -22,7 +22,7 @@ public enum Validation {
         }
     }
 
-    static func width(_ value: Double, _ field: String) throws(LayoutError) {
+    package static func width(_ value: Double, _ field: String) throws(LayoutError) {
         try length(value, field)
         guard value > 0 else { throw .invalidValue(field: field, value: format(value), reason: "must be > 0") }
     }
@@ -48,20 +48,20 @@ public enum Validation {
         }
     }
 
-    static func scale(_ value: Double) throws(LayoutError) {
+    package static func scale(_ value: Double) throws(LayoutError) {
         guard value.isFinite, value >= 0, value <= maxScale else {
             throw .invalidValue(field: "scale", value: format(value), reason: "must be between 0 and 10000")
         }
     }
 
-    static func insets(_ insets: Insets, _ field: String) throws(LayoutError) {
+    package static func insets(_ insets: Insets, _ field: String) throws(LayoutError) {
         try length(insets.top, field + ".top")
         try length(insets.left, field + ".left")
         try length(insets.bottom, field + ".bottom")
         try length(insets.right, field + ".right")
     }
 
-    static func columns(_ value: Int, _ field: String, limits: LayoutLimits) throws(LayoutError) {
+    package static func columns(_ value: Int, _ field: String, limits: LayoutLimits) throws(LayoutError) {
         guard value >= 1, value <= maxColumnsProperty else {
             throw .invalidValue(field: field, value: String(value), reason: "must be an integer from 1 to 1024")
         }
@@ -72,7 +72,7 @@ public enum Validation {
     }
 
     /// Checks every property `p` sets, in table order, and each exclusive pair once its refused side is reached.
-    static func properties(_ p: SectionProperties, _ prefix: String, limits: LayoutLimits) throws(LayoutError) {
+    package static func properties(_ p: SectionProperties, _ prefix: String, limits: LayoutLimits) throws(LayoutError) {
         for property in SectionPropertyTable.all {
             guard let value = property.value(in: p) else { continue }
             try self.value(value, of: property.kind, prefix + property.name, limits: limits)
@@ -85,7 +85,7 @@ public enum Validation {
     }
 
     /// Checks one property value by its kind's rule.
-    static func value(
+    package static func value(
         _ value: PropertyValue, of kind: PropertyKind, _ field: String, limits: LayoutLimits
     ) throws(LayoutError) {
         switch (kind, value) {
@@ -106,7 +106,7 @@ public enum Validation {
     }
 
     /// A property value as errors quote it.
-    static func text(_ value: PropertyValue) -> String {
+    package static func text(_ value: PropertyValue) -> String {
         switch value {
         case .integer(let v): return String(v)
         case .number(let v): return format(v)
@@ -119,7 +119,7 @@ public enum Validation {
         }
     }
 
-    static func item(_ item: Item, _ prefix: String, horizontal: Bool = false) throws(LayoutError) {
+    package static func item(_ item: Item, _ prefix: String, horizontal: Bool = false) throws(LayoutError) {
         try length(item.height, prefix + "h")
         if let w = item.aspectWidth {
             guard w.isFinite, w >= minAspectWidth, w <= maxLength else {
@@ -147,14 +147,14 @@ public enum Validation {
 
     /// Checks every item; the field path is built only for the one at fault, so a million valid items cost no
     /// string work.
-    static func items(_ items: [Item], _ prefix: String, horizontal: Bool = false) throws(LayoutError) {
+    package static func items(_ items: [Item], _ prefix: String, horizontal: Bool = false) throws(LayoutError) {
         for k in items.indices where !isPlainlyValid(items[k]) || (horizontal && isFlatAspect(items[k])) {
             try Self.item(items[k], "\(prefix)items[\(k)].", horizontal: horizontal)
         }
     }
 
     /// `items(_:_:horizontal:)` of a list, reading bare heights as they are held.
-    static func items(_ items: ItemList, _ prefix: String, horizontal: Bool = false) throws(LayoutError) {
+    package static func items(_ items: ItemList, _ prefix: String, horizontal: Bool = false) throws(LayoutError) {
         guard let heights = items.heights else {
             return try self.items(items.array, prefix, horizontal: horizontal)
         }
@@ -164,32 +164,32 @@ public enum Validation {
     }
 
     /// Whether an item that is only `height` passes every check.
-    @inline(__always)
-    static func isPlainlyValid(height: Double) -> Bool {
+    @inlinable
+    package static func isPlainlyValid(height: Double) -> Bool {
         height >= 0 && height <= maxLength
     }
 
     /// Whether every item of `items` passes every check, reading bare heights as they are held.
-    static func isPlainlyValid(_ items: ItemList) -> Bool {
+    package static func isPlainlyValid(_ items: ItemList) -> Bool {
         guard let heights = items.heights else { return items.array.allSatisfy(isPlainlyValid) }
         return heights.allSatisfy(isPlainlyValid(height:))
     }
 
     /// Whether an item of `items` is an aspect item too flat for a horizontal layout; bare heights never are, and
     /// are not looked at.
-    static func hasFlatAspect(_ items: ItemList) -> Bool {
+    package static func hasFlatAspect(_ items: ItemList) -> Bool {
         items.heights == nil && items.contains(where: isFlatAspect)
     }
 
     /// Whether `item` is an aspect item too flat for a horizontal layout (`h` below 1e-6).
-    @inline(__always)
-    static func isFlatAspect(_ item: Item) -> Bool {
+    @inlinable
+    package static func isFlatAspect(_ item: Item) -> Bool {
         item.aspectWidth != nil && item.height < minAspectWidth
     }
 
     /// The common case of `item(_:_:)` without building anything.
-    @inline(__always)
-    static func isPlainlyValid(_ item: Item) -> Bool {
+    @inlinable
+    package static func isPlainlyValid(_ item: Item) -> Bool {
         guard isPlainlyValid(height: item.height) else { return false }
         if let w = item.aspectWidth, !(w >= minAspectWidth && w <= maxLength) { return false }
         if case .columns(let span) = item.span, span < 1 { return false }
@@ -199,7 +199,8 @@ public enum Validation {
     }
 
     /// Sorted, distinct indices within `0 ..< count`, or the error naming the first bad one.
-    static func indices(_ indices: [Int], count: Int, field: String, what: String) throws(LayoutError) -> [Int] {
+    package static func indices(_ indices: [Int], count: Int, field: String, what: String) throws(LayoutError) -> [Int]
+    {
         for (k, index) in indices.enumerated() where index < 0 || index >= count {
             throw .notFound(
                 field: "\(field)[\(k)]", value: String(index), reason: "is not \(what) (there are \(count))")
@@ -212,7 +213,7 @@ public enum Validation {
     }
 
     /// A number as people write it: 120 rather than 120.0.
-    static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(describing: value)
     }

@@ -1,4 +1,4 @@
-import WaterfallLayout
+import WaterfallModel
 
 /// A JSON-RPC error code and its stable `data.kind` name (the Errors article's table).
 ///

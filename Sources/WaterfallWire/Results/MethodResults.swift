@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// What every mutating method answers: the layout's new version, its content size and, unless the request said
 /// `"diff": false`, how the frames moved (the Diffs article).
