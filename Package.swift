@@ -26,12 +26,21 @@ let package = Package(
         // Handing a value to a child task so that it holds the only copy: the engine's section tasks and the
         // daemon's connection tasks.
         .target(name: "WaterfallConcurrency", swiftSettings: server),
-        // The engine: standard library only (and the hand-off to its section tasks).
-        .target(name: "WaterfallLayout", dependencies: ["WaterfallConcurrency"], swiftSettings: server),
+        // The engine's value types (geometry, items, section properties, commands, diffs, errors) and the range
+        // checks of their values: standard library only, no layout algorithm. The engine and the client share it.
+        .target(name: "WaterfallModel", swiftSettings: server),
+        // The engine: standard library only (and the hand-off to its section tasks); re-exports the model.
+        .target(
+            name: "WaterfallLayout", dependencies: ["WaterfallModel", "WaterfallConcurrency"], swiftSettings: server),
         // A strict RFC 8259 reader and writer over bytes: standard library only.
         .target(name: "WaterfallJSON", swiftSettings: server),
-        // Wire types, framing, method decoding and reply encoding: no sockets.
-        .target(name: "WaterfallProtocol", dependencies: ["WaterfallLayout", "WaterfallJSON"], swiftSettings: server),
+        // What the client and the daemon both speak: the methods' declarations, params reading and writing, results
+        // and their readers, error codes, request envelopes and framing. No engine, no sockets.
+        .target(name: "WaterfallWire", dependencies: ["WaterfallModel", "WaterfallJSON"], swiftSettings: server),
+        // The daemon's side of the protocol: reply encoding, the stylesheet writer, metrics text; no sockets.
+        .target(
+            name: "WaterfallProtocol", dependencies: ["WaterfallWire", "WaterfallLayout", "WaterfallJSON"],
+            swiftSettings: server),
         // The binary formats of snapshots and journals (CRC-32C, framing, encodings): standard library only.
         .target(name: "WaterfallStorageFormat", dependencies: ["WaterfallLayout"], swiftSettings: server),
         // epoll and eventfd, which Swift's Glibc module lacks: a few C wrappers.
@@ -43,9 +52,12 @@ let package = Package(
             swiftSettings: server),
         .executableTarget(name: "waterfalld", dependencies: ["WaterfallServer"], swiftSettings: server),
         // The Swift client: async calls over the socket, subscriptions, a frame model that applies diffs.
-        .target(name: "WaterfallClient", dependencies: ["WaterfallProtocol"], swiftSettings: strict),
-        // waterfallctl's commands, output and SVG renderer, testable in-process; the executable is one @main.
-        .target(name: "WaterfallCommandLine", dependencies: ["WaterfallClient"], swiftSettings: strict),
+        // It depends on the wire module only, so an app that uses it does not link the engine.
+        .target(name: "WaterfallClient", dependencies: ["WaterfallWire"], swiftSettings: strict),
+        // waterfallctl's commands, output and SVG renderer, testable in-process; the executable is one @main. The SVG
+        // of a saved layout is laid out by the engine, and diffs are printed as the daemon writes them.
+        .target(
+            name: "WaterfallCommandLine", dependencies: ["WaterfallClient", "WaterfallProtocol"], swiftSettings: strict),
         .executableTarget(name: "waterfallctl", dependencies: ["WaterfallCommandLine"], swiftSettings: strict),
         .executableTarget(
             name: "waterfall-bench",
@@ -57,7 +69,9 @@ let package = Package(
         // Shared by tests and the benchmark: the reference layout, a seeded RNG, a socket client.
         .target(
             name: "WaterfallTestSupport",
-            dependencies: ["WaterfallLayout", "WaterfallJSON", "WaterfallProtocol", "WaterfallClient"],
+            dependencies: [
+                "WaterfallLayout", "WaterfallJSON", "WaterfallWire", "WaterfallProtocol", "WaterfallClient",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,4 +1,4 @@
-import WaterfallProtocol
+import WaterfallWire
 
 /// `layout.get` replies read into frames as they come (`FramesStream`), on the connection's reading thread.
 extension Connection {

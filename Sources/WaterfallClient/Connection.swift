@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 import WaterfallJSON
-import WaterfallProtocol
+import WaterfallWire
 
 /// One socket to the daemon: requests in flight matched to their replies by id, and events routed to the
 /// subscriptions of their layout.

@@ -1,4 +1,4 @@
-import WaterfallLayout
+import WaterfallModel
 
 /// What a client holds of a layout: every section's frames, kept in sync by replaying each change on its indices
 /// and applying its diff, as the Diffs article says.

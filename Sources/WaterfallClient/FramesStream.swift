@@ -1,6 +1,6 @@
 import WaterfallJSON
-import WaterfallLayout
-import WaterfallProtocol
+import WaterfallModel
+import WaterfallWire
 
 /// Reads a `layout.get` reply into frames while its line is still arriving, so that decoding a large reply overlaps
 /// with the daemon writing it instead of starting after its last byte.

@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 extension JSONWriter {
     /// An item's members as `CommandEncoding` spells them (`h`, then `w`, `span`, `id` and `column` when set),

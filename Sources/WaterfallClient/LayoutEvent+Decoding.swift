@@ -1,6 +1,6 @@
 import WaterfallJSON
-import WaterfallLayout
-import WaterfallProtocol
+import WaterfallModel
+import WaterfallWire
 
 extension LayoutEvent {
     /// The notifications a subscription receives.

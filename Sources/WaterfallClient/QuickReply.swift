@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallLayout
+import WaterfallModel
 
 /// The commonest reply read in one pass over its bytes: a change's result along a vertical feed (`seq`,
 /// `contentSize` and a `diff` whose section entries have no header, footer or shifts, and whose items are

@@ -1,4 +1,4 @@
-import WaterfallLayout
+import WaterfallModel
 
 extension Rect {
     /// Moves the rect along a feed by `delta`: down y, or along x for a horizontal layout (whose diffs say `dx`).

@@ -1,4 +1,4 @@
-import WaterfallLayout
+import WaterfallModel
 
 extension SectionDiff {
     /// A section's header, its `pinMaxY` and its footer after this entry, given them before (already moved by the

@@ -1,6 +1,6 @@
 import WaterfallJSON
-import WaterfallLayout
-import WaterfallProtocol
+import WaterfallModel
+import WaterfallWire
 
 /// What a page must hold for a stylesheet of `layout.css`.
 extension Stylesheet {

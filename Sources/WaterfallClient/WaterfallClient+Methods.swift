@@ -1,6 +1,6 @@
 import WaterfallJSON
-import WaterfallLayout
-import WaterfallProtocol
+import WaterfallModel
+import WaterfallWire
 
 /// A typed call for every method of the protocol (the Methods article). Params are written by the protocol module's
 /// `CommandEncoding`, so a request is spelled the same way here, in the tests and in the benchmark.

@@ -1,6 +1,6 @@
 import WaterfallJSON
-import WaterfallLayout
-import WaterfallProtocol
+import WaterfallModel
+import WaterfallWire
 
 extension WaterfallClient {
     /// `items.update`, pipelined: one request per element of `requests` (each replacing the items it lists in

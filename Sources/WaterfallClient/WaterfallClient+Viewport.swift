@@ -1,6 +1,6 @@
 import WaterfallJSON
-import WaterfallLayout
-import WaterfallProtocol
+import WaterfallModel
+import WaterfallWire
 
 /// Scoped subscriptions (Events.md, "Scoped subscriptions"): a client of a long feed subscribes with the viewport it
 /// draws, receives events whose diffs list only what that viewport needs, and scrolls with one request.

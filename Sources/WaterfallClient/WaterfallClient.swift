@@ -1,6 +1,6 @@
 import Glibc
 import WaterfallJSON
-import WaterfallProtocol
+import WaterfallWire
 
 /// A connection to `waterfalld`, with async calls for every method of the wire protocol.
 ///

@@ -1,5 +1,5 @@
 import WaterfallJSON
-import WaterfallProtocol
+import WaterfallWire
 
 /// Everything a call can fail with: an error the daemon answered, or the client's own (the connection, a reply
 /// that is not shaped as the Methods article says, a timeout, a cancelled task).

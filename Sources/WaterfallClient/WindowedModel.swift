@@ -1,4 +1,4 @@
-import WaterfallLayout
+import WaterfallModel
 
 /// What a client of a long feed holds: only the frames its viewport shows, kept in sync by scoped diffs and events
 /// (Diffs.md, "Scoped diffs").
@@ -178,7 +178,7 @@ public struct WindowedModel: Sendable, Hashable {
             let old = sections
             sections = [:]
             for (s, section) in old {
-                guard let moved = Layout.sectionIndex(s, following: command) else { continue }
+                guard let moved = command.movedIndex(ofSection: s) else { continue }
                 sections[moved] = section
             }
         case .configureSection, .configureLayout:

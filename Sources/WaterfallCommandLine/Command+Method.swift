@@ -1,4 +1,5 @@
 import WaterfallProtocol
+import WaterfallWire
 
 /// The protocol method behind each command, and the options that method's declaration gives it: a param that
 /// several commands share (`width`) is declared once, in `MethodTable`, and each command whose method takes it

@@ -1,4 +1,5 @@
 import WaterfallProtocol
+import WaterfallWire
 
 /// waterfallctl's commands, each with its arguments, options and help in one place: the parser, `help`, the
 /// completion scripts and the README's table read this list.

@@ -1,6 +1,7 @@
 import WaterfallClient
 import WaterfallJSON
 import WaterfallProtocol
+import WaterfallWire
 
 extension CommandRun {
     /// `describe [METHOD]`: the daemon's OpenRPC document, or one method of it.

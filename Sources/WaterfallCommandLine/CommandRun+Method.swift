@@ -1,6 +1,7 @@
 import WaterfallClient
 import WaterfallJSON
 import WaterfallProtocol
+import WaterfallWire
 
 extension Invocation {
     /// The params of a method's own command: `LAYOUT` as `layout`, then each declared param given as a flag, in

@@ -2,6 +2,7 @@ import WaterfallClient
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// One command being run: what it read from its arguments, then its calls and output.
 struct CommandRun: Sendable {

@@ -1,4 +1,5 @@
 import WaterfallProtocol
+import WaterfallWire
 
 /// `waterfallctl completion SHELL`: a script that completes commands, options and their values, written from the
 /// same declarations (`Command`, `CommandOption`) as `--help`, so it offers exactly what the parser accepts.

@@ -1,5 +1,6 @@
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// A parsed command line: the global options, the command, its positional arguments and options.
 package struct Invocation: Sendable, Equatable {

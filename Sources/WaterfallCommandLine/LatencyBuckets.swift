@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallProtocol
+import WaterfallWire
 
 /// `stats`' latency buckets as table rows: each bucket's count beside its upper bound (`≤ 16 µs`), rather than a
 /// bare array whose bounds the reader must know.

@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallProtocol
+import WaterfallWire
 
 /// A method's declared param as a flag of the method's command: `--section 0`, `--items 3,4`,
 /// `--items 0:1,0:2`, `--viewport '{"x":0,…}'`. Its placeholder and the reading of its value follow the param's

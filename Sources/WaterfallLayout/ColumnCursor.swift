@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// The running state of placement in one section: each column's next y, and the cursor.
 struct ColumnCursor: Sendable, Equatable {
     var columnY: [Double]

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// The column of `tieBreak: cursor` for the kernel's single-column loop: among the columns within `tolerance` of
 /// the shortest, the first at or after the cursor, else the first; then the cursor moves past it. Scanning the
 /// columns round from the cursor gives exactly that order.

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// Where each section and item before a list of commands is after them, followed once for the whole list, so that
 /// finding where many paths went costs a lookup each (`ItemPath.following` follows one path through every command).
 ///

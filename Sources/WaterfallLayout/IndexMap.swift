@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// Maps a section's item indices after a change to its indices before it, so diffs follow items through
 /// inserts, deletes and moves.
 ///

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// Where the kernel writes each placed item: its y, laid-out height and column at its index (minus an offset), and
 /// its entries in the per-column index.
 struct KernelOutput<Entries: ColumnEntrySink> {

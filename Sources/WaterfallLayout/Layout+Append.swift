@@ -1,3 +1,5 @@
+import WaterfallModel
+
 extension Layout {
     /// Appends `items` (which `quickCheck` passed) after the last item of section `s` and returns the diff.
     ///

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 extension Layout {
     /// The lanes of section `s`'s columns in absolute coordinates: each column's x and width, from the top of its
     /// items to their bottom, mirrored for rtl (what a picture of the layout shades).

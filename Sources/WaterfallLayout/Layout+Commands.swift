@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// The bookkeeping of one `apply`: where each section came from and what happened to its items.
 struct Batch {
     /// For each current section, its index before the batch, or -1 for a new one.

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// What the origins and the diff need of a section, kept beside it as plain values.
 ///
 /// Reading these from `SectionState` in a loop over a thousand sections would copy each section (retaining all its

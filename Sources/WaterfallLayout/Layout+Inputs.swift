@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// A layout's inputs read back, and a layout rebuilt from them at a given version: what durability needs to keep a
 /// layout across restarts without keeping its frames (they are derived).
 extension Layout {

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// Pieces of a large listing (`layout.get` of a whole layout, `query` of a large rect), so that a reply can be
 /// written a chunk at a time from an immutable copy of the layout instead of as one array of every frame.
 extension Layout {
@@ -11,10 +13,10 @@ extension Layout {
             let listed = items.clamped(to: 0..<section.count)
             return SectionFrames(
                 section: s, origin: origin, height: section.height, count: section.count,
+                items: section.itemFrames(listed, origin: origin),
                 header: section.localHeaderFrame.map { Self.absolute($0, origin) },
                 pinMaxY: section.localPinMaxY.map { origin + $0 },
-                footer: section.localFooterFrame.map { Self.absolute($0, origin) },
-                items: section.itemFrames(listed, origin: origin))
+                footer: section.localFooterFrame.map { Self.absolute($0, origin) })
         }
     }
 

@@ -1,18 +1,4 @@
-/// A section's frames, as `layout.get` returns them.
-public struct SectionFrames: Sendable, Hashable {
-    public var section: Int
-    public var origin: Double
-    public var height: Double
-    public var count: Int
-    public var header: Rect?
-    /// The header's `pinMaxY` (absolute) when it is pinned; nil otherwise.
-    public var pinMaxY: Double?
-    public var footer: Rect?
-    public var items: [ItemFrame]
-    /// How these frames map to the screen: `identity` while they are in flow coordinates, a horizontal mapping once
-    /// `ScreenMapping.frames` put them on screen (its wire names then apply: `width`, `pinMaxX`…).
-    public var screen = ScreenMapping.identity
-}
+import WaterfallModel
 
 extension Layout {
     /// The absolute frames of section `s` and its items.
@@ -24,10 +10,10 @@ extension Layout {
             let section = sections[s]
             return SectionFrames(
                 section: s, origin: origin, height: section.height, count: section.count,
+                items: section.itemFrames(0..<section.count, origin: origin),
                 header: section.localHeaderFrame.map { Self.absolute($0, origin) },
                 pinMaxY: section.localPinMaxY.map { origin + $0 },
-                footer: section.localFooterFrame.map { Self.absolute($0, origin) },
-                items: section.itemFrames(0..<section.count, origin: origin))
+                footer: section.localFooterFrame.map { Self.absolute($0, origin) })
         }
     }
 

@@ -1,10 +1,4 @@
-/// The order of a query's elements (Geometry, "Reading order").
-public enum ElementOrder: String, Sendable, Hashable, CaseIterable {
-    /// By section, then header, items by index, footer: the order of the layout's inputs.
-    case document
-    /// Rows top to bottom, each left to right (right to left under `rtl`): the order a reader's eye takes.
-    case reading
-}
+import WaterfallModel
 
 extension Layout {
     /// How far below a row's first top edge another element's top edge may be and still be in that row: one point,

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 extension Layout {
     /// Applies the commands of several changes that were made one after another as if they were one change, and
     /// leaves `seq` at `seq`: what a layout rebuilt from a journal does.

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// Placement shared between widths: where two widths give every section the same column count and no height
 /// depends on the width (no aspect items), the column of every item and every y are the same at both, and a
 /// section stores only those (x and w are read from its geometry). Such a width is then not placed at all: it takes

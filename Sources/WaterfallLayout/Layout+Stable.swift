@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// What commands do to the kept columns of sections with `reflow: stable` (Geometry, "Stable reflow"): each hook is
 /// called by `perform` at the point of a command where the columns must be settled, and does nothing for sections
 /// with exact reflow.

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 extension Layout {
     /// The commands that put this layout back as it is now once `change` has been applied to it, for the changes
     /// whose undo is small: nil when one of its commands would need much of the layout kept (configure commands),

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// What a client holding a viewport's elements holds before a change: the elements `query` gives for the viewport,
 /// headers by their resting frame and `pinMaxY` (what a diff sets), taken before the change is applied.
 public struct ViewportHold: Sendable {
@@ -132,28 +134,6 @@ extension Layout {
             }
         }
         return (listing.diff(self), after)
-    }
-
-    /// Where section `s` (an index before `command`) is after it; nil when it deletes it.
-    public static func sectionIndex(_ s: Int, following command: LayoutCommand) -> Int? {
-        var section = s
-        switch command {
-        case .insertSections(let at, let specs):
-            if section >= at { section += specs.count }
-        case .deleteSections(let indices):
-            if indices.contains(section) { return nil }
-            section -= indices.count { $0 < section }
-        case .moveSection(let from, let to):
-            if from == section {
-                section = to
-            } else {
-                if from < section { section -= 1 }
-                if to <= section { section += 1 }
-            }
-        default:
-            break
-        }
-        return section
     }
 }
 

@@ -1,4 +1,5 @@
 import WaterfallConcurrency
+import WaterfallModel
 
 /// What one change did at one width: the diff from the frames at `from` to those at `width` after it, and where
 /// the change's anchor went there.

@@ -1,4 +1,5 @@
 import WaterfallConcurrency
+import WaterfallModel
 
 /// A whole layout: its settings, its sections and their origins; a Sendable value.
 ///

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// The one owner of a layout's mutable state: mutations and reads of a layout are serialized here, and layouts
 /// run in parallel with each other.
 ///

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// The part of a layout that validation needs (settings, item counts, section properties), cheap to copy.
 ///
 /// A batch is dry-run on a shape first, command by command, so that a failing command is found before anything

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 extension PlacementKernel {
     /// Places `inputs[range]` and appends each item's index to `lists[column]` of every column it covers; returns
     /// how many laid-out heights were not exact.

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 extension PlacementKernel {
     /// Places `inputs[range]` of a section with `reflow: stable` (the Geometry article's "Stable reflow"): an item that keeps a
     /// column is stacked in it (its start moved left as far as its span needs to fit), one that has none yet is

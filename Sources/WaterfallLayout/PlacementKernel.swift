@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// The placement loop over raw buffers: the engine's hot path.
 ///
 /// Separate from `ColumnCursor` so the common case (shortest column, no tolerance, single-column items) runs with

@@ -1,4 +1,5 @@
 import Synchronization
+import WaterfallModel
 
 /// Buffers that placement needs on every change, kept by the layout from one change to the next so that a small
 /// change allocates none of them (a one-item update would otherwise make a dozen allocations).

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// What a batch did to one existing section's items, kept until the section is placed again.
 ///
 /// It lets placement restart at the first changed item and lets the diff compare each item with its own old frame.

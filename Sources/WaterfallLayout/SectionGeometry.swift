@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// A section's settings resolved against the layout's defaults and width: everything placement needs.
 struct SectionGeometry: Sendable, Hashable {
     var columnCount: Int

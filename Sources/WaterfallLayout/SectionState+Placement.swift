@@ -1,3 +1,5 @@
+import WaterfallModel
+
 extension SectionState {
     /// Places every item of a new section.
     ///

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// The columns of a section with `reflow: stable` (Geometry, "Stable reflow").
 ///
 /// Each item keeps the start column it was given when it was inserted: the one the section's rule picks given the

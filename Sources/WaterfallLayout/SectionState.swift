@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// One section: its items and their placement, in section-local coordinates.
 ///
 /// Frames are stored relative to the section's origin (MagazineLayout does the same), so a change above a section

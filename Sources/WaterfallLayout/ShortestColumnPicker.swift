@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// The shortest column (ties to the leftmost) for the kernel's single-column loop, in the form that is fastest for
 /// its column count.
 protocol ShortestColumnPicker {

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// A change that `Layout.validate(_:anchor:namingOps:)` checked against a layout as it stood: the only form of a
 /// change that `Layout.apply(_:listingItems:)` and `Layout.undoing(_:)` take, and so what a durable daemon's undo and
 /// journal read.

@@ -1,3 +1,5 @@
+import WaterfallWire
+
 /// How the daemon shares its open-file limit and what uses it now, for `stats` and `metrics`.
 public struct DescriptorStats: Sendable, Equatable {
     /// The soft open-file limit in force.

@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 /// A reply that can be written a piece at a time, each piece sent before the next is written.
 public protocol ChunkedReply: Sendable {

@@ -1,12 +1,11 @@
+import WaterfallWire
+
 /// The daemon's metrics in Prometheus' text exposition format 0.0.4: a `# HELP` and a `# TYPE` line per metric,
 /// then its samples, so that node_exporter's textfile collector or any agent that runs `waterfallctl metrics` can
 /// read them.
 ///
 /// Label values are method names, error kinds and layout names (`[A-Za-z0-9._:-]`), none of which needs escaping.
 public enum PrometheusText {
-    /// The media type of the text.
-    public static let contentType = "text/plain; version=0.0.4"
-
     /// The whole exposition for `report`.
     public static func render(_ report: StatsReport) -> String {
         var text = Text()

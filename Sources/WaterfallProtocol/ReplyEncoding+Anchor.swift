@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 extension ReplyEncoding {
     /// `"anchor":{"section":…,"i":…,"dy":…}` (`"dx"` for a horizontal layout's), or `"anchor":null` for an anchor

@@ -1,4 +1,5 @@
 import WaterfallJSON
+import WaterfallWire
 
 extension ReplyEncoding {
     /// Starts the next reply of a batch array's line: `[` before the first, a comma before the others. Until

@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 extension ReplyEncoding {
     /// The diff as bytes, encoded once for both a reply and the event that share it.

@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 extension ReplyEncoding {
     /// The `items.neighbors` result: `seq`, then `above`, `below`, `left` and `right`, each an item element (as

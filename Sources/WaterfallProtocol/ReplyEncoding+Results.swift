@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 /// What `version` reports: the daemon, its protocol, and the limits a client may need to know.
 public struct VersionReport: Sendable {
@@ -50,28 +51,7 @@ public struct StatsReport: Sendable {
     public init() {}
 }
 
-/// One row of `layout.list`.
-public struct LayoutSummary: Sendable, Hashable {
-    public var layout: String
-    public var sections: Int
-    public var items: Int
-    public var seq: Int
-    /// The widths the layout is laid out at, the first first.
-    public var widths: [Double]
-
-    public init(layout: String, sections: Int, items: Int, seq: Int, widths: [Double] = []) {
-        self.layout = layout
-        self.sections = sections
-        self.items = items
-        self.seq = seq
-        self.widths = widths
-    }
-}
-
 extension ReplyEncoding {
-    /// The protocol version `version` reports.
-    public static let protocolVersion = 2
-
     /// `{"pong": true}`.
     public static func pong(_ w: inout JSONWriter, id: RequestID) {
         result(&w, id: id) { w in
@@ -92,7 +72,7 @@ extension ReplyEncoding {
             w.beginObject()
             w.member("server", report.server)
             w.member("version", report.version)
-            w.member("protocol", protocolVersion)
+            w.member("protocol", VersionRequest.protocolVersion)
             w.member("instance", report.instance)
             w.member("durable", report.durable)
             w.key("limits")
@@ -211,7 +191,7 @@ extension ReplyEncoding {
     public static func metrics(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
         result(&w, id: id) { w in
             w.beginObject()
-            w.member("contentType", PrometheusText.contentType)
+            w.member("contentType", MetricsRequest.contentType)
             w.member("text", PrometheusText.render(s))
             w.endObject()
         }

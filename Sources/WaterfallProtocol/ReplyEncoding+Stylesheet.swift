@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 extension ReplyEncoding {
     /// The `layout.css` result: the stylesheet, its number of pieces, and per section what the page needs to

@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 /// Writes replies, results and events as single JSON lines, straight to bytes.
 ///

@@ -1,3 +1,5 @@
+import WaterfallWire
+
 /// Requests, errors by kind and latency, by method: what a connection counts while it answers one read, added into
 /// the daemon's totals once per read (one lock per read, never one per request).
 public struct RequestTally: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import WaterfallLayout
+import WaterfallWire
 
 extension ResponsiveStylesheet {
     /// What one section's rules have declared so far, and the rules of a piece that change it.

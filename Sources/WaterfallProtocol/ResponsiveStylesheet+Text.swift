@@ -1,4 +1,5 @@
 import WaterfallLayout
+import WaterfallWire
 
 extension ResponsiveStylesheet {
     /// A length rounded as written: thousandths of a px and 1e-7 of the width (1e-5 %).

@@ -1,4 +1,5 @@
 import WaterfallLayout
+import WaterfallWire
 
 /// A stylesheet that places a layout's elements at every container width of a `ResponsiveLayout`'s range: what
 /// `layout.css` returns.

@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 /// A `layout.get` or `query` reply, written a piece at a time from an immutable copy of the layout.
 ///

@@ -1,3 +1,5 @@
+import WaterfallWire
+
 /// The journal's and snapshots' counters of a durable daemon, for `stats` and `metrics`.
 public struct StorageStats: Sendable, Equatable {
     /// Bytes appended to journals.

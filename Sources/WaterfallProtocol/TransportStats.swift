@@ -1,3 +1,5 @@
+import WaterfallWire
+
 /// A snapshot of the transport's counters, for the `stats` method.
 public struct TransportStats: Sendable, Equatable {
     /// Connections open now.

@@ -1,6 +1,7 @@
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// An engine command as a client writes it on the wire: its method and params (without `layout`), as the Methods article
 /// spells them (through the protocol's `CommandEncoding`), so that tests can send generated commands through the

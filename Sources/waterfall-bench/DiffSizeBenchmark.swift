@@ -1,6 +1,7 @@
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// Bytes on the wire for small changes to large layouts.
 enum DiffSizeBenchmark {

@@ -2,6 +2,7 @@ import Foundation
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// The project's reader and writer against Foundation's Codable coders on the same lines.
 enum JSONBenchmark {

@@ -3,6 +3,7 @@ import Glibc
 import WaterfallLayout
 import WaterfallProtocol
 import WaterfallTestSupport
+import WaterfallWire
 
 /// Doubles written as JSON: nanoseconds a double, the writer's shortest-digits conversion against the
 /// standard library's `Double.write(to:)`, timed in turn; and a reply of frames written through the

@@ -3,6 +3,7 @@ import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 import WaterfallServer
+import WaterfallWire
 
 /// The two stages of a bulk load as the daemon runs them, in process and in thread CPU time: a connection's thread
 /// parses and decodes each `items.insert` line while the session applies the one before, so the load's rate is

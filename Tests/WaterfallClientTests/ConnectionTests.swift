@@ -1,7 +1,7 @@
 import Testing
 import WaterfallClient
 import WaterfallLayout
-import WaterfallProtocol
+import WaterfallWire
 
 /// The connection's sending: requests made while replies are being read leave from the reading thread, as far as
 /// the socket takes them; when it is full the writer's queue sends the rest, and everything after, in order.

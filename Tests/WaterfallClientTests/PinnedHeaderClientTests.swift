@@ -3,6 +3,7 @@ import WaterfallCommandLine
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 @testable import WaterfallClient
 

@@ -4,6 +4,7 @@ import WaterfallClient
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 @Suite struct WaterfallClientTests {
     static let spec = LayoutSpec(

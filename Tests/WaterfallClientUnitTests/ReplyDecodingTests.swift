@@ -2,6 +2,7 @@ import Testing
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 @testable import WaterfallClient
 

@@ -1,6 +1,7 @@
 import Testing
 import WaterfallCommandLine
 import WaterfallProtocol
+import WaterfallWire
 
 @Suite struct InvocationTests {
     struct Good: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,7 @@
 import Testing
 import WaterfallJSON
 import WaterfallProtocol
+import WaterfallWire
 
 @testable import WaterfallCommandLine
 

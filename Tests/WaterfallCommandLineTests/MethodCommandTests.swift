@@ -2,6 +2,7 @@ import Testing
 import WaterfallCommandLine
 import WaterfallJSON
 import WaterfallProtocol
+import WaterfallWire
 
 /// Every method is a command of its own name, its flags its declared params.
 @Suite struct MethodCommandTests {

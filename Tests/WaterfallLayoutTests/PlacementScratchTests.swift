@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WaterfallLayout
+@testable import WaterfallModel
 
 /// The large entry buffer of a bulk placement goes back to a spare shared by every layout, and the next bulk
 /// placement, of any layout, takes it again instead of mapping its own.

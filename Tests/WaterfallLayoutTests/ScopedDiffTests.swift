@@ -2,6 +2,7 @@ import Testing
 import WaterfallTestSupport
 
 @testable import WaterfallLayout
+@testable import WaterfallModel
 
 /// Scoped diffs against simpler computations on seeded random batches: `ForwardPaths` against following each path
 /// through one command at a time, and a scoped diff against the plain diff of the same change filtered to the
@@ -18,7 +19,7 @@ import WaterfallTestSupport
             for s in counts.indices {
                 var section: Int? = s
                 for command in change.commands {
-                    section = section.flatMap { Layout.sectionIndex($0, following: command) }
+                    section = section.flatMap(command.movedIndex(ofSection:))
                 }
                 #expect(paths.section(after: s) == section, "seed \(seed), step \(step): section \(s)")
                 for i in 0..<counts[s] {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WaterfallLayout
+@testable import WaterfallModel
 
 /// The Geometry article's column rules, by hand: `cw = (width - insets.left - insets.right - (c - 1) * columnSpacing) / c`,
 /// adaptive counts, the resolution of a section's properties against the defaults, and the snapping of `cw`.

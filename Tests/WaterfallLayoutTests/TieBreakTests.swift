@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WaterfallLayout
+@testable import WaterfallModel
 
 /// The Geometry article's two tie rules for `shortest` placement, worked out by hand: `leftmost` picks the smallest tied start;
 /// `cursor` (CSS grid-lanes) the smallest tied start at or after the cursor, else the smallest, then moves the cursor

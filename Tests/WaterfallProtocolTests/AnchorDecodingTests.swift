@@ -1,8 +1,10 @@
 import Testing
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// A change's scroll anchor, `"anchor": {"section", "i"}`, as decoded from a whole request line.
 @Suite struct AnchorDecodingTests {

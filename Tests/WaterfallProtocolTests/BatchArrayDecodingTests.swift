@@ -1,7 +1,9 @@
 import Testing
 import WaterfallJSON
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// How a line is read as a JSON-RPC batch array, and which requests read as notifications, before anything runs.
 @Suite struct BatchArrayDecodingTests {

@@ -2,8 +2,10 @@ import Testing
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallTestSupport
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// The params of each mutating method, as the engine command they decode to.
 @Suite struct CommandDecodingTests {

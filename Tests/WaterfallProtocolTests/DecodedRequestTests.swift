@@ -1,7 +1,9 @@
 import Testing
 import WaterfallJSON
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// Decoding a request line into the typed request the server runs.
 @Suite struct DecodedRequestTests {

@@ -1,8 +1,10 @@
 import Testing
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// The connection's reader keeps a bulk insert's items as their heights (`JSONReader.forRequests`): every line
 /// decodes to what a plain reader's parse decodes to, the same command or the same error, whatever the method.

@@ -1,8 +1,10 @@
 import Testing
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// Bulk inserts decoded into reused arrays: a command never sees another's items, held or not.
 @Suite(.serialized) struct ItemBuffersTests {

@@ -1,6 +1,8 @@
 import Testing
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// The framer against the standard library's `split`, and by hand on the edge cases.
 @Suite struct LineFramerTests {

@@ -3,6 +3,7 @@ import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 import WaterfallTestSupport
+import WaterfallWire
 
 /// A mutation reply written a chunk at a time is byte for byte the reply written whole, and reads back as the diff
 /// the engine made.

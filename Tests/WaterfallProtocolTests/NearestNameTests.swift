@@ -1,6 +1,8 @@
 import Testing
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// The "did you mean" of unknown names: the nearest candidate when one is clearly nearest, else none.
 @Suite struct NearestNameTests {

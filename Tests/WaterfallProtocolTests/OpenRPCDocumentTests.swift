@@ -1,8 +1,10 @@
 import Testing
 import WaterfallJSON
 import WaterfallTestSupport
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// The OpenRPC document: complete (every method, every error), valid against itself (its examples), and true to the
 /// decoder (every param it declares is one the decoder reads).
@@ -13,7 +15,7 @@ import WaterfallTestSupport
         let parsed = try JSONValue(parsing: ArraySlice(OpenRPCDocument.bytes))
         #expect(parsed == OpenRPCDocument.value)
         #expect(parsed["openrpc"] == "1.3.2")
-        #expect(parsed["info"]?["version"] == .string(String(ReplyEncoding.protocolVersion)))
+        #expect(parsed["info"]?["version"] == .string(String(VersionRequest.protocolVersion)))
     }
 
     @Test func everyMethodHasOneEntry() {

@@ -1,7 +1,9 @@
 import Testing
 import WaterfallJSON
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// Strict params access: every error names the field's full path, and unread members are refused.
 @Suite struct ParamsTests {

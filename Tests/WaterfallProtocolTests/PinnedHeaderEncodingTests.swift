@@ -2,6 +2,7 @@ import Testing
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// `pinMaxY` is the last key of a pinned header's object (in `layout.get` and in diffs), and `"pinned": true` the
 /// last key of a query element, only when set (the Geometry article, "Pinned headers").

@@ -2,8 +2,10 @@ import Testing
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallTestSupport
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// The one-pass reading of `items.update` (`QuickRequest`) against the general path: every line it takes, it reads
 /// as the general path does, and every line it is not sure of, it leaves to the general path.

@@ -1,8 +1,11 @@
 import Testing
 import WaterfallJSON
+import WaterfallWire
 
 @testable import WaterfallLayout
+@testable import WaterfallModel
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// The exact bytes of replies, results and events.
 @Suite struct ReplyEncodingTests {
@@ -110,12 +113,11 @@ import WaterfallJSON
 
     @Test func writesSectionFrames() {
         let frames = SectionFrames(
-            section: 1, origin: 40, height: 90, count: 2, header: Rect(x: 0, y: 40, width: 100, height: 10),
-            footer: nil,
+            section: 1, origin: 40, height: 90, count: 2,
             items: [
                 ItemFrame(index: 0, frame: Rect(x: 0, y: 50, width: 49.5, height: 30), id: "a"),
                 ItemFrame(index: 1, frame: Rect(x: 50.5, y: 50, width: 49.5, height: 1.0 / 3)),
-            ])
+            ], header: Rect(x: 0, y: 40, width: 100, height: 10), footer: nil)
         var w = JSONWriter()
         ReplyEncoding.section(frames, &w)
         #expect(

@@ -1,7 +1,9 @@
 import Testing
 import WaterfallJSON
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// The request envelope: JSON-RPC 2.0 as the Wire protocol article narrows it.
 @Suite struct RequestTests {

@@ -1,8 +1,10 @@
 import Testing
 import WaterfallLayout
 import WaterfallTestSupport
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// The size of `layout.css` on a photo feed over phone to desktop widths (320–1920 px): a piece repeats only
 /// what changes, in a few bytes a change.

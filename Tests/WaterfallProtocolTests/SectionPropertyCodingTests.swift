@@ -1,8 +1,10 @@
 import Testing
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// Section properties and patches through the wire: encoded as `layout.export` writes them, decoded as requests read
 /// them, every property of `SectionPropertyTable` comes back as it was.

@@ -2,6 +2,7 @@ import Testing
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// A snapshot reply written a chunk at a time is byte for byte the reply written whole, and that is what the
 /// protocol's encoders write for the same frames and elements.

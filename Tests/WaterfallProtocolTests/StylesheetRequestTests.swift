@@ -1,8 +1,10 @@
 import Testing
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallWire
 
 @testable import WaterfallProtocol
+@testable import WaterfallWire
 
 /// `layout.css`'s params: what is accepted, and each refusal naming its field and value.
 @Suite struct StylesheetRequestTests {

@@ -3,6 +3,7 @@ import Testing
 import WaterfallLayout
 import WaterfallProtocol
 import WaterfallTestSupport
+import WaterfallWire
 
 @testable import WaterfallServer
 

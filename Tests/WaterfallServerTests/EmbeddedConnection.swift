@@ -1,5 +1,6 @@
 import Synchronization
 import WaterfallProtocol
+import WaterfallWire
 
 @testable import WaterfallServer
 

@@ -1,7 +1,9 @@
 import Testing
+import WaterfallWire
 
 @testable import WaterfallProtocol
 @testable import WaterfallServer
+@testable import WaterfallWire
 
 /// The decoder's pool of item arrays (`ItemBuffers`) and a connection's parse buffers are let go once a client that
 /// streamed large inserts pauses and its last lines are decoded, so an idle daemon holds none of them.

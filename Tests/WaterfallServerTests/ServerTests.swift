@@ -2,9 +2,11 @@ import Glibc
 import Synchronization
 import Testing
 import WaterfallTestSupport
+import WaterfallWire
 
 @testable import WaterfallProtocol
 @testable import WaterfallServer
+@testable import WaterfallWire
 
 /// The transport in-process, over a temporary socket, with the echoing `TestHandler`.
 @Suite struct ServerTests {

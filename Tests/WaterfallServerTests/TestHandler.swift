@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import WaterfallProtocol
 import WaterfallTestSupport
+import WaterfallWire
 
 @testable import WaterfallServer
 

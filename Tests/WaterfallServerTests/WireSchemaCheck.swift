@@ -1,6 +1,7 @@
 import WaterfallJSON
 import WaterfallProtocol
 import WaterfallTestSupport
+import WaterfallWire
 
 /// Checks a session's lines against the OpenRPC document: each reply's result against its method's result schema
 /// (and the request's params against the method's params, when the daemon accepted them), each error against

@@ -3,6 +3,7 @@ import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 import WaterfallTestSupport
+import WaterfallWire
 
 @testable import WaterfallServer
 

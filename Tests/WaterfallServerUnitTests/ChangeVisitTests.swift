@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 @testable import WaterfallServer
 

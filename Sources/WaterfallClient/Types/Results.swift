@@ -1,20 +1,20 @@
 import WaterfallJSON
-import WaterfallLayout
-import WaterfallProtocol
+import WaterfallModel
+import WaterfallWire
 
 /// Where a scroll anchor item is after a change, and how far its frame's y moved; or that it is gone: the engine's
 /// type, which the daemon encodes.
-public typealias AnchorResult = WaterfallLayout.AnchorOutcome
+public typealias AnchorResult = WaterfallModel.AnchorOutcome
 
 /// The results of the methods, declared with the methods in the protocol module.
-public typealias MutationResult = WaterfallProtocol.MutationResult
-public typealias ViewportSnapshot = WaterfallProtocol.ViewportSnapshot
-public typealias LayoutFrames = WaterfallProtocol.LayoutFrames
-public typealias QueryResult = WaterfallProtocol.QueryResult
-public typealias ServerVersion = WaterfallProtocol.ServerVersion
-public typealias ServerStats = WaterfallProtocol.ServerStats
-public typealias LayoutExport = WaterfallProtocol.LayoutExport
-public typealias Stylesheet = WaterfallProtocol.Stylesheet
+public typealias MutationResult = WaterfallWire.MutationResult
+public typealias ViewportSnapshot = WaterfallWire.ViewportSnapshot
+public typealias LayoutFrames = WaterfallWire.LayoutFrames
+public typealias QueryResult = WaterfallWire.QueryResult
+public typealias ServerVersion = WaterfallWire.ServerVersion
+public typealias ServerStats = WaterfallWire.ServerStats
+public typealias LayoutExport = WaterfallWire.LayoutExport
+public typealias Stylesheet = WaterfallWire.Stylesheet
 
 /// What a mutating request asks for besides its change.
 public struct MutationOptions: Sendable, Hashable {
@@ -39,7 +39,7 @@ public struct MutationOptions: Sendable, Hashable {
 }
 
 /// One layout of `layout.list`: the protocol module's type, which the daemon encodes.
-public typealias LayoutSummary = WaterfallProtocol.LayoutSummary
+public typealias LayoutSummary = WaterfallWire.LayoutSummary
 
 /// A request as a `layout.changed` event repeats it, and as `batch` takes it.
 public struct Operation: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// A length that is linear in the container width `W`: `constant + slope × W`.
 ///
 /// Within one piece of a responsive layout every coordinate is one of these: a column width is linear in `W`, an

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// A layout placed at one width twice over: with the engine's floating-point arithmetic, which gives the engine's
 /// decisions at that width, and with every position as a `LinearLength`, which those decisions keep valid up to
 /// `nextFlip`, the nearest width above where one of them flips.

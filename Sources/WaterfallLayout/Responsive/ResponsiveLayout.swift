@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// A layout over a range of container widths: pieces of widths within which every frame is a `LinearLength` of the
 /// width, so that one description (a stylesheet, say) places every element exactly at any width in the range.
 ///

@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallProtocol
+import WaterfallWire
 
 /// The daemon's flags; they override the config file, which overrides the defaults.
 ///

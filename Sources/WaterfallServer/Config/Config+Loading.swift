@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import WaterfallJSON
 import WaterfallProtocol
+import WaterfallWire
 
 /// A config that cannot be used; the message names the key and the value at fault.
 package struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {

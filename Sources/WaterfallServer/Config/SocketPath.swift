@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WaterfallProtocol
+import WaterfallWire
 
 /// Where the daemon listens when neither a flag nor the config names a socket.
 package enum SocketPath {

@@ -1,5 +1,6 @@
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 extension ChangeVisit {
     /// A change that admission let in: validated, its widths known, and its journal room, undo and growth taken.

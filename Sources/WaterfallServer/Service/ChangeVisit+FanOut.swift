@@ -1,5 +1,6 @@
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 extension ChangeVisit {
     /// The last stage of a change: who gets what of it. Planned before the change is applied (what each scoped

@@ -1,5 +1,6 @@
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// One visit to a layout's actor: consecutive changes of one connection to one layout, each applied, logged and
 /// published as if alone (its own seq, diff, event and error), with the actor entered once.

@@ -1,6 +1,7 @@
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 extension ClientSession {
     /// Answers `changes`, consecutive changes to layout `name`, made in one visit to the layout (see `ChangeVisit`):

@@ -1,6 +1,7 @@
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 extension ClientSession {
     /// Runs one request other than a change and writes its result reply (errors are thrown, and written by the

@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallProtocol
+import WaterfallWire
 
 extension ClientSession {
     /// Answers one request that is not part of a visit's run of changes: its reply (if any) goes into `out`.

@@ -2,6 +2,7 @@ import Synchronization
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// One connection's requests: parses each line, runs its method, and writes the replies of one read together.
 ///

@@ -1,6 +1,7 @@
 import WaterfallLayout
 import WaterfallProtocol
 import WaterfallStorageFormat
+import WaterfallWire
 
 /// The log of a durable daemon: the registry's records journaled by a `DurableStore`, its failures turned into
 /// the protocol's `storage` error.

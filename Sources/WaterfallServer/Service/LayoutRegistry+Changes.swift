@@ -1,5 +1,6 @@
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 extension LayoutRegistry {
     /// The most consecutive changes to one layout made in one visit to its actor: enough to spare a pipelining

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// The daemon's named layouts and everything about their life: creating, replacing and dropping them, applying runs
 /// of changes, the daemon-wide item budget, subscriptions and the events they get, and reporting every change to the

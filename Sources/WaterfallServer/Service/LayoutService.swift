@@ -1,6 +1,7 @@
 import Synchronization
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// The request side of the daemon: the layout registry, the daemon-wide counters and limits, and a `ClientSession`
 /// per connection.

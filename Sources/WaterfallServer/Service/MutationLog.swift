@@ -1,5 +1,6 @@
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// One change to the set of layouts or to a layout, as the registry reports it to its `MutationLog`.
 enum MutationRecord: Sendable {

@@ -1,4 +1,5 @@
 import WaterfallProtocol
+import WaterfallWire
 
 /// A read's requests in the order they run, with each run of consecutive changes to one layout already gathered
 /// into the visit that makes them (`LayoutRegistry.apply`).

@@ -1,5 +1,6 @@
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// Which of a change's per-width outcomes a reader gets: the width whose frames it has after the change (`to`) and
 /// the one whose frames it had before (`from`), for a reader that follows `wanted` (nil: the first width).

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import WaterfallProtocol
+import WaterfallWire
 
 /// The store's counters for `stats` and `metrics`: journal bytes, syncs and their latency, snapshots, recovery.
 ///

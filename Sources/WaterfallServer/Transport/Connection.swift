@@ -4,6 +4,7 @@ import Synchronization
 import WaterfallConcurrency
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallWire
 
 /// One accepted client: the socket shell around `ConnectionState`, which owns every rule; each event here is one of
 /// its transitions, under the lock, and this class does what the transition returns, after the lock: it writes the

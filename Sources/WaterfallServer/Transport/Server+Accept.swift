@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import WaterfallProtocol
+import WaterfallWire
 
 extension Server {
     // MARK: Internal

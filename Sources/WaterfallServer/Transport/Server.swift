@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import WaterfallProtocol
+import WaterfallWire
 
 /// The daemon's transport: listens, accepts, checks peers, runs connections, and handles signals and systemd.
 package final class Server: Sendable {

@@ -1,4 +1,5 @@
 import WaterfallProtocol
+import WaterfallWire
 
 /// Where a connection's outgoing bytes go. Thread-safe.
 ///

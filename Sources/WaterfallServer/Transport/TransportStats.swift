@@ -1,5 +1,6 @@
 import Synchronization
 import WaterfallProtocol
+import WaterfallWire
 
 /// The live counters behind `TransportStats`; shared by the server and whoever answers `stats`.
 package final class TransportCounters: Sendable {

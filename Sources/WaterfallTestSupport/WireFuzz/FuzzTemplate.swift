@@ -1,5 +1,6 @@
 import WaterfallJSON
 import WaterfallProtocol
+import WaterfallWire
 
 /// A valid request of one method against the fixture layout, whose every field the fuzzer varies.
 ///
