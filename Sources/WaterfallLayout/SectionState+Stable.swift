@@ -26,14 +26,20 @@ extension SectionState {
                 for index in 0...last {
                     let input = inputs[index]
                     let span = input.span(in: c)
-                    let (column, y) = ColumnCursor.stableColumn(
-                        of: input, span: span, in: UnsafeBufferPointer(columnY), next: &next, geometry: geometry)
+                    let height = geometry.itemHeight(input)
+                    let (column, y) =
+                        geometry.stamps.isEmpty
+                        ? ColumnCursor.stableColumn(
+                            of: input, span: span, in: UnsafeBufferPointer(columnY), next: &next, geometry: geometry)
+                        : ColumnCursor.chooseAroundStamps(
+                            of: input, span: span, height: height, in: UnsafeBufferPointer(columnY), next: &next,
+                            geometry: geometry)
                     if input.needsColumn {
                         replaced.append((index, input))
                         inputs[index].column = UInt16(truncatingIfNeeded: column)
                         inputs[index].needsColumn = false
                     }
-                    let bottom = y + geometry.itemHeight(input) + geometry.rowSpacing
+                    let bottom = y + height + geometry.rowSpacing
                     for j in column..<(column + span) { columnY[j] = bottom }
                 }
             }
