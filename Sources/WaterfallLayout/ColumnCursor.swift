@@ -104,7 +104,9 @@ struct ColumnCursor: Sendable, Equatable {
     /// the lowest top, else the first (`cursor` 0 is the leftmost rule).
     ///
     /// - Complexity: O(starts).
-    static func lowest(_ tops: [Double], tolerance: Double, cursor: Int) -> (column: Int, y: Double) {
+    static func lowest(
+        _ tops: UnsafeBufferPointer<Double>, tolerance: Double, cursor: Int
+    ) -> (column: Int, y: Double) {
         let starts = tops.count
         var minimum = tops[0]
         for j in 1..<starts where tops[j] < minimum { minimum = tops[j] }
@@ -150,6 +152,6 @@ struct ColumnCursor: Sendable, Equatable {
     ) -> (column: Int, y: Double) {
         let candidates = windowTops(in: columnY, span: span)
         if rule == .leastWhitespace { return leastWhitespace(candidates, in: columnY, span: span, cursor: cursor) }
-        return lowest(candidates, tolerance: tolerance, cursor: cursor)
+        return candidates.withUnsafeBufferPointer { lowest($0, tolerance: tolerance, cursor: cursor) }
     }
 }

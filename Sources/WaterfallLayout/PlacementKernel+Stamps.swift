@@ -6,7 +6,8 @@ extension PlacementKernel {
     /// Out of line and apart from the other loops, which then carry no stamp code: `place` tests for stamps once
     /// per call.
     ///
-    /// - Complexity: O(n × columns × stamps), plus O(n × columns × span) under `spanPlacement: leastWhitespace`.
+    /// - Complexity: O(n × columns × stamps), plus O(n × columns × span) under `spanPlacement: leastWhitespace`;
+    ///   stamps above every column's next position are no longer looked at.
     @inline(never)
     static func placeStamped<Entries: ColumnEntrySink>(
         _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
@@ -15,18 +16,29 @@ extension PlacementKernel {
         let c = geometry.columnCount
         var inexact = 0
         var next = cursor.next
+        var tops = [Double](repeating: 0, count: c)
         cursor.columnY.withUnsafeMutableBufferPointer { columnY in
-            for index in range {
-                let input = inputs[index]
-                let span = input.span(in: c)
-                let height = geometry.itemHeight(input)
-                let (column, y) = ColumnCursor.chooseAroundStamps(
-                    of: input, span: span, height: height, in: UnsafeBufferPointer(columnY), next: &next,
-                    geometry: geometry)
-                let bottom = y + height + geometry.rowSpacing
-                for j in column..<(column + span) { columnY[j] = bottom }
-                output.write(index, y: y, height: height, column: column, span: span)
-                inexact &+= Exactness.isExact(height) ? 0 : 1
+            geometry.stamps.withUnsafeBufferPointer { stamps in
+                tops.withUnsafeMutableBufferPointer { tops in
+                    // Stamps are sorted by top: the first ones that end above every column's next position can no
+                    // longer move an item (tops only grow), so the search starts after them.
+                    var passed = 0
+                    for index in range {
+                        var lowest = columnY[0]
+                        for j in 1..<c where columnY[j] < lowest { lowest = columnY[j] }
+                        while passed < stamps.count && stamps[passed].next <= lowest { passed += 1 }
+                        let input = inputs[index]
+                        let span = input.span(in: c)
+                        let height = geometry.itemHeight(input)
+                        let (column, y) = ColumnCursor.chooseAroundStamps(
+                            UnsafeBufferPointer(rebasing: stamps[passed...]), of: input, span: span, height: height,
+                            in: UnsafeBufferPointer(columnY), tops: tops, next: &next, geometry: geometry)
+                        let bottom = y + height + geometry.rowSpacing
+                        for j in column..<(column + span) { columnY[j] = bottom }
+                        output.write(index, y: y, height: height, column: column, span: span)
+                        inexact &+= Exactness.isExact(height) ? 0 : 1
+                    }
+                }
             }
         }
         cursor.next = next
@@ -35,15 +47,15 @@ extension PlacementKernel {
 }
 
 extension ColumnCursor {
-    /// The start column and y of an item `height` long in a section with stamps: a stable section's kept column, or
-    /// the one the section's rule chooses, each start judged by the y the stamps leave it; `next` becomes the
-    /// cursor after it.
+    /// The start column and y of an item `height` long in a section with `stamps` (sorted by top): a stable
+    /// section's kept column, or the one the section's rule chooses, each start judged by the y the stamps leave it;
+    /// `next` becomes the cursor after it. `tops` (one per column) is scratch space.
     static func chooseAroundStamps(
-        of input: ItemInput, span: Int, height: Double, in columnY: UnsafeBufferPointer<Double>, next: inout Int,
+        _ stamps: UnsafeBufferPointer<StampBlock>, of input: ItemInput, span: Int, height: Double,
+        in columnY: UnsafeBufferPointer<Double>, tops: UnsafeMutableBufferPointer<Double>, next: inout Int,
         geometry: SectionGeometry
     ) -> (column: Int, y: Double) {
         let count = columnY.count
-        let stamps = geometry.stamps
         let spacing = geometry.rowSpacing
         func clear(_ top: Double, _ start: Int) -> Double {
             stamps.clear(top, height: height, spacing: spacing, start: start, span: span)
@@ -57,16 +69,23 @@ extension ColumnCursor {
             if next + span > count { next = 0 }
             let column = next
             next = (column + span) % count
-            let top = span == 1 ? columnY[column] : windowTops(in: columnY, span: span)[column]
+            var top = columnY[column]
+            for j in column..<(column + span) where columnY[j] > top { top = columnY[j] }
             return (column, clear(top, column))
         }
-        var tops = windowTops(in: columnY, span: span)
-        for start in tops.indices { tops[start] = clear(tops[start], start) }
+        let starts = count - span + 1
+        if span == 1 {
+            for j in 0..<count { tops[j] = clear(columnY[j], j) }
+        } else {
+            let windows = windowTops(in: columnY, span: span)
+            for start in 0..<starts { tops[start] = clear(windows[start], start) }
+        }
+        let candidates = UnsafeBufferPointer(rebasing: tops[0..<starts])
         let cursor = geometry.tieBreak == .cursor ? next : 0
         let picked =
             span > 1 && geometry.spanPlacement == .leastWhitespace
-            ? leastWhitespace(tops, in: columnY, span: span, cursor: cursor)
-            : lowest(tops, tolerance: geometry.tolerance, cursor: cursor)
+            ? leastWhitespace(Array(candidates), in: columnY, span: span, cursor: cursor)
+            : lowest(candidates, tolerance: geometry.tolerance, cursor: cursor)
         if geometry.tieBreak == .cursor { next = (picked.column + span) % count }
         return picked
     }

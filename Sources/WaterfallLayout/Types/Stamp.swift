@@ -43,7 +43,7 @@ struct StampBlock: Sendable, Hashable {
     }
 }
 
-extension [StampBlock] {
+extension UnsafeBufferPointer<StampBlock> {
     /// The top of an item `height` long whose columns `start ..< start + span` allow it from `top` on: the least y
     /// ≥ `top` where the item, with `spacing` kept above and below it, overlaps no stamp in those columns (the
     /// Geometry article, "Stamps"). The blocks are sorted by top, so the first that the item fits wholly above
