@@ -82,17 +82,13 @@ struct ColumnCursor: Sendable, Equatable {
         return (0, columnY[0])
     }
 
-    // MARK: Private
-
-    /// `shortest` for spans over one column: the window maxima by a monotonic deque, then, under `lowest`, the
-    /// tolerance rule: the first tied start at or after `cursor`, else the first (`cursor` 0 is the leftmost rule);
-    /// under `leastWhitespace`, `leastWhitespace(_:in:span:cursor:)`.
-    private static func chooseSpanning(
-        in columnY: UnsafeBufferPointer<Double>, span: Int, tolerance: Double, cursor: Int, rule: SpanPlacement
-    ) -> (column: Int, y: Double) {
+    /// The top of each window of `span` columns, by start: its highest column's next position, found with a
+    /// monotonic deque.
+    ///
+    /// - Complexity: O(columns).
+    static func windowTops(in columnY: UnsafeBufferPointer<Double>, span: Int) -> [Double] {
         let count = columnY.count
-        let starts = count - span + 1
-        var candidates = [Double](repeating: 0, count: starts)
+        var tops = [Double](repeating: 0, count: count - span + 1)
         var deque = [Int](repeating: 0, count: count)
         var head = 0
         var tail = 0
@@ -101,18 +97,28 @@ struct ColumnCursor: Sendable, Equatable {
             deque[tail] = j
             tail += 1
             if deque[head] <= j - span { head += 1 }
-            if j >= span - 1 { candidates[j - span + 1] = columnY[deque[head]] }
+            if j >= span - 1 { tops[j - span + 1] = columnY[deque[head]] }
         }
-        if rule == .leastWhitespace { return leastWhitespace(candidates, in: columnY, span: span, cursor: cursor) }
-        var minimum = candidates[0]
-        for j in 1..<starts where candidates[j] < minimum { minimum = candidates[j] }
+        return tops
+    }
+
+    /// The tolerance rule over the tops of each start: the first start at or after `cursor` within `tolerance` of
+    /// the lowest top, else the first (`cursor` 0 is the leftmost rule).
+    ///
+    /// - Complexity: O(starts).
+    static func lowest(
+        _ tops: UnsafeBufferPointer<Double>, tolerance: Double, cursor: Int
+    ) -> (column: Int, y: Double) {
+        let starts = tops.count
+        var minimum = tops[0]
+        for j in 1..<starts where tops[j] < minimum { minimum = tops[j] }
         let limit = minimum + tolerance
         if cursor < starts {
-            for j in cursor..<starts where candidates[j] <= limit { return (j, candidates[j]) }
+            for j in cursor..<starts where tops[j] <= limit { return (j, tops[j]) }
         }
-        for j in 0..<Swift.min(cursor, starts) where candidates[j] <= limit { return (j, candidates[j]) }
+        for j in 0..<Swift.min(cursor, starts) where tops[j] <= limit { return (j, tops[j]) }
         assertionFailure("no candidate column within the minimum")
-        return (0, candidates[0])
+        return (0, tops[0])
     }
 
     /// `spanPlacement: leastWhitespace` (the Geometry article, "Spans placed by whitespace"): the start whose
@@ -120,7 +126,7 @@ struct ColumnCursor: Sendable, Equatable {
     /// position); of those, the lowest top; of those still equal, the first at or after `cursor`, else the first.
     ///
     /// - Complexity: O(starts × span).
-    private static func leastWhitespace(
+    static func leastWhitespace(
         _ tops: [Double], in columnY: UnsafeBufferPointer<Double>, span: Int, cursor: Int
     ) -> (column: Int, y: Double) {
         var wastes = [Double](repeating: 0, count: tops.count)
@@ -136,5 +142,18 @@ struct ColumnCursor: Sendable, Equatable {
             for j in cursor..<tops.count where tied(j) { return (j, tops[j]) }
         }
         return (best, tops[best])
+    }
+
+    // MARK: Private
+
+    /// `shortest` for spans over one column: the window maxima by a monotonic deque, then, under `lowest`, the
+    /// tolerance rule: the first tied start at or after `cursor`, else the first (`cursor` 0 is the leftmost rule);
+    /// under `leastWhitespace`, `leastWhitespace(_:in:span:cursor:)`.
+    private static func chooseSpanning(
+        in columnY: UnsafeBufferPointer<Double>, span: Int, tolerance: Double, cursor: Int, rule: SpanPlacement
+    ) -> (column: Int, y: Double) {
+        let candidates = windowTops(in: columnY, span: span)
+        if rule == .leastWhitespace { return leastWhitespace(candidates, in: columnY, span: span, cursor: cursor) }
+        return candidates.withUnsafeBufferPointer { lowest($0, tolerance: tolerance, cursor: cursor) }
     }
 }

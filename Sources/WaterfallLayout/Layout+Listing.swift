@@ -29,6 +29,16 @@ extension Layout {
         return sections.withUnsafeBufferPointer { $0[s].headerElement(section: s, origin: origin, in: rect) }
     }
 
+    /// Section `s`'s stamps in `rect`, by index, as a query returns them (the Geometry article, "Stamps").
+    ///
+    /// - Complexity: O(stamps × log stamps).
+    public func stampElements(ofSection s: Int, in rect: Rect) -> [Element] {
+        let origin = origins[s]
+        var result: [Element] = []
+        sections.withUnsafeBufferPointer { $0[s].appendStamps(section: s, origin: origin, in: rect, to: &result) }
+        return result
+    }
+
     /// The absolute frames of the items of section `s` at `indices`.
     ///
     /// - Complexity: O(indices).

@@ -36,7 +36,8 @@ extension Layout {
     /// The own properties of section `s`.
     public func properties(ofSection s: Int) -> SectionProperties { sections[s].properties }
 
-    /// Every header, item and footer in `rect`, ordered by section, then header, items by index, footer.
+    /// Every header, item, stamp and footer in `rect`, ordered by section, then header, items by index, stamps by
+    /// index, footer.
     ///
     /// - Complexity: O(log sections + columns × log n + k) per section crossed: within a column items are sorted by
     ///   y, so each column is searched, not scanned.
@@ -97,8 +98,22 @@ extension SectionState {
             let frame = Layout.absolute(localFrame(at: Int(item)), origin)
             result.append(Element(kind: .item, section: s, index: Int(item), frame: frame, id: id(at: Int(item))))
         }
+        appendStamps(section: s, origin: origin, in: rect, to: &result)
         if let footer = localFooterFrame.map({ Layout.absolute($0, origin) }), footer.isVisible(in: rect) {
             result.append(Element(kind: .footer, section: s, index: nil, frame: footer, id: nil))
+        }
+    }
+
+    /// Appends the stamps in `rect`, by index (the Geometry article, "Stamps").
+    ///
+    /// - Complexity: O(stamps × log stamps).
+    func appendStamps(section s: Int, origin: Double, in rect: Rect, to result: inout [Element]) {
+        guard !geometry.stamps.isEmpty else { return }
+        for block in geometry.stamps.sorted(by: { $0.index < $1.index }) {
+            let frame = Layout.absolute(geometry.localFrame(of: block), origin)
+            if frame.isVisible(in: rect) {
+                result.append(Element(kind: .stamp, section: s, index: block.index, frame: frame, id: nil))
+            }
         }
     }
 

@@ -61,8 +61,8 @@ extension Layout {
         return result
     }
 
-    /// Where `element`'s top edge is in its section's placement: an item's local y, a header's or footer's local
-    /// frame (a pinned header's placed y less the origin).
+    /// Where `element`'s top edge is in its section's placement: an item's local y, a stamp's, a header's or
+    /// footer's local frame (a pinned header's placed y less the origin).
     private func readingTop(_ element: Element) -> ReadingTop {
         let section = sections[element.section]
         let local: Double
@@ -71,6 +71,7 @@ extension Layout {
         case .header:
             local = element.pinned ? element.frame.y - origins[element.section] : section.localHeaderFrame?.y ?? 0
         case .footer: local = section.localFooterFrame?.y ?? 0
+        case .stamp: local = section.geometry.stamps.first { $0.index == element.index }?.top ?? 0
         }
         return ReadingTop(section: element.section, local: local)
     }

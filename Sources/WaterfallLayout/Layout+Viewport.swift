@@ -25,7 +25,8 @@ extension Layout {
     ///
     /// - Complexity: that of `elements(in:)`: O(log sections + columns × log n + k) per section crossed.
     public func hold(_ viewport: Viewport) -> ViewportHold {
-        let elements = elements(in: screen.flowViewport(viewport).rect).map { element in
+        // Stamps are not carried by diffs: a client reads them from a query, so none is held.
+        let elements = elements(in: screen.flowViewport(viewport).rect).filter { $0.kind != .stamp }.map { element in
             var held = ViewportHold.Held(
                 kind: element.kind, section: element.section, index: element.index ?? -1, frame: element.frame)
             if element.kind == .header, let rest = metrics[element.section].header {
@@ -115,6 +116,8 @@ extension Layout {
                 } else {
                     listing.footers[s] = .set(frame)
                 }
+            case .stamp:
+                continue
             }
         }
         listing.sealHeldItems()
@@ -131,6 +134,8 @@ extension Layout {
             case .footer:
                 guard !listing.carried.contains(ScopedListing.Key(.footer, s, -1)) else { continue }
                 listing.footers[s] = .set(element.frame)
+            case .stamp:
+                continue
             }
         }
         return (listing.diff(self), after)

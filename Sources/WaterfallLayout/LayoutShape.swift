@@ -252,7 +252,28 @@ struct LayoutShape {
                 field: field, value: String(geometry.columnCount),
                 reason: "columns are over the limit of \(limits.maxColumns)")
         }
+        try checkStamps(own, geometry, field, section: section, width: width)
         return geometry.columnCount
+    }
+
+    /// Checks that every stamp of a section lies within its columns at `width` (the Geometry article, "Stamps"):
+    /// a stamp is never moved or cut to fit, so a change that leaves one outside is refused.
+    private func checkStamps(
+        _ own: SectionProperties, _ geometry: SectionGeometry, _ field: String, section: Int, width: Double
+    ) throws(LayoutError) {
+        let stamps = SectionPropertyTable.stamps.resolve(own, defaults)
+        let c = geometry.columnCount
+        guard let k = stamps.firstIndex(where: { $0.column + $0.span > c }) else { return }
+        let columns = "columns \(stamps[k].column)..<\(stamps[k].column + stamps[k].span)"
+        let inherited = own.stamps == nil ? " (from the defaults)" : ""
+        let within = "within the section's \(c) columns at width \(Validation.format(width))"
+        if field.hasPrefix("sections[") || field == "section" {
+            let name = field == "section" ? "stamps[\(k)]" : "\(field).stamps[\(k)]"
+            throw .invalidValue(field: name, value: columns, reason: "must lie \(within)\(inherited)")
+        }
+        throw .invalidValue(
+            field: field, value: field == "width" ? Validation.format(width) : field,
+            reason: "would leave section \(section)'s stamps[\(k)]\(inherited), \(columns), outside its \(c) columns")
     }
 }
 

@@ -16,6 +16,9 @@ enum PlacementKernel {
         _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
         cursor: inout ColumnCursor, output: KernelOutput<Entries>
     ) -> Int {
+        if !geometry.stamps.isEmpty {
+            return placeStamped(inputs, range, geometry: geometry, cursor: &cursor, output: output)
+        }
         if geometry.reflow == .stable {
             return placeStable(inputs, range, geometry: geometry, cursor: &cursor, output: output)
         }

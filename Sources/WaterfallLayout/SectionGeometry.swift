@@ -15,6 +15,10 @@ struct SectionGeometry: Sendable, Hashable {
     var tolerance: Double
     var tieBreak: TieBreak
     var spanPlacement: SpanPlacement
+    /// The section's stamps in local coordinates, sorted by top (then by index); empty for most sections.
+    var stamps: [StampBlock]
+    /// Local y where the lowest stamp ends (the top of the items area when there are none).
+    var stampsBottom: Double
     /// Whether the header, if there is one, carries a pinned range (`pinMaxY`).
     var pinHeader: Bool
     var reflow: Reflow
@@ -71,6 +75,30 @@ struct SectionGeometry: Sendable, Hashable {
             cw = (cw * scale).rounded(.down) / scale
         }
         columnWidth = cw
+        stamps = []
+        stampsBottom = 0
+        resolveStamps(P.stamps.resolve(own, defaults))
+    }
+
+    /// Resolves `given` against the items area. Validation refuses a change that leaves a stamp outside the columns
+    /// (it builds geometries to check them): one that is outside here is moved left and narrowed to fit, as a kept
+    /// column is, so that checking never traps.
+    private mutating func resolveStamps(_ given: [Stamp]) {
+        let top = itemsTop
+        stampsBottom = top
+        guard !given.isEmpty else { return }
+        for (k, stamp) in given.enumerated() {
+            let span = Swift.max(1, Swift.min(stamp.span, columnCount))
+            let column = Swift.max(0, Swift.min(stamp.column, columnCount - span))
+            let stampTop = top + stamp.y
+            let bottom = stampTop + stamp.height
+            stamps.append(
+                StampBlock(
+                    index: k, column: column, span: span, top: stampTop, height: stamp.height, bottom: bottom,
+                    next: bottom + rowSpacing))
+            stampsBottom = Swift.max(stampsBottom, bottom)
+        }
+        stamps.sort { ($0.top, $0.index) < ($1.top, $1.index) }
     }
 
     private static func adaptiveCount(
@@ -136,6 +164,14 @@ struct SectionGeometry: Sendable, Hashable {
         return height
     }
 
+    /// The local frame of stamp `block`, mirrored.
+    func localFrame(of block: StampBlock) -> Rect {
+        mirrored(
+            Rect(
+                x: columnX(block.column), y: block.top, width: itemWidth(span: block.span),
+                height: block.height))
+    }
+
     /// Mirrors `frame` for right-to-left layouts.
     @inline(__always)
     func mirrored(_ frame: Rect) -> Rect {
@@ -180,6 +216,7 @@ struct SectionGeometry: Sendable, Hashable {
     var isExact: Bool {
         Exactness.isExact(headerBlock) && Exactness.isExact(insets.top) && Exactness.isExact(insets.bottom)
             && Exactness.isExact(footerBlock) && Exactness.isExact(rowSpacing) && Exactness.isExact(tolerance)
+            && stamps.allSatisfy { Exactness.isExact($0.top) && Exactness.isExact($0.next) }
     }
 }
 

@@ -201,7 +201,7 @@ extension SectionState {
     /// nothing) for any other change.
     ///
     /// An item's column and y follow from the items before it and its span alone (every placement rule chooses the
-    /// column before it reads the height), and no item follows the last one, so only its height changes. Placing it
+    /// column before it reads the height, in a section without stamps), and no item follows the last one, so only its height changes. Placing it
     /// again would take a run of its own, a splice of five arrays and a refresh of every column's samples, for the
     /// commonest update of a feed (its last photo finished loading).
     /// Only the last item: past an item updated in place, the convergence check would read the new height as old.
@@ -211,7 +211,7 @@ extension SectionState {
         let index = change.firstDirty
         let c = geometry.columnCount
         guard change.map.isIdentity, change.lastDirty == index + 1, index == inputs.count - 1, index < heights.count,
-            geometry.reflow != .stable, let previous = change.previousInputs[index],
+            geometry.reflow != .stable, geometry.stamps.isEmpty, let previous = change.previousInputs[index],
             previous.span(in: c) == inputs[index].span(in: c), previous.column == inputs[index].column
         else { return nil }
         let old = heights[index]
@@ -350,6 +350,8 @@ private struct RegionRun {
             return nil
         }
         if shift == 0 { return 0 }
+        // Stamps stay where they are: frames shifted past them would not be where placement puts them.
+        guard section.geometry.stamps.isEmpty else { return nil }
         while oldScanned < oldIndex {
             if !Exactness.isExact(section.heights[oldScanned]) { oldInexact += 1 }
             oldScanned += 1

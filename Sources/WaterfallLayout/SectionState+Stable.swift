@@ -22,20 +22,32 @@ extension SectionState {
         let c = geometry.columnCount
         let geometry = self.geometry
         var columnY = [Double](repeating: geometry.itemsTop, count: c)
+        var tops = [Double](repeating: 0, count: c)
         var next = 0
         inputs.withUnsafeMutableBufferPointer { inputs in
             columnY.withUnsafeMutableBufferPointer { columnY in
+                let stamps = geometry.stamps
                 for index in 0...last {
                     let input = inputs[index]
                     let span = input.span(in: c)
-                    let (column, y) = ColumnCursor.stableColumn(
-                        of: input, span: span, in: UnsafeBufferPointer(columnY), next: &next, geometry: geometry)
+                    let height = geometry.itemHeight(input)
+                    let (column, y) =
+                        geometry.stamps.isEmpty
+                        ? ColumnCursor.stableColumn(
+                            of: input, span: span, in: UnsafeBufferPointer(columnY), next: &next, geometry: geometry)
+                        : stamps.withUnsafeBufferPointer { stamps in
+                            tops.withUnsafeMutableBufferPointer { tops in
+                                ColumnCursor.chooseAroundStamps(
+                                    stamps, of: input, span: span, height: height, in: UnsafeBufferPointer(columnY),
+                                    tops: tops, next: &next, geometry: geometry)
+                            }
+                        }
                     if input.needsColumn {
                         replaced.append((index, input))
                         inputs[index].column = UInt16(truncatingIfNeeded: column)
                         inputs[index].needsColumn = false
                     }
-                    let bottom = y + geometry.itemHeight(input) + geometry.rowSpacing
+                    let bottom = y + height + geometry.rowSpacing
                     for j in column..<(column + span) { columnY[j] = bottom }
                 }
             }

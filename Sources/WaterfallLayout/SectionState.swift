@@ -44,7 +44,7 @@ struct SectionState: Sendable {
         heights = []
         columnItems = []
         columnSamples = []
-        itemsBottom = geometry.itemsTop
+        itemsBottom = geometry.stampsBottom
         inexactCount = 0
         if geometry.reflow == .stable { lastPending = inputs.lastIndex(where: \.needsColumn) ?? -1 }
     }
@@ -185,11 +185,12 @@ struct SectionState: Sendable {
         for column in columnItems.indices { refreshSamples(column: column, fromEntry: 0) }
     }
 
-    /// Recomputes `itemsBottom` from the last item of each column.
+    /// Recomputes `itemsBottom` from the last item of each column and the stamps.
     ///
     /// - Complexity: O(columns).
     mutating func updateItemsBottom() {
-        var bottom = geometry.itemsTop
+        // A stamp below every item still extends the items area (the Geometry article, "Stamps").
+        var bottom = geometry.stampsBottom
         for list in columnItems {
             guard let last = list.last else { continue }
             bottom = max(bottom, ys[Int(last)] + heights[Int(last)])

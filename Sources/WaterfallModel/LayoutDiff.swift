@@ -93,11 +93,13 @@ public struct Element: Sendable, Hashable {
         case header
         case item
         case footer
+        /// A fixed rectangle of its section (the Geometry article, "Stamps"); `index` is its index in `stamps`.
+        case stamp
     }
 
     public var kind: Kind
     public var section: Int
-    /// The item index; nil for headers and footers.
+    /// The item index, or the stamp's; nil for headers and footers.
     public var index: Int?
     public var frame: Rect
     public var id: String?

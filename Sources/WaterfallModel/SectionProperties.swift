@@ -19,6 +19,8 @@ public struct SectionProperties: Sendable, Hashable {
     public var pinHeader: Bool?
     public var reflow: Reflow?
     public var spanPlacement: SpanPlacement?
+    /// Fixed rectangles the items flow around (the Geometry article, "Stamps").
+    public var stamps: [Stamp]?
 
     public init(
         columns: Int? = nil,
@@ -36,7 +38,8 @@ public struct SectionProperties: Sendable, Hashable {
         tieBreak: TieBreak? = nil,
         pinHeader: Bool? = nil,
         reflow: Reflow? = nil,
-        spanPlacement: SpanPlacement? = nil
+        spanPlacement: SpanPlacement? = nil,
+        stamps: [Stamp]? = nil
     ) {
         self.columns = columns
         self.minColumnWidth = minColumnWidth
@@ -54,6 +57,7 @@ public struct SectionProperties: Sendable, Hashable {
         self.pinHeader = pinHeader
         self.reflow = reflow
         self.spanPlacement = spanPlacement
+        self.stamps = stamps
     }
 }
 
@@ -81,6 +85,7 @@ public struct SectionPatch: Sendable, Hashable {
     public var pinHeader: PropertyChange<Bool>?
     public var reflow: PropertyChange<Reflow>?
     public var spanPlacement: PropertyChange<SpanPlacement>?
+    public var stamps: PropertyChange<[Stamp]>?
 
     public init() {}
 }

@@ -98,6 +98,7 @@ public enum Validation {
         case (.placement, .placement), (.tieBreak, .tieBreak), (.flag, .flag), (.reflow, .reflow),
             (.spanPlacement, .spanPlacement):
             break
+        case (.stamps, .stamps(let v)): try stamps(v, field)
         default:
             // The codecs make each kind's case: another is a bug in one of them, refused rather than trapped on.
             assertionFailure("\(field): \(value) is not of kind \(kind)")
@@ -116,6 +117,30 @@ public enum Validation {
         case .flag(let v): return String(v)
         case .reflow(let v): return v.rawValue
         case .spanPlacement(let v): return v.rawValue
+        case .stamps(let v): return "\(v.count) stamps"
+        }
+    }
+
+    /// Checks a list of stamps: at most 64, each within columns 0 to 1023 (its section's columns are checked with
+    /// its geometry), `y` a length and `h` a length > 0.
+    static func stamps(_ stamps: [Stamp], _ field: String) throws(LayoutError) {
+        guard stamps.count <= Stamp.maxCount else {
+            throw .invalidValue(
+                field: field, value: "\(stamps.count) stamps", reason: "must list at most \(Stamp.maxCount) stamps")
+        }
+        for (k, stamp) in stamps.enumerated() {
+            let prefix = "\(field)[\(k)]."
+            guard stamp.column >= 0, stamp.column < maxColumnsProperty else {
+                throw .invalidValue(
+                    field: prefix + "column", value: String(stamp.column), reason: "must be an integer from 0 to 1023")
+            }
+            guard stamp.span >= 1, stamp.span <= maxColumnsProperty - stamp.column else {
+                throw .invalidValue(
+                    field: prefix + "span", value: String(stamp.span),
+                    reason: "must be an integer from 1 to \(maxColumnsProperty - stamp.column) (1024 − column)")
+            }
+            try length(stamp.y, prefix + "y")
+            try width(stamp.height, prefix + "h")
         }
     }
 

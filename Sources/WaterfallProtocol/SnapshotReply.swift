@@ -165,7 +165,8 @@ public struct SnapshotReply: ChunkedReply {
         return .listing(position: position, item: end)
     }
 
-    /// One step of section `s` of a query: its header and visible items found, or its next items, or its footer.
+    /// One step of section `s` of a query: its header and visible items found, or its next items, or its stamps and
+    /// footer.
     private mutating func writeElements(
         _ s: Int, _ rect: Rect, position: Int, from item: Int, _ w: inout JSONWriter
     ) -> Stage {
@@ -178,6 +179,9 @@ public struct SnapshotReply: ChunkedReply {
             return .listing(position: position, item: 0)
         }
         guard item < visible.count else {
+            for stamp in layout.stampElements(ofSection: s, in: rect) {
+                ReplyEncoding.element(screen.element(stamp), &w)
+            }
             if let footer = layout.frames(ofSection: s, items: 0..<0).footer, footer.isVisible(in: rect) {
                 ReplyEncoding.element(
                     Element(kind: .footer, section: s, index: nil, frame: screen.rect(footer), id: nil), &w)

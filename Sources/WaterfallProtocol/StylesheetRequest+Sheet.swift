@@ -43,6 +43,9 @@ extension StylesheetRequest {
                 "\(subject) has scale \(Self.text(spec.scale)): pixel snapping is not linear in the width, and layout.css "
                     + "needs scale 0")
         }
+        if let field = ResponsiveLayout.firstStamps(in: spec) {
+            throw .badParams("params.layout", "\(subject) sets \(field): \(ResponsiveLayout.stampsRefusal)")
+        }
         let responsive: ResponsiveLayout
         do {
             responsive = try ResponsiveLayout.compute(

@@ -242,7 +242,23 @@ extension ByteReader {
             case 1: return .spanPlacement(.leastWhitespace)
             case let v: throw malformed("spanPlacement \(v)")
             }
+        case .stamps: return .stamps(try stamps())
         }
+    }
+
+    /// A list of stamps: a count, then each stamp's column, span, y and h, the columns in the engine's range.
+    private mutating func stamps() throws(FormatError) -> [Stamp] {
+        let n = try count("stamps count", limit: Stamp.maxCount)
+        var stamps: [Stamp] = []
+        for _ in 0..<n {
+            let column = try int("stamp column")
+            let span = try int("stamp span")
+            guard column >= 0, column < 1024, span >= 1, span <= 1024 - column else {
+                throw malformed("stamp columns \(column) and \(span)")
+            }
+            stamps.append(Stamp(column: column, span: span, y: try double("stamp y"), height: try double("stamp h")))
+        }
+        return stamps
     }
 
     private mutating func placement() throws(FormatError) -> Placement {

@@ -257,6 +257,14 @@ extension ByteWriter {
         case .flag(let v): u8(v ? 1 : 0)
         case .reflow(let v): u8(v == .exact ? 0 : 1)
         case .spanPlacement(let v): u8(v == .lowest ? 0 : 1)
+        case .stamps(let v):
+            varint(UInt64(v.count))
+            for stamp in v {
+                int(stamp.column)
+                int(stamp.span)
+                double(stamp.y)
+                double(stamp.height)
+            }
         }
     }
 

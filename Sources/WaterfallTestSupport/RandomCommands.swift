@@ -21,6 +21,8 @@ package struct RandomCommands {
     package var axisChance = 0.0
     /// How often a section or the defaults set `spanPlacement` (0: never, which leaves the draws as they were).
     package var spanPlacementChance = 0.0
+    /// How often a section or the defaults set `stamps` (0: never, which leaves the draws as they were).
+    package var stampsChance = 0.0
     /// How often a generated item has an aspect size (its height then depends on the width); the draw is made
     /// whatever the chance, so that a seed's sequence does not depend on it.
     package var aspectChance = 0.15
@@ -97,7 +99,19 @@ package struct RandomCommands {
         }
         if chance(0.4) { p.pinHeader = chance(0.7) }
         if reflowChance > 0 && chance(reflowChance) { p.reflow = chance(0.75) ? .stable : .exact }
+        if stampsChance > 0 && chance(stampsChance) { p.stamps = stamps(columns: p.columns ?? 2) }
         return p
+    }
+
+    /// One to four stamps within `columns` columns (a few of them wider, which a section with fewer refuses), some
+    /// stacked, some below every item.
+    package mutating func stamps(columns: Int) -> [Stamp] {
+        (0..<int(1...4)).map { _ in
+            let column = int(0...max(0, columns - 1))
+            let span = chance(0.05) ? columns + 1 : int(1...max(1, columns - column))
+            let y = chance(0.1) ? Double(int(500...3000)) : length(400)
+            return Stamp(column: column, span: span, y: y, height: max(0.5, length(150)))
+        }
     }
 
     package mutating func section() -> SectionSpec {
@@ -159,6 +173,7 @@ package struct RandomCommands {
             }
             if chance(0.2) { patch.pinHeader = p.pinHeader.map { .set($0) } ?? .reset }
             if reflowChance > 0 && chance(0.2) { patch.reflow = p.reflow.map { .set($0) } ?? .reset }
+            if stampsChance > 0 && chance(0.3) { patch.stamps = p.stamps.map { .set($0) } ?? .reset }
             if chance(0.3) { patch.insets = .set(bad ? Insets(top: 0, left: 5000, bottom: 0, right: 0) : insets()) }
             return .configureSection(s, patch)
         default:

@@ -40,6 +40,10 @@ package struct ReferenceLayout: Sendable {
         /// The header's and footer's tops along the feed relative to the section's start.
         package var headerTop: Double?
         package var footerTop: Double?
+        /// Each stamp's frame on screen, by index (Geometry, "Stamps").
+        package var stamps: [Rect]
+        /// Each stamp's top along the feed relative to the section's start.
+        package var stampTops: [Double]
         /// How far each item's leading edge is from the start of the feed: its y, or in a horizontal layout its
         /// left edge's x, or under rtl minus its right edge's x (what an anchor's move is measured by).
         package var leads: [Double]
@@ -60,6 +64,12 @@ package struct ReferenceLayout: Sendable {
     /// The column width a section would get, to tell whether a command is valid.
     package func columnWidth(_ own: SectionProperties) -> Double {
         Resolved(own, spec.defaults, spec, columnLimit).columnWidth
+    }
+
+    /// Whether every stamp of a section lies within its columns.
+    package func stampsFit(_ own: SectionProperties) -> Bool {
+        let r = Resolved(own, spec.defaults, spec, columnLimit)
+        return r.stamps.allSatisfy { $0.column + $0.span <= r.columns }
     }
 
     /// What decides a section's columns: the reflow, the column count and the rule (Geometry, "Stable reflow": a
@@ -126,6 +136,26 @@ package struct ReferenceLayout: Sendable {
         var frames: [Rect] = []
         var columns: [Int] = []
         var spans: [Int] = []
+        // Geometry, "Stamps": each stamp's columns and its top and bottom in the section.
+        let stamps = r.stamps.map { (columns: $0.column..<($0.column + $0.span), top: top + $0.y, height: $0.height) }
+        for stamp in stamps { itemsBottom = max(itemsBottom, stamp.top + stamp.height) }
+        /// The least top from `t` on where an item `h` long in columns `cols` keeps `rowSpacing` from every stamp
+        /// there: moved below any stamp it overlaps until none is left.
+        func clear(_ t: Double, _ h: Double, _ cols: Range<Int>) -> Double {
+            var t = t
+            var moved = true
+            while moved {
+                moved = false
+                for stamp in stamps where stamp.columns.overlaps(cols) {
+                    let below = stamp.top + stamp.height + r.rowSpacing
+                    if t + h + r.rowSpacing > stamp.top && t < below {
+                        t = below
+                        moved = true
+                    }
+                }
+            }
+            return t
+        }
         for item in section.items {
             var s: Int
             switch item.span {
@@ -133,6 +163,11 @@ package struct ReferenceLayout: Sendable {
             case .columns(let n): s = min(n, c)
             }
             s = max(1, s)
+            let w = Double(s) * r.columnWidth + Double(s - 1) * r.columnSpacing
+            var h = item.height
+            // Along y the picture's height at width w; along x its width at height w.
+            if let aw = item.aspectWidth { h = horizontal ? (aw * w) / item.height : (item.height * w) / aw }
+            if spec.scale > 0 { h = (h * spec.scale).rounded(.toNearestOrAwayFromZero) / spec.scale }
             var j = 0
             if r.reflow == .stable, let kept = item.column {
                 // Geometry, "Stable reflow": a kept column, moved left as far as the span needs.
@@ -141,7 +176,9 @@ package struct ReferenceLayout: Sendable {
                 tieCursor = j + s
             } else if r.placement == .shortest {
                 var cands: [Double] = []
-                for start in 0...(c - s) { cands.append(colY[start..<(start + s)].max()!) }
+                for start in 0...(c - s) {
+                    cands.append(clear(colY[start..<(start + s)].max()!, h, start..<(start + s)))
+                }
                 let m = cands.min()!
                 var tied = cands.indices.filter { cands[$0] <= m + r.tolerance }
                 if s > 1 && r.spanPlacement == .leastWhitespace {
@@ -164,13 +201,8 @@ package struct ReferenceLayout: Sendable {
                 j = cursor
                 cursor = (j + s) % c
             }
-            let y = colY[j..<(j + s)].max()!
+            let y = clear(colY[j..<(j + s)].max()!, h, j..<(j + s))
             let x = r.insets.left + Double(j) * (r.columnWidth + r.columnSpacing)
-            let w = Double(s) * r.columnWidth + Double(s - 1) * r.columnSpacing
-            var h = item.height
-            // Along y the picture's height at width w; along x its width at height w.
-            if let aw = item.aspectWidth { h = horizontal ? (aw * w) / item.height : (item.height * w) / aw }
-            if spec.scale > 0 { h = (h * spec.scale).rounded(.toNearestOrAwayFromZero) / spec.scale }
             for k in j..<(j + s) { colY[k] = y + h + r.rowSpacing }
             frames.append(Rect(x: x, y: y, width: w, height: h))
             columns.append(j)
@@ -202,11 +234,17 @@ package struct ReferenceLayout: Sendable {
             start = -(origin + bottom)
             if start == 0 { start = 0 }
         }
+        let stampFrames = stamps.map { stamp in
+            let s = stamp.columns.count
+            return Rect(
+                x: r.insets.left + Double(stamp.columns.lowerBound) * (r.columnWidth + r.columnSpacing), y: stamp.top,
+                width: Double(s) * r.columnWidth + Double(s - 1) * r.columnSpacing, height: stamp.height)
+        }
         return Section(
             origin: start, height: bottom, header: header.map(screen), pinMaxY: pinMaxY, footer: footer.map(screen),
             items: frames.map(screen), ids: section.items.map(\.id), columns: columns, spans: spans,
             tops: frames.map(\.y), lengths: frames.map(\.height), headerTop: header?.y, footerTop: footer?.y,
-            leads: frames.map { origin + $0.y })
+            stamps: stampFrames.map(screen), stampTops: stamps.map(\.top), leads: frames.map { origin + $0.y })
     }
 }
 
@@ -225,6 +263,7 @@ private struct Resolved {
     var tolerance: Double
     var tieBreak: TieBreak
     var spanPlacement: SpanPlacement
+    var stamps: [Stamp]
     var pinHeader: Bool
     var reflow: Reflow
 
@@ -240,6 +279,7 @@ private struct Resolved {
         tolerance = own.tolerance ?? defaults.tolerance ?? 0
         tieBreak = own.tieBreak ?? defaults.tieBreak ?? .leftmost
         spanPlacement = own.spanPlacement ?? defaults.spanPlacement ?? .lowest
+        stamps = own.stamps ?? defaults.stamps ?? []
         pinHeader = own.pinHeader ?? defaults.pinHeader ?? false
         reflow = own.reflow ?? defaults.reflow ?? .exact
         let avail = spec.width - insets.left - insets.right

@@ -101,7 +101,16 @@ public enum CommandEncoding {
         case .flag(let v): return .bool(v)
         case .reflow(let v): return .string(v.rawValue)
         case .spanPlacement(let v): return .string(v.rawValue)
+        case .stamps(let v): return .array(v.map(stamp))
         }
+    }
+
+    /// A stamp, `{"column", "span", "y", "h"}`.
+    public static func stamp(_ stamp: Stamp) -> JSONValue {
+        [
+            "column": .integer(stamp.column), "span": .integer(stamp.span), "y": .double(stamp.y),
+            "h": .double(stamp.height),
+        ]
     }
 
     /// An item's position, `[section, item]`.

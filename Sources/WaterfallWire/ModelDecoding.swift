@@ -224,6 +224,7 @@ enum ModelDecoding {
         case .tieBreak: return .tieBreak(try choice(node, p.field(key)))
         case .reflow: return .reflow(try choice(node, p.field(key)))
         case .spanPlacement: return .spanPlacement(try choice(node, p.field(key)))
+        case .stamps: return .stamps(try stamps(node, p.field(key)))
         case .flag:
             guard let value = node.bool else {
                 throw .badParams(p.field(key), "must be true or false, not \(node.kind) \(Request.text(node))")

@@ -78,6 +78,15 @@ public enum WireSchema {
         case .flag: boolean
         case .reflow: oneOf(Reflow.allCases.map(\.rawValue))
         case .spanPlacement: oneOf(SpanPlacement.allCases.map(\.rawValue))
+        case .stamps:
+            [
+                "type": "array", "maxItems": .integer(Stamp.maxCount),
+                "items": object(
+                    [
+                        ("column", integer(WireRange.column)), ("span", integer(WireRange.columns)), ("y", length),
+                        ("h", positiveLength),
+                    ], required: ["column", "y", "h"]),
+            ]
         }
     }
 
@@ -184,9 +193,10 @@ public enum WireSchema {
             (
                 "Element",
                 object(
-                    [("kind", oneOf(["header", "item", "footer"])), ("section", index), ("i", index)] + frame + [
-                        ("id", string), ("pinned", boolean),
-                    ], required: ["kind", "section", "x", "y", "w", "h"])
+                    [("kind", oneOf(["header", "item", "stamp", "footer"])), ("section", index), ("i", index)] + frame
+                        + [
+                            ("id", string), ("pinned", boolean),
+                        ], required: ["kind", "section", "x", "y", "w", "h"])
             ),
             ("LayoutSpec", object(layoutSettings(widthRequired: true) + [("sections", array(ref("Section")))])),
             ("SnapshotHead", object(resultHead, required: ["seq", "contentSize"], open: true)),

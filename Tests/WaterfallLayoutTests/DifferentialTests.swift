@@ -55,15 +55,33 @@ import WaterfallTestSupport
             seed: UInt64(seed), maxItems: 60, axisChance: 0.3, spanPlacementChance: 0.7, steps: max(20, Self.steps / 2))
     }
 
+    /// Sections and defaults with stamps (Geometry, "Stamps"), some stable, some horizontal, some placing spans by
+    /// whitespace: items moved below stamps through every kind of change, at several widths.
+    @Test(arguments: 7000..<7024)
+    func stampedSections(seed: Int) async throws {
+        try await run(
+            seed: UInt64(seed), maxItems: 50, axisChance: 0.3, spanPlacementChance: 0.3, stampsChance: 0.7,
+            steps: max(20, Self.steps / 2))
+    }
+
     private func run(
         seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil,
-        reflowChance: Double = 0.3, axisChance: Double = 0, spanPlacementChance: Double = 0, steps: Int
+        reflowChance: Double = 0.3, axisChance: Double = 0, spanPlacementChance: Double = 0, stampsChance: Double = 0,
+        steps: Int
     ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
         random.reflowChance = reflowChance
         random.axisChance = axisChance
         random.spanPlacementChance = spanPlacementChance
-        let spec = random.layout()
+        random.stampsChance = stampsChance
+        var spec = random.layout()
+        // The layout starts valid: stamps its sections cannot hold are left out (commands still try such ones).
+        if spec.sections.contains(where: { !ReferenceLayout(spec).stampsFit($0.properties) }) {
+            spec.defaults.stamps = nil
+        }
+        for k in spec.sections.indices where !ReferenceLayout(spec).stampsFit(spec.sections[k].properties) {
+            spec.sections[k].properties.stamps = nil
+        }
         var layout = try await Layout.make(spec).layout
         layout.parallelGrain = 1
         var serial = try await Layout.make(spec, allowsParallelism: false).layout
@@ -179,6 +197,10 @@ import WaterfallTestSupport
             expected += items.map { section.items[$0] }
             pinned += repeatElement(false, count: items.count)
             tops += items.map { (s, section.tops[$0]) }
+            let stamps = section.stamps.indices.filter { section.stamps[$0].isVisible(in: rect) }
+            expected += stamps.map { section.stamps[$0] }
+            pinned += repeatElement(false, count: stamps.count)
+            tops += stamps.map { (s, section.stampTops[$0]) }
             if let footer = section.footer, footer.isVisible(in: rect) {
                 expected.append(footer)
                 pinned.append(false)

@@ -118,6 +118,7 @@ import WaterfallTestSupport
             case .item:
                 let item = section.items[element.index ?? -1]
                 #expect(element.frame == item.frame && element.id == item.id)
+            case .stamp: Issue.record("these sections have no stamps: \(element)")
             }
         }
     }

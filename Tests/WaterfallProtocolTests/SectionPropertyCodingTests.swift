@@ -13,7 +13,8 @@ import WaterfallWire
         minColumnWidth: 80.5, maxColumns: 4, columnSpacing: 3, rowSpacing: 0.25,
         insets: Insets(top: 1, left: 2, bottom: 3, right: 4), headerHeight: 40, footerHeight: 0.1,
         headerInsets: Insets(top: 0, left: 5, bottom: 0, right: 0), footerInsets: .zero, placement: .next,
-        tolerance: 2, tieBreak: .cursor, pinHeader: true, spanPlacement: .leastWhitespace)
+        tolerance: 2, tieBreak: .cursor, pinHeader: true, spanPlacement: .leastWhitespace,
+        stamps: [Stamp(column: 1, span: 2, y: 0.5, height: 30), Stamp(column: 0, y: 1e9, height: 1e-3)])
 
     @Test(arguments: [
         every, SectionProperties(), SectionProperties(columns: 3, tieBreak: .leftmost, pinHeader: false),
@@ -33,7 +34,7 @@ import WaterfallWire
             keys == [
                 "minColumnWidth", "maxColumns", "columnSpacing", "rowSpacing", "insets", "headerHeight",
                 "footerHeight", "headerInsets", "footerInsets", "placement", "tolerance", "tieBreak", "pinHeader",
-                "spanPlacement",
+                "spanPlacement", "stamps",
             ])
         let members = CommandEncoding.members(of: SectionProperties(tieBreak: .cursor, pinHeader: false))
         #expect(Self.text(.object(members)) == #"{"tieBreak":"cursor","pinHeader":false}"#)
@@ -58,6 +59,39 @@ import WaterfallWire
         var p = try Params(document.root, path: "params")
         #expect(try ModelDecoding.patch(&p) == patch, "\(text)")
         try p.finish()
+    }
+
+    /// A stamp is `{"column", "span"?, "y", "h"}`: `span` defaults to 1, and each field is named when it is bad.
+    @Test(arguments: [
+        (#"[{"column":2,"y":5,"h":7}]"#, nil),
+        (#"{"column":2}"#, #"params.stamps: must be an array of stamps, not object {"column":2}"#),
+        (#"[3]"#, "params.stamps[0]: must be an object, not number"),
+        (#"[{"column":1024,"y":0,"h":1}]"#, "params.stamps[0].column: 1024 is out of range (0 to 1023)"),
+        (#"[{"column":0,"span":0,"y":0,"h":1}]"#, "params.stamps[0].span: 0 is out of range (1 to 1024)"),
+        (#"[{"column":0,"y":"a","h":1}]"#, #"params.stamps[0].y: must be a number, not string "a""#),
+        (#"[{"column":0,"h":1}]"#, "params.stamps[0].y: missing"),
+        (#"[{"column":0,"y":1}]"#, "params.stamps[0].h: missing"),
+        (#"[{"y":1,"h":1}]"#, "params.stamps[0].column: missing"),
+    ])
+    func stampsAreReadStrictly(json: String, error: String?) throws {
+        let document = try JSONDocument(parsing: #"{"stamps":"# + json + "}")
+        var p = try Params(document.root, path: "params")
+        guard let error else {
+            #expect(try ModelDecoding.properties(&p).stamps == [Stamp(column: 2, y: 5, height: 7)])
+            return
+        }
+        #expect(throws: ProtocolError(.badParams, error)) {
+            try ModelDecoding.properties(&p)
+        }
+    }
+
+    @Test func moreThanSixtyFourStampsAreRefusedBeforeTheyAreRead() throws {
+        let stamps = Array(repeating: #"{"column":0,"y":0,"h":1}"#, count: 65).joined(separator: ",")
+        let document = try JSONDocument(parsing: #"{"stamps":["# + stamps + "]}")
+        var p = try Params(document.root, path: "params")
+        #expect(throws: ProtocolError.badParams("params.stamps", "lists 65 stamps, more than 64")) {
+            try ModelDecoding.properties(&p)
+        }
     }
 
     private static func text(_ value: JSONValue) -> String {

@@ -110,6 +110,13 @@ import WaterfallTestSupport
         SectionProperties(pinHeader: true), SectionProperties(),
         SectionProperties(tieBreak: .cursor, spanPlacement: .leastWhitespace),
         SectionProperties(columns: 2, spanPlacement: .lowest),
+        SectionProperties(
+            columns: 4,
+            stamps: [
+                Stamp(column: 1, span: 2, y: 0.1, height: 300), Stamp(column: 0, y: 1e9, height: 0.5),
+                Stamp(column: 3, y: 12, height: 1e9),
+            ]),
+        SectionProperties(stamps: []),
     ])
     func newPropertiesRoundTrip(properties: SectionProperties) throws {
         var w = ByteWriter()
@@ -175,9 +182,22 @@ import WaterfallTestSupport
     }
 
     @Test func badNewPropertyBytesAreNamed() {
-        // Bit 16 is no property.
-        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 65536")) {
-            try ([0x80, 0x80, 0x04] as [UInt8]).withUnsafeBytes { bytes in
+        // Bit 17 is no property.
+        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 131072")) {
+            try ([0x80, 0x80, 0x08] as [UInt8]).withUnsafeBytes { bytes in
+                var r = ByteReader(bytes)
+                return try r.properties()
+            }
+        }
+        // Bit 16 (stamps): 65 stamps, and one stamp at column 1023 spanning 2 (zigzag varints 2046 and 4).
+        #expect(throws: FormatError.malformed(offset: 3, what: "stamps count 65 is more than 64")) {
+            try ([0x80, 0x80, 0x04, 65] as [UInt8]).withUnsafeBytes { bytes in
+                var r = ByteReader(bytes)
+                return try r.properties()
+            }
+        }
+        #expect(throws: FormatError.malformed(offset: 7, what: "stamp columns 1023 and 2")) {
+            try ([0x80, 0x80, 0x04, 1, 0xFE, 0x0F, 4] as [UInt8]).withUnsafeBytes { bytes in
                 var r = ByteReader(bytes)
                 return try r.properties()
             }

@@ -38,7 +38,7 @@ public struct ResponsiveLayout: Sendable {
     ///   - firstItems: lay out each section as if it held only its first `firstItems` items (a first page; later
     ///     items never move earlier ones, so these frames are those of the whole feed).
     ///   - columnLimit: the cap on adaptive column counts (the daemon's `maxColumns`).
-    /// - Throws: `LayoutError.invalidValue` for a `scale` > 0 or a bad range, `.invalidGeometry` when a section's
+    /// - Throws: `LayoutError.invalidValue` for a `scale` > 0, stamps or a bad range, `.invalidGeometry` when a section's
     ///   column width is negative at `minWidth`, `.limit` when the result would pass `maxPieceElements` or the work
     ///   `maxComparisons`.
     /// - Complexity: O(starts × (elements + Σ items × columns)), where starts is the number of pieces plus the
@@ -54,6 +54,7 @@ public struct ResponsiveLayout: Sendable {
                 field: "scale", value: "\(spec.scale)",
                 reason: "snaps heights to pixels, which is not linear in the width: responsive layouts need scale 0")
         }
+        if let field = firstStamps(in: spec) { throw .invalidValue(field: field, value: "", reason: stampsRefusal) }
         guard minWidth.isFinite, minWidth > 0 else {
             throw .invalidValue(field: "minWidth", value: "\(minWidth)", reason: "must be a number > 0")
         }
@@ -110,6 +111,18 @@ public struct ResponsiveLayout: Sendable {
             start = next
         }
         return ResponsiveLayout(minWidth: minWidth, maxWidth: maxWidth, step: step, pieces: pieces)
+    }
+
+    /// Why stamps are refused (the Geometry article, "Stamps"): a stamp stands at fixed points while the columns'
+    /// next positions grow with the width, so an item's top would be `max()` of a fixed edge and a linear length.
+    public static let stampsRefusal =
+        "stamps are fixed in points while the columns scale with the width, which the stylesheet's linear pieces "
+        + "cannot follow: layout.css takes no stamps"
+
+    /// The field of the first non-empty `stamps` of `spec` (`defaults.stamps` or `sections[k].stamps`), or nil.
+    public static func firstStamps(in spec: LayoutSpec) -> String? {
+        if !(spec.defaults.stamps ?? []).isEmpty { return "defaults.stamps" }
+        return spec.sections.firstIndex { !($0.properties.stamps ?? []).isEmpty }.map { "sections[\($0)].stamps" }
     }
 
     /// At most how many comparisons placing `section` once takes at any width up to `maxWidth` (where it has the
