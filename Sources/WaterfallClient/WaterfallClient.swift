@@ -64,10 +64,11 @@ public final class WaterfallClient: Sendable {
         try await result(method, params)
     }
 
-    /// Sends a declared method (`DeclaredMethod`, one for every method but the changes) and reads its result.
+    /// Sends a request of a declared method (`MethodRequest`, one for every method but the changes) and reads its
+    /// result.
     ///
     ///     let frames = try await client.send(LayoutGetRequest(layout: "feed", width: 820))
-    public func send<M: DeclaredMethod>(_ request: M) async throws(WaterfallClientError) -> M.Result {
+    public func send<M: MethodRequest>(_ request: M) async throws(WaterfallClientError) -> M.Result {
         let node = try await result(M.name, request.params)
         return try decode(M.name, node, M.result)
     }

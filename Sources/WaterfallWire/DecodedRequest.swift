@@ -5,7 +5,7 @@ import WaterfallModel
 ///
 /// The server decodes a read's lines on the connection's thread while the requests before still run, so that a
 /// pipelining client's parsing and decoding overlap with the work of its changes.
-public enum DecodedRequest: Sendable {
+package enum DecodedRequest: Sendable {
     /// A line over `maxLineBytes`.
     case tooLarge
     /// A line that failed before running (parse error, bad envelope, unknown method, bad params), with its method
@@ -25,7 +25,7 @@ public enum DecodedRequest: Sendable {
     /// method's ops, and of a batch array's elements). `quick` false skips the one-pass reading of the commonest
     /// request (`QuickRequest`), for the tests that compare the two. `allowsArray` false reads an array as an
     /// invalid request (an element of a batch array).
-    public init(
+    package init(
         _ line: InputLine, reader: inout JSONReader, maxBatchOps: Int, quick: Bool = true, allowsArray: Bool = true
     ) {
         guard case .line(let bytes) = line else {
@@ -65,7 +65,7 @@ public enum DecodedRequest: Sendable {
     // MARK: Public
 
     /// Reads and checks a layout name: 1–128 bytes of `[A-Za-z0-9._:-]`.
-    public static func layoutName(_ p: inout Params) throws(ProtocolError) -> String {
+    package static func layoutName(_ p: inout Params) throws(ProtocolError) -> String {
         let name = try p.string("layout")
         let bytes = name.utf8
         // Over the string's own storage: `allSatisfy` on the view would go through its generic iterator, a byte at
@@ -160,7 +160,7 @@ extension JSONReader {
     /// The reader for a connection's request lines (``DecodedRequest``): it keeps the items of a bulk
     /// `items.insert` as their heights (``JSONReader/readsHeightRuns``), one tape node per item where plain
     /// reading makes four.
-    public static func forRequests() -> JSONReader {
+    package static func forRequests() -> JSONReader {
         var reader = JSONReader()
         reader.readsHeightRuns = true
         return reader
