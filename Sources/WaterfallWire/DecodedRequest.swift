@@ -22,20 +22,25 @@ package enum DecodedRequest: Sendable {
     // MARK: Lifecycle
 
     /// Reads `line`; `reader` is the connection's parser, `maxBatchOps` the limit on a batch (of the `batch`
-    /// method's ops, and of a batch array's elements). `quick` false skips the one-pass reading of the commonest
-    /// request (`QuickRequest`), for the tests that compare the two. `allowsArray` false reads an array as an
-    /// invalid request (an element of a batch array).
-    package init(
-        _ line: InputLine, reader: inout JSONReader, maxBatchOps: Int, quick: Bool = true, allowsArray: Bool = true
-    ) {
+    /// method's ops, and of a batch array's elements). The commonest request is read in one pass
+    /// (`QuickRequest`); any other line is parsed and decoded in full (`init(parsing:reader:maxBatchOps:allowsArray:)`).
+    /// `allowsArray` false reads an array as an invalid request (an element of a batch array).
+    package init(_ line: InputLine, reader: inout JSONReader, maxBatchOps: Int, allowsArray: Bool = true) {
         guard case .line(let bytes) = line else {
             self = .tooLarge
             return
         }
-        if quick, let change = QuickRequest.itemsUpdate(bytes) {
+        if let change = QuickRequest.itemsUpdate(bytes) {
             self = .change(change)
             return
         }
+        self.init(parsing: bytes, reader: &reader, maxBatchOps: maxBatchOps, allowsArray: allowsArray)
+    }
+
+    /// Reads the line `bytes` through the JSON parser and the methods' decoders: the general reading, which the one-pass
+    /// reading of `QuickRequest` must agree with on every line it takes.
+    package init(parsing bytes: ArraySlice<UInt8>, reader: inout JSONReader, maxBatchOps: Int, allowsArray: Bool = true)
+    {
         var id = RequestID.none
         var isNotification = false
         var known: Method?
