@@ -273,7 +273,7 @@ package enum ReplyDecoding {
         }
     }
 
-    /// The engine commands of an event's `ops`, read by the protocol module's decoder as the daemon read them.
+    /// The engine commands of an event's `ops`, read by the wire module's decoder as the daemon read them.
     package static func commands(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [LayoutCommand] {
         guard node.kind == .array else { throw fail(path(), "not an array") }
         do throws(ProtocolError) {
