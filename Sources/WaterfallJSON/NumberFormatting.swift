@@ -4,7 +4,7 @@
 /// Each function writes at `p`, which must have `JSONWriter.maximumNumberLength` bytes of room (the new writers may
 /// leave scratch bytes past their text, within that room), and returns how many bytes of text it wrote.
 package enum NumberFormatting {
-    // MARK: Public
+    // MARK: Package
 
     /// What `JSONWriter.value(_: Double)` writes.
     package static func number(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {

@@ -30,7 +30,7 @@ package struct MutationReply: ChunkedReply {
         self.anchor = anchor
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// Whether the whole reply, up to its newline, has been written.
     package var isComplete: Bool { stage == .done }

@@ -12,7 +12,7 @@ package struct RequestTally: Sendable, Equatable {
         seconds = Array(repeating: 0, count: Self.rows)
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// Upper bounds of the latency buckets, in seconds: powers of four from 1 µs to 4 s (log-spaced, so that a
     /// pipelined update of a few microseconds and a bulk load of a second both land in a bucket of their own).

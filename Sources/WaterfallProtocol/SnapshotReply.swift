@@ -55,7 +55,7 @@ package struct SnapshotReply: ChunkedReply {
         }
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// Items written per step: a step's frames are a small array (256 × 56 bytes), and a chunk is a few steps.
     package static let itemsPerStep = 256

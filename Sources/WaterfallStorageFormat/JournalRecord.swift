@@ -9,7 +9,7 @@ package enum JournalRecord: Sendable, Hashable {
     /// The layout was dropped: whatever its files still hold is gone.
     case drop(layout: String)
 
-    // MARK: Public
+    // MARK: Package
 
     /// Appends the framed record to `w`.
     package func encode(into w: inout ByteWriter) {

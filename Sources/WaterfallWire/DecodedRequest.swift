@@ -67,7 +67,7 @@ package enum DecodedRequest: Sendable {
         }
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// Reads and checks a layout name: 1–128 bytes of `[A-Za-z0-9._:-]`.
     package static func layoutName(_ p: inout Params) throws(ProtocolError) -> String {

@@ -40,7 +40,7 @@ extension Params {
         self = try makeParams(node?.unsafeView, owner: node, parent: parent, index: index)
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// The object's path in the request, e.g. `params` or `params.items[3]`.
     package var path: String { index < 0 ? parent : "\(parent)[\(index)]" }

@@ -55,7 +55,7 @@ extension Request {
         self = try readRequest(document, &partialID, &isNotification)
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// The method's name as sent.
     package var method: String {
