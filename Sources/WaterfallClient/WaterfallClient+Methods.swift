@@ -2,7 +2,7 @@ import WaterfallJSON
 import WaterfallModel
 import WaterfallWire
 
-/// A typed call for every method of the protocol (the Methods article). Params are written by the protocol module's
+/// A typed call for every method of the protocol (the Methods article). Params are written by the wire module's
 /// `CommandEncoding`, so a request is spelled the same way here, in the tests and in the benchmark.
 extension WaterfallClient {
     // MARK: Daemon

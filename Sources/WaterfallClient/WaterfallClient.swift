@@ -64,13 +64,14 @@ public final class WaterfallClient: Sendable {
         try await result(method, params)
     }
 
-    /// Sends a declared method (`DeclaredMethod`, one for every method but the changes) and reads its result.
+    /// Sends a request of a declared method (`MethodRequest`, one for every method but the changes) and reads its
+    /// result.
     ///
     ///     let frames = try await client.send(LayoutGetRequest(layout: "feed", width: 820))
     ///
     /// The result is read on the connection's thread as its reply is read; `layout.get`'s frames as its reply comes,
     /// while the daemon is still writing the rest (`FramesStream`).
-    public func send<M: DeclaredMethod>(_ request: M) async throws(WaterfallClientError) -> M.Result {
+    public func send<M: MethodRequest>(_ request: M) async throws(WaterfallClientError) -> M.Result {
         let params = request.params
         let read: @Sendable (JSONNode) throws(WaterfallClientError) -> M.Result = { node throws(WaterfallClientError) in
             do throws(ReplyError) {

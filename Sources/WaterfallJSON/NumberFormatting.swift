@@ -1,30 +1,29 @@
-/// The writer's number formatting at a pointer, for the tests and the benchmark (`@_spi(NumberFormatting) import`),
-/// beside reference formatting through the standard library, the tests' oracle and the benchmark's baseline.
+/// The writer's number formatting at a pointer, beside reference formatting through the standard library: the
+/// package's tests hold the first to the second as their oracle, and the benchmark measures it against it.
 ///
 /// Each function writes at `p`, which must have `JSONWriter.maximumNumberLength` bytes of room (the new writers may
 /// leave scratch bytes past their text, within that room), and returns how many bytes of text it wrote.
-@_spi(NumberFormatting)
-public enum NumberFormatting {
-    // MARK: Public
+package enum NumberFormatting {
+    // MARK: Package
 
     /// What `JSONWriter.value(_: Double)` writes.
-    public static func number(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func number(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         JSONWriter.writeNumber(value, to: p)
     }
 
     /// `value` in the form of its `description`, integral or not (`ShortestDecimal` and Swift's layout).
-    public static func double(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func double(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         JSONWriter.writeDouble(value, to: p)
     }
 
     /// What `JSONWriter.value(_: Int64)` writes.
-    public static func integer(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func integer(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         JSONWriter.writeInteger(value, to: p)
     }
 
     /// A reference writer of doubles, for tests and the benchmark: integral values below 2^53 through
     /// `referenceInteger`, others through `referenceDouble`.
-    public static func referenceNumber(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func referenceNumber(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         if value.magnitude < 9_007_199_254_740_992, Double(Int64(value)) == value, value != 0 || value.sign == .plus {
             return referenceInteger(Int64(value), to: p)
         }
@@ -33,7 +32,7 @@ public enum NumberFormatting {
 
     /// The standard library's text for `value` (`Double.write(to:)`, the bytes of `description`), `null` for NaN and
     /// infinity.
-    public static func referenceDouble(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func referenceDouble(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         guard value.isFinite else {
             for (k, byte) in "null".utf8.enumerated() { p[k] = byte }
             return 4
@@ -44,7 +43,7 @@ public enum NumberFormatting {
     }
 
     /// A reference integer writer without the digit blocks: a division loop counts the digits, another writes them.
-    public static func referenceInteger(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func referenceInteger(_ value: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         var k = 0
         if value < 0 {
             p[0] = UInt8(ascii: "-")
@@ -102,14 +101,12 @@ struct StandardLibraryText: TextOutputStream {
 
 extension JSONFragment {
     /// `number(_:)` through the reference writers rather than `ShortestDecimal`, for the benchmark's baseline.
-    @_spi(NumberFormatting)
-    public mutating func referenceNumber(_ value: Double) {
+    package mutating func referenceNumber(_ value: Double) {
         count += NumberFormatting.referenceNumber(value, to: start + count)
     }
 
     /// `integer(_:)` through the reference writer rather than the digit blocks, for the benchmark's baseline.
-    @_spi(NumberFormatting)
-    public mutating func referenceInteger(_ value: Int) {
+    package mutating func referenceInteger(_ value: Int) {
         count += NumberFormatting.referenceInteger(Int64(value), to: start + count)
     }
 }

@@ -5,6 +5,7 @@ public struct Rect: Sendable, Hashable {
     public var width: Double
     public var height: Double
 
+    @inlinable
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -12,10 +13,13 @@ public struct Rect: Sendable, Hashable {
         self.height = height
     }
 
+    @inlinable
     public var maxX: Double { x + width }
+    @inlinable
     public var maxY: Double { y + height }
 
     /// Whether an element with this frame is in `rect`, by the Geometry article's rule ("Queries"; zero-size elements by their origin).
+    @inlinable
     public func isVisible(in rect: Rect) -> Bool {
         if width == 0 || height == 0 {
             return x >= rect.x && x < rect.maxX && y >= rect.y && y < rect.maxY
@@ -29,6 +33,7 @@ public struct Size: Sendable, Hashable {
     public var width: Double
     public var height: Double
 
+    @inlinable
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
@@ -44,6 +49,7 @@ public struct Insets: Sendable, Hashable {
 
     public static let zero = Insets(top: 0, left: 0, bottom: 0, right: 0)
 
+    @inlinable
     public init(top: Double, left: Double, bottom: Double, right: Double) {
         self.top = top
         self.left = left

@@ -11,7 +11,7 @@ public struct Item: Sendable, Hashable {
     /// back for every item of such a section. Sections with exact reflow ignore it.
     public var column: Int?
 
-    // Inlinable: the protocol module builds one per item of every request it decodes.
+    // Inlinable: the wire module builds one per item of every request it decodes.
     @inlinable
     public init(
         height: Double, aspectWidth: Double? = nil, span: Span = .columns(1), id: String? = nil, column: Int? = nil

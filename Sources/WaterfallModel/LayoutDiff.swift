@@ -26,6 +26,7 @@ public struct SectionShift: Sendable, Hashable {
     /// How far each section of the run moved; never 0.
     public var dy: Double
 
+    @inlinable
     public init(from: Int, to: Int, dy: Double) {
         self.from = from
         self.to = to
@@ -80,6 +81,7 @@ public struct ItemFrame: Sendable, Hashable {
     public var frame: Rect
     public var id: String?
 
+    @inlinable
     public init(index: Int, frame: Rect, id: String? = nil) {
         self.index = index
         self.frame = frame
@@ -106,6 +108,7 @@ public struct Element: Sendable, Hashable {
     /// A pinned header placed away from its resting y (the Geometry article, "Pinned headers").
     public var pinned: Bool
 
+    @inlinable
     public init(kind: Kind, section: Int, index: Int?, frame: Rect, id: String?, pinned: Bool = false) {
         self.kind = kind
         self.section = section

@@ -1,6 +1,6 @@
 /// The kinds of value a section property takes: validation, the wire codec and the storage codec each have one
 /// case per kind, so a new property of an existing kind is one row in `SectionPropertyTable`.
-public enum PropertyKind: Sendable, Hashable {
+package enum PropertyKind: Sendable, Hashable {
     /// An integer from 1 to 1024, within the layout's column limit (`columns`).
     case columns
     /// An integer ≥ 1 (`maxColumns`).
@@ -24,7 +24,7 @@ public enum PropertyKind: Sendable, Hashable {
 }
 
 /// A section property's value, whatever the property: what the codecs read and write.
-public enum PropertyValue: Sendable, Hashable {
+package enum PropertyValue: Sendable, Hashable {
     case integer(Int)
     case number(Double)
     case insets(Insets)
@@ -37,7 +37,7 @@ public enum PropertyValue: Sendable, Hashable {
 }
 
 /// A Swift type a section property is stored as, and its `PropertyValue` case.
-public protocol PropertyValueConvertible: Sendable, Hashable {
+package protocol PropertyValueConvertible: Sendable, Hashable {
     /// The value `value` carries, or nil when it is another case.
     init?(propertyValue value: PropertyValue)
     var propertyValue: PropertyValue { get }
@@ -47,82 +47,82 @@ public protocol PropertyValueConvertible: Sendable, Hashable {
 }
 
 extension Int: PropertyValueConvertible {
-    public static var fallback: Int { 1 }
-    public init?(propertyValue value: PropertyValue) {
+    package static var fallback: Int { 1 }
+    package init?(propertyValue value: PropertyValue) {
         guard case .integer(let v) = value else { return nil }
         self = v
     }
-    public var propertyValue: PropertyValue { .integer(self) }
+    package var propertyValue: PropertyValue { .integer(self) }
 }
 
 extension Double: PropertyValueConvertible {
-    public static var fallback: Double { 0 }
-    public init?(propertyValue value: PropertyValue) {
+    package static var fallback: Double { 0 }
+    package init?(propertyValue value: PropertyValue) {
         guard case .number(let v) = value else { return nil }
         self = v
     }
-    public var propertyValue: PropertyValue { .number(self) }
+    package var propertyValue: PropertyValue { .number(self) }
 }
 
 extension Insets: PropertyValueConvertible {
-    public static var fallback: Insets { .zero }
-    public init?(propertyValue value: PropertyValue) {
+    package static var fallback: Insets { .zero }
+    package init?(propertyValue value: PropertyValue) {
         guard case .insets(let v) = value else { return nil }
         self = v
     }
-    public var propertyValue: PropertyValue { .insets(self) }
+    package var propertyValue: PropertyValue { .insets(self) }
 }
 
 extension Placement: PropertyValueConvertible {
-    public static var fallback: Placement { .shortest }
-    public init?(propertyValue value: PropertyValue) {
+    package static var fallback: Placement { .shortest }
+    package init?(propertyValue value: PropertyValue) {
         guard case .placement(let v) = value else { return nil }
         self = v
     }
-    public var propertyValue: PropertyValue { .placement(self) }
+    package var propertyValue: PropertyValue { .placement(self) }
 }
 
 extension TieBreak: PropertyValueConvertible {
-    public static var fallback: TieBreak { .leftmost }
-    public init?(propertyValue value: PropertyValue) {
+    package static var fallback: TieBreak { .leftmost }
+    package init?(propertyValue value: PropertyValue) {
         guard case .tieBreak(let v) = value else { return nil }
         self = v
     }
-    public var propertyValue: PropertyValue { .tieBreak(self) }
+    package var propertyValue: PropertyValue { .tieBreak(self) }
 }
 
 extension Bool: PropertyValueConvertible {
-    public static var fallback: Bool { false }
-    public init?(propertyValue value: PropertyValue) {
+    package static var fallback: Bool { false }
+    package init?(propertyValue value: PropertyValue) {
         guard case .flag(let v) = value else { return nil }
         self = v
     }
-    public var propertyValue: PropertyValue { .flag(self) }
+    package var propertyValue: PropertyValue { .flag(self) }
 }
 
 extension Reflow: PropertyValueConvertible {
-    public static var fallback: Reflow { .exact }
-    public init?(propertyValue value: PropertyValue) {
+    package static var fallback: Reflow { .exact }
+    package init?(propertyValue value: PropertyValue) {
         guard case .reflow(let v) = value else { return nil }
         self = v
     }
-    public var propertyValue: PropertyValue { .reflow(self) }
+    package var propertyValue: PropertyValue { .reflow(self) }
 }
 
 extension SpanPlacement: PropertyValueConvertible {
-    public static var fallback: SpanPlacement { .lowest }
-    public init?(propertyValue value: PropertyValue) {
+    package static var fallback: SpanPlacement { .lowest }
+    package init?(propertyValue value: PropertyValue) {
         guard case .spanPlacement(let v) = value else { return nil }
         self = v
     }
-    public var propertyValue: PropertyValue { .spanPlacement(self) }
+    package var propertyValue: PropertyValue { .spanPlacement(self) }
 }
 
 extension [Stamp]: PropertyValueConvertible {
-    public static var fallback: [Stamp] { [] }
-    public init?(propertyValue value: PropertyValue) {
+    package static var fallback: [Stamp] { [] }
+    package init?(propertyValue value: PropertyValue) {
         guard case .stamps(let v) = value else { return nil }
         self = v
     }
-    public var propertyValue: PropertyValue { .stamps(self) }
+    package var propertyValue: PropertyValue { .stamps(self) }
 }

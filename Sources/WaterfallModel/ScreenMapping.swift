@@ -12,18 +12,20 @@ public struct ScreenMapping: Sendable, Hashable {
 
     public static let identity = ScreenMapping(axis: .vertical, direction: .ltr)
 
+    @inlinable
     public init(axis: Axis, direction: Direction) {
         self.axis = axis
         reversed = axis == .horizontal && direction == .rtl
     }
 
     /// Whether screen and flow coordinates are the same (a vertical layout, rtl or not).
+    @inlinable
     public var isIdentity: Bool { axis == .vertical }
 
     // MARK: Coordinates
 
     /// A flow rect on screen.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func rect(_ flow: Rect) -> Rect {
         guard axis == .horizontal else { return flow }
         let x = reversed ? -(flow.y + flow.height) : flow.y
@@ -49,6 +51,7 @@ public struct ScreenMapping: Sendable, Hashable {
     }
 
     /// A screen rect in flow coordinates: the inverse of `rect(_:)`.
+    @inlinable
     public func flowRect(_ screen: Rect) -> Rect {
         guard axis == .horizontal else { return screen }
         let y = reversed ? -(screen.x + screen.width) : screen.x
@@ -56,11 +59,13 @@ public struct ScreenMapping: Sendable, Hashable {
     }
 
     /// A flow size on screen.
+    @inlinable
     public func size(_ flow: Size) -> Size {
         axis == .horizontal ? Size(width: flow.height, height: flow.width) : flow
     }
 
     /// The screen start (left edge, for a horizontal layout) of the flow span from `start` for `extent`.
+    @inlinable
     public func start(_ start: Double, extent: Double) -> Double {
         guard reversed else { return start }
         let x = -(start + extent)
@@ -68,12 +73,14 @@ public struct ScreenMapping: Sendable, Hashable {
     }
 
     /// A move along the feed, on screen: flow `dy` is screen `dx`, negated under `rtl`.
+    @inlinable
     public func delta(_ flow: Double) -> Double {
         reversed && flow != 0 ? -flow : flow
     }
 
     /// A pinned header's bound on screen, for a header `extent` long along the feed: `pinMaxY` (the largest y it
     /// is placed at), or `pinMaxX` (the largest x), or under `rtl` `pinMinX` (the smallest x, −(pinMaxY + extent)).
+    @inlinable
     public func pinBound(_ flowPinMaxY: Double, extent: Double) -> Double {
         guard reversed else { return flowPinMaxY }
         let x = -(flowPinMaxY + extent)

@@ -1,11 +1,11 @@
 /// One section property, typed: where it lives in `SectionProperties` and `SectionPatch`, and its built-in default.
-public struct SectionProperty<Value: PropertyValueConvertible>: Sendable {
+package struct SectionProperty<Value: PropertyValueConvertible>: Sendable {
     /// The contract's name, also the field name in every error.
-    public let key: StaticString
-    public let kind: PropertyKind
+    package let key: StaticString
+    package let kind: PropertyKind
     /// What applies when neither the section nor the defaults set it; nil for the column rule's properties, which
     /// `SectionGeometry` resolves together.
-    public let builtIn: Value?
+    package let builtIn: Value?
     let own: any WritableKeyPath<SectionProperties, Value?> & Sendable
     let change: any WritableKeyPath<SectionPatch, PropertyChange<Value>?> & Sendable
 
@@ -72,51 +72,51 @@ public struct SectionProperty<Value: PropertyValueConvertible>: Sendable {
 
 /// One section property with its type erased: what decoding, encoding, merging, validation and the storage format
 /// iterate over.
-public struct AnySectionProperty: Sendable {
+package struct AnySectionProperty: Sendable {
     /// The contract's name, also the field name in every error.
-    public let key: StaticString
-    public let kind: PropertyKind
+    package let key: StaticString
+    package let kind: PropertyKind
     let read: @Sendable (SectionProperties) -> PropertyValue?
     let write: @Sendable (inout SectionProperties, PropertyValue?) -> Void
     let readChange: @Sendable (SectionPatch) -> PropertyChange<PropertyValue>?
     let writeChange: @Sendable (inout SectionPatch, PropertyChange<PropertyValue>?) -> Void
 
     /// `key` as a string.
-    public var name: String { key.description }
+    package var name: String { key.description }
 
     /// The value `p` sets, or nil.
-    public func value(in p: SectionProperties) -> PropertyValue? { read(p) }
+    package func value(in p: SectionProperties) -> PropertyValue? { read(p) }
 
     /// Sets (or with nil unsets) the property in `p`; `value` must be of the property's kind.
-    public func set(_ value: PropertyValue?, in p: inout SectionProperties) { write(&p, value) }
+    package func set(_ value: PropertyValue?, in p: inout SectionProperties) { write(&p, value) }
 
     /// What `patch` does to the property: nil keeps it.
-    public func change(in patch: SectionPatch) -> PropertyChange<PropertyValue>? { readChange(patch) }
+    package func change(in patch: SectionPatch) -> PropertyChange<PropertyValue>? { readChange(patch) }
 
     /// Makes `patch` set, reset or (nil) keep the property; a set value must be of the property's kind.
-    public func set(_ change: PropertyChange<PropertyValue>?, in patch: inout SectionPatch) {
+    package func set(_ change: PropertyChange<PropertyValue>?, in patch: inout SectionPatch) {
         writeChange(&patch, change)
     }
 }
 
 /// Two properties a section may not set together (`columns` and `minColumnWidth`): setting one clears the other.
-public struct PropertyExclusion: Sendable {
+package struct PropertyExclusion: Sendable {
     /// The property the error's reason names.
-    public let kept: AnySectionProperty
+    package let kept: AnySectionProperty
     /// The property the error names as its field.
-    public let refused: AnySectionProperty
+    package let refused: AnySectionProperty
 
     /// The reason of the error for both set, e.g. "cannot be set together with columns".
-    public var reason: String { "cannot be set together with \(kept.key)" }
+    package var reason: String { "cannot be set together with \(kept.key)" }
 
     /// The refused property's value when `p` sets both, else nil.
-    public func conflict(in p: SectionProperties) -> PropertyValue? {
+    package func conflict(in p: SectionProperties) -> PropertyValue? {
         guard kept.value(in: p) != nil else { return nil }
         return refused.value(in: p)
     }
 
     /// The refused property's value when `patch` sets both, else nil.
-    public func conflict(in patch: SectionPatch) -> PropertyValue? {
+    package func conflict(in patch: SectionPatch) -> PropertyValue? {
         guard case .set? = kept.change(in: patch), case .set(let value)? = refused.change(in: patch) else {
             return nil
         }

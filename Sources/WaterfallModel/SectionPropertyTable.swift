@@ -3,39 +3,39 @@
 ///
 /// `all`'s order is the storage format's: property k is bit k of a stored presence mask, so rows are only ever
 /// appended. It is also the order of exported section objects and of validation (the first bad field is named).
-public enum SectionPropertyTable {
-    public static let columns = SectionProperty<Int>("columns", .columns, \.columns, \.columns, builtIn: 2)
-    public static let minColumnWidth = SectionProperty<Double>(
+package enum SectionPropertyTable {
+    package static let columns = SectionProperty<Int>("columns", .columns, \.columns, \.columns, builtIn: 2)
+    package static let minColumnWidth = SectionProperty<Double>(
         "minColumnWidth", .positiveLength, \.minColumnWidth, \.minColumnWidth)
-    public static let maxColumns = SectionProperty<Int>("maxColumns", .count, \.maxColumns, \.maxColumns)
-    public static let columnSpacing = SectionProperty<Double>(
+    package static let maxColumns = SectionProperty<Int>("maxColumns", .count, \.maxColumns, \.maxColumns)
+    package static let columnSpacing = SectionProperty<Double>(
         "columnSpacing", .length, \.columnSpacing, \.columnSpacing, builtIn: 10)
-    public static let rowSpacing = SectionProperty<Double>(
+    package static let rowSpacing = SectionProperty<Double>(
         "rowSpacing", .length, \.rowSpacing, \.rowSpacing, builtIn: 10)
-    public static let insets = SectionProperty<Insets>("insets", .insets, \.insets, \.insets, builtIn: .zero)
-    public static let headerHeight = SectionProperty<Double>(
+    package static let insets = SectionProperty<Insets>("insets", .insets, \.insets, \.insets, builtIn: .zero)
+    package static let headerHeight = SectionProperty<Double>(
         "headerHeight", .length, \.headerHeight, \.headerHeight, builtIn: 0)
-    public static let footerHeight = SectionProperty<Double>(
+    package static let footerHeight = SectionProperty<Double>(
         "footerHeight", .length, \.footerHeight, \.footerHeight, builtIn: 0)
-    public static let headerInsets = SectionProperty<Insets>(
+    package static let headerInsets = SectionProperty<Insets>(
         "headerInsets", .insets, \.headerInsets, \.headerInsets, builtIn: .zero)
-    public static let footerInsets = SectionProperty<Insets>(
+    package static let footerInsets = SectionProperty<Insets>(
         "footerInsets", .insets, \.footerInsets, \.footerInsets, builtIn: .zero)
-    public static let placement = SectionProperty<Placement>(
+    package static let placement = SectionProperty<Placement>(
         "placement", .placement, \.placement, \.placement, builtIn: .shortest)
-    public static let tolerance = SectionProperty<Double>(
+    package static let tolerance = SectionProperty<Double>(
         "tolerance", .length, \.tolerance, \.tolerance, builtIn: 0)
-    public static let tieBreak = SectionProperty<TieBreak>(
+    package static let tieBreak = SectionProperty<TieBreak>(
         "tieBreak", .tieBreak, \.tieBreak, \.tieBreak, builtIn: .leftmost)
-    public static let pinHeader = SectionProperty<Bool>(
+    package static let pinHeader = SectionProperty<Bool>(
         "pinHeader", .flag, \.pinHeader, \.pinHeader, builtIn: false)
-    public static let reflow = SectionProperty<Reflow>("reflow", .reflow, \.reflow, \.reflow, builtIn: .exact)
-    public static let spanPlacement = SectionProperty<SpanPlacement>(
+    package static let reflow = SectionProperty<Reflow>("reflow", .reflow, \.reflow, \.reflow, builtIn: .exact)
+    package static let spanPlacement = SectionProperty<SpanPlacement>(
         "spanPlacement", .spanPlacement, \.spanPlacement, \.spanPlacement, builtIn: .lowest)
     public static let stamps = SectionProperty<[Stamp]>("stamps", .stamps, \.stamps, \.stamps, builtIn: [])
 
     /// Every property, in storage-bit order (append only).
-    public static let all: [AnySectionProperty] = [
+    package static let all: [AnySectionProperty] = [
         columns.erased, minColumnWidth.erased, maxColumns.erased, columnSpacing.erased, rowSpacing.erased,
         insets.erased, headerHeight.erased, footerHeight.erased, headerInsets.erased, footerInsets.erased,
         placement.erased, tolerance.erased, tieBreak.erased, pinHeader.erased, reflow.erased,
@@ -43,7 +43,7 @@ public enum SectionPropertyTable {
     ]
 
     /// The pairs a section may not set together: "columns or minColumnWidth, not both".
-    public static let exclusions: [PropertyExclusion] = [
+    package static let exclusions: [PropertyExclusion] = [
         PropertyExclusion(kept: columns.erased, refused: minColumnWidth.erased)
     ]
 }
@@ -51,7 +51,7 @@ public enum SectionPropertyTable {
 extension SectionProperties {
     /// These properties with `patch` applied, unchecked: a set value replaces, a reset unsets, and setting one of an
     /// exclusive pair unsets the other.
-    public func merging(_ patch: SectionPatch) -> SectionProperties {
+    package func merging(_ patch: SectionPatch) -> SectionProperties {
         var result = self
         for property in SectionPropertyTable.all {
             switch property.change(in: patch) {

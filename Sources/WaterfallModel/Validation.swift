@@ -2,15 +2,15 @@
 ///
 /// Lengths are capped at 10⁹ points and aspect widths kept at or above 10⁻⁶, so that no accepted input can drive a
 /// frame to infinity (which JSON cannot carry) even across ten million items.
-public enum Validation {
+package enum Validation {
     /// The longest length, in points (also what the protocol's schemas say).
-    public static let maxLength = 1e9
+    package static let maxLength = 1e9
     /// The narrowest aspect width.
-    public static let minAspectWidth = 1e-6
+    package static let minAspectWidth = 1e-6
     /// The largest `scale`.
-    public static let maxScale = 1e4
+    package static let maxScale = 1e4
     /// The longest item `id`, in UTF-8 bytes.
-    public static let maxIDBytes = 256
+    package static let maxIDBytes = 256
     @usableFromInline package static let maxColumnsProperty = 1024
 
     package static func length(_ value: Double, _ field: String) throws(LayoutError) {
@@ -28,11 +28,11 @@ public enum Validation {
     }
 
     /// The most widths a layout is laid out at.
-    public static let maxWidths = 16
+    package static let maxWidths = 16
 
     /// Checks a layout's widths: 1–16 of them, distinct, each a valid width. `field` names the list (`widths`), or
     /// the one width when the caller said `width`.
-    public static func widths(_ values: [Double], _ field: String) throws(LayoutError) {
+    package static func widths(_ values: [Double], _ field: String) throws(LayoutError) {
         guard !values.isEmpty, values.count <= maxWidths else {
             throw .invalidValue(
                 field: field, value: "\(values.count) widths", reason: "must list 1 to \(maxWidths) widths")

@@ -4,7 +4,7 @@ import WaterfallWire
 extension ItemsGetRequest {
     /// The listed items' elements in `layout`, in flow terms; `not_found` naming `params.items[k]` for the first
     /// that names no item.
-    public func elements(of layout: Layout) throws(ProtocolError) -> [Element] {
+    package func elements(of layout: Layout) throws(ProtocolError) -> [Element] {
         var elements: [Element] = []
         elements.reserveCapacity(items.count)
         for (k, path) in items.enumerated() {

@@ -3,7 +3,7 @@ import WaterfallLayout
 import WaterfallWire
 
 /// A reply that can be written a piece at a time, each piece sent before the next is written.
-public protocol ChunkedReply: Sendable {
+package protocol ChunkedReply: Sendable {
     /// Writes on until `w` holds at least `byteCount` bytes or the reply is complete; true when it is complete.
     ///
     /// `w` must be the same writer, or one whose chunks were taken with `takeChunk(capacity:)`, from one call to the
@@ -17,12 +17,12 @@ public protocol ChunkedReply: Sendable {
 /// A change in the middle of a million items lists half a million frames, 48 MB of JSON. Written whole, the reply
 /// grew a buffer through fresh pages to 64 MB, and page faults took more time than formatting the numbers; written
 /// in steps, each chunk goes to the socket from the buffer it was written in, and the reply costs a few of them.
-public struct MutationReply: ChunkedReply {
+package struct MutationReply: ChunkedReply {
     // MARK: Lifecycle
 
     /// The reply to request `id`, which left the layout at `seq` and `contentSize`, with `diff` and `anchor` unless
     /// nil.
-    public init(id: RequestID, seq: Int, contentSize: Size, diff: LayoutDiff?, anchor: AnchorOutcome? = nil) {
+    package init(id: RequestID, seq: Int, contentSize: Size, diff: LayoutDiff?, anchor: AnchorOutcome? = nil) {
         self.id = id
         self.seq = seq
         self.contentSize = contentSize
@@ -30,13 +30,13 @@ public struct MutationReply: ChunkedReply {
         self.anchor = anchor
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// Whether the whole reply, up to its newline, has been written.
-    public var isComplete: Bool { stage == .done }
+    package var isComplete: Bool { stage == .done }
 
     @discardableResult
-    public mutating func write(_ w: inout JSONWriter, untilByteCount byteCount: Int) -> Bool {
+    package mutating func write(_ w: inout JSONWriter, untilByteCount byteCount: Int) -> Bool {
         while stage != .done && w.byteCount < byteCount {
             switch stage {
             case .start:

@@ -5,9 +5,9 @@ import WaterfallWire
 /// read them.
 ///
 /// Label values are method names, error kinds and layout names (`[A-Za-z0-9._:-]`), none of which needs escaping.
-public enum PrometheusText {
+package enum PrometheusText {
     /// The whole exposition for `report`.
-    public static func render(_ report: StatsReport) -> String {
+    package static func render(_ report: StatsReport) -> String {
         var text = Text()
         requests(report.tally, &text)
         text.gauge("waterfalld_uptime_seconds", "Seconds since the daemon started.", report.uptimeSeconds)

@@ -6,7 +6,7 @@ extension ReplyEncoding {
     /// `"anchor":{"section":…,"i":…,"dy":…}` (`"dx"` for a horizontal layout's), or `"anchor":null` for an anchor
     /// the change removed: the member of a mutation result and of a `layout.changed` event that comes after `diff`
     /// (or where `diff` would be).
-    public static func anchor(_ outcome: AnchorOutcome, _ w: inout JSONWriter) {
+    package static func anchor(_ outcome: AnchorOutcome, _ w: inout JSONWriter) {
         w.key("anchor")
         let (path, key, delta): (ItemPath, StaticString, Double)
         switch outcome {

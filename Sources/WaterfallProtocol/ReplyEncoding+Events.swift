@@ -4,7 +4,7 @@ import WaterfallWire
 
 extension ReplyEncoding {
     /// The diff as bytes, encoded once for both a reply and the event that share it.
-    public static func encodedDiff(_ diff: LayoutDiff) -> [UInt8] {
+    package static func encodedDiff(_ diff: LayoutDiff) -> [UInt8] {
         var w = JSONWriter(capacity: 128 + 64 * diff.sections.count)
         self.diff(diff, &w)
         return w.takeBytes()
@@ -13,7 +13,7 @@ extension ReplyEncoding {
     /// The `layout.changed` event line: the layout, its new seq, its content size, the requests applied, their
     /// diff (scoped to the subscriber's viewport for a scoped subscription) and, when the request named a scroll
     /// anchor, where it went (after `diff`, as in the request's result). Members in that order, always.
-    public static func changedEvent(
+    package static func changedEvent(
         _ layout: String, seq: Int, contentSize: Size, ops: AppliedOps, diff: [UInt8], anchor: AnchorOutcome? = nil
     ) -> [UInt8] {
         var w = JSONWriter(capacity: 128 + diff.count)
@@ -50,7 +50,7 @@ extension ReplyEncoding {
     /// The result of a scoped `subscribe`: `{"seq":…,"contentSize":…,"viewport":{"y":…,"h":…},"diff":…}` (the
     /// viewport `{"x":…,"w":…}` for a horizontal layout), the
     /// diff being what a client holding nothing needs to hold the viewport's elements at `seq`.
-    public static func scopedSubscription(
+    package static func scopedSubscription(
         _ w: inout JSONWriter, id: RequestID, seq: Int, contentSize: Size, viewport: Viewport, diff: LayoutDiff
     ) {
         result(&w, id: id) { w in
@@ -68,12 +68,12 @@ extension ReplyEncoding {
     }
 
     /// The `layout.dropped` event line: the layout is gone and the subscription with it.
-    public static func droppedEvent(_ layout: String) -> [UInt8] {
+    package static func droppedEvent(_ layout: String) -> [UInt8] {
         layoutEvent("layout.dropped", layout)
     }
 
     /// The `subscription.overflow` event line: the subscriber fell too far behind and was unsubscribed.
-    public static func overflowEvent(_ layout: String) -> [UInt8] {
+    package static func overflowEvent(_ layout: String) -> [UInt8] {
         layoutEvent("subscription.overflow", layout)
     }
 

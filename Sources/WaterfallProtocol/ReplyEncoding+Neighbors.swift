@@ -5,7 +5,7 @@ import WaterfallWire
 extension ReplyEncoding {
     /// The `items.neighbors` result: `seq`, then `above`, `below`, `left` and `right`, each an item element (as
     /// `query` writes it) or `null` at an edge.
-    public static func neighbors(_ w: inout JSONWriter, id: RequestID, seq: Int, _ n: ItemNeighbors) {
+    package static func neighbors(_ w: inout JSONWriter, id: RequestID, seq: Int, _ n: ItemNeighbors) {
         result(&w, id: id) { w in
             w.beginObject()
             w.member("seq", seq)

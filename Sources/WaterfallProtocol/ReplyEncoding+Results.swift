@@ -3,17 +3,17 @@ import WaterfallLayout
 import WaterfallWire
 
 /// What `version` reports: the daemon, its protocol, and the limits a client may need to know.
-public struct VersionReport: Sendable {
-    public var server: String
-    public var version: String
+package struct VersionReport: Sendable {
+    package var server: String
+    package var version: String
     /// A string that changes at every start of the daemon, so that a client can tell it restarted.
-    public var instance: String
+    package var instance: String
     /// Whether layouts survive a restart.
-    public var durable: Bool
+    package var durable: Bool
     /// The limits, by config key, in the order written.
-    public var limits: [(key: StaticString, value: Int)]
+    package var limits: [(key: StaticString, value: Int)]
 
-    public init(
+    package init(
         server: String, version: String, instance: String, durable: Bool, limits: [(key: StaticString, value: Int)]
     ) {
         self.server = server
@@ -25,35 +25,35 @@ public struct VersionReport: Sendable {
 }
 
 /// What `stats` reports.
-public struct StatsReport: Sendable {
-    public var uptimeSeconds: Double = 0
-    public var requests = 0
-    public var errors = 0
-    public var layouts = 0
-    public var sections = 0
-    public var items = 0
-    public var subscriptions = 0
+package struct StatsReport: Sendable {
+    package var uptimeSeconds: Double = 0
+    package var requests = 0
+    package var errors = 0
+    package var layouts = 0
+    package var sections = 0
+    package var items = 0
+    package var subscriptions = 0
     /// The transport's counters: connections, bytes and lines.
-    public var transport = TransportStats()
-    public var residentBytes = 0
+    package var transport = TransportStats()
+    package var residentBytes = 0
     /// Requests, errors and latency by method.
-    public var tally = RequestTally()
+    package var tally = RequestTally()
     /// Events queued for subscribers, and subscribers dropped for reading too slowly.
-    public var eventsSent = 0
-    public var eventsDropped = 0
+    package var eventsSent = 0
+    package var eventsDropped = 0
     /// Each layout's items and seq, by name.
-    public var layoutRows: [LayoutSummary] = []
+    package var layoutRows: [LayoutSummary] = []
     /// The journal's and snapshots' counters; nil for an ephemeral daemon.
-    public var storage: StorageStats?
+    package var storage: StorageStats?
     /// The open-file limit's shares and their use.
-    public var descriptors = DescriptorStats()
+    package var descriptors = DescriptorStats()
 
-    public init() {}
+    package init() {}
 }
 
 extension ReplyEncoding {
     /// `{"pong": true}`.
-    public static func pong(_ w: inout JSONWriter, id: RequestID) {
+    package static func pong(_ w: inout JSONWriter, id: RequestID) {
         result(&w, id: id) { w in
             w.beginObject()
             w.member("pong", true)
@@ -62,12 +62,12 @@ extension ReplyEncoding {
     }
 
     /// A result that is an empty object (`layout.drop`, `subscribe`, `unsubscribe`).
-    public static func emptyResult(_ w: inout JSONWriter, id: RequestID) {
+    package static func emptyResult(_ w: inout JSONWriter, id: RequestID) {
         result(&w, id: id, empty)
     }
 
     /// The `version` result.
-    public static func version(_ w: inout JSONWriter, id: RequestID, _ report: VersionReport) {
+    package static func version(_ w: inout JSONWriter, id: RequestID, _ report: VersionReport) {
         result(&w, id: id) { w in
             w.beginObject()
             w.member("server", report.server)
@@ -85,7 +85,7 @@ extension ReplyEncoding {
 
     /// The `layout.export` result: `seq`, and the layout's inputs as `layout.create`'s params (without `layout`
     /// and `replace`), so that creating them under any name rebuilds the same frames.
-    public static func layoutExport(_ w: inout JSONWriter, id: RequestID, seq: Int, spec: LayoutSpec) {
+    package static func layoutExport(_ w: inout JSONWriter, id: RequestID, seq: Int, spec: LayoutSpec) {
         result(&w, id: id) { w in
             w.beginObject()
             w.member("seq", seq)
@@ -96,7 +96,7 @@ extension ReplyEncoding {
     }
 
     /// The `stats` result.
-    public static func stats(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
+    package static func stats(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
         result(&w, id: id) { w in
             w.beginObject()
             w.member("uptimeSeconds", s.uptimeSeconds.rounded())
@@ -188,7 +188,7 @@ extension ReplyEncoding {
     }
 
     /// The `metrics` result: the Prometheus text and its media type.
-    public static func metrics(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
+    package static func metrics(_ w: inout JSONWriter, id: RequestID, _ s: StatsReport) {
         result(&w, id: id) { w in
             w.beginObject()
             w.member("contentType", MetricsRequest.contentType)
@@ -198,7 +198,7 @@ extension ReplyEncoding {
     }
 
     /// The `layout.list` result.
-    public static func layoutList(_ w: inout JSONWriter, id: RequestID, _ rows: [LayoutSummary]) {
+    package static func layoutList(_ w: inout JSONWriter, id: RequestID, _ rows: [LayoutSummary]) {
         result(&w, id: id) { w in
             w.beginObject()
             w.key("layouts")
@@ -221,7 +221,7 @@ extension ReplyEncoding {
     }
 
     /// The one line a refused connection gets before it is closed (`forbidden`, `limit`), with `"id": null`.
-    public static func refusal(_ error: ProtocolError) -> [UInt8] {
+    package static func refusal(_ error: ProtocolError) -> [UInt8] {
         var w = JSONWriter(capacity: 160 + error.message.utf8.count)
         self.error(&w, id: .none, error)
         return w.takeBytes()
@@ -229,7 +229,7 @@ extension ReplyEncoding {
 
     /// The result of a mutation as a reply, its diff either pre-encoded (shared with an event) or encoded in place,
     /// and its `anchor` when the request named one.
-    public static func mutationResult(
+    package static func mutationResult(
         _ w: inout JSONWriter, id: RequestID, seq: Int, contentSize: Size, encodedDiff: [UInt8]?, diff: LayoutDiff?,
         anchor: AnchorOutcome? = nil
     ) {

@@ -5,7 +5,7 @@ import WaterfallWire
 extension ReplyEncoding {
     /// The `layout.css` result: the stylesheet, its number of pieces, and per section what the page needs to
     /// hold (its items, and whether it has a header and a footer), for the sections the stylesheet places.
-    public static func layoutCSS(
+    package static func layoutCSS(
         _ w: inout JSONWriter, id: RequestID, _ sheet: ResponsiveStylesheet, _ layout: ResponsiveLayout,
         sections wanted: [Int]?
     ) {

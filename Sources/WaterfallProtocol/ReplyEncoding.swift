@@ -6,9 +6,9 @@ import WaterfallWire
 ///
 /// What every change writes (the envelope, the mutation result, diff entries, frames) goes out as `JSONFragment`s:
 /// one reservation per piece rather than one writer call per key and value.
-public enum ReplyEncoding {
+package enum ReplyEncoding {
     /// `{"jsonrpc":"2.0","id":…,"result":…}` and a newline; `body` writes the result value.
-    public static func result(_ w: inout JSONWriter, id: RequestID, _ body: (inout JSONWriter) -> Void) {
+    package static func result(_ w: inout JSONWriter, id: RequestID, _ body: (inout JSONWriter) -> Void) {
         beginResult(&w, id: id)
         body(&w)
         w.endObject()
@@ -16,7 +16,7 @@ public enum ReplyEncoding {
     }
 
     /// An error reply, with `data.kind`.
-    public static func error(_ w: inout JSONWriter, id: RequestID, _ error: ProtocolError) {
+    package static func error(_ w: inout JSONWriter, id: RequestID, _ error: ProtocolError) {
         w.beginObject()
         w.key("jsonrpc")
         w.value("2.0")
@@ -39,7 +39,8 @@ public enum ReplyEncoding {
     }
 
     /// A server notification: `{"jsonrpc":"2.0","method":…,"params":…}`.
-    public static func notification(_ w: inout JSONWriter, method: StaticString, _ params: (inout JSONWriter) -> Void) {
+    package static func notification(_ w: inout JSONWriter, method: StaticString, _ params: (inout JSONWriter) -> Void)
+    {
         w.beginObject()
         w.key("jsonrpc")
         w.value("2.0")
@@ -52,13 +53,13 @@ public enum ReplyEncoding {
     }
 
     /// An empty result object.
-    public static func empty(_ w: inout JSONWriter) {
+    package static func empty(_ w: inout JSONWriter) {
         w.beginObject()
         w.endObject()
     }
 
     /// The mutation result: `seq`, `contentSize` and, unless left out, the pre-encoded `diff` and the `anchor`.
-    public static func mutation(
+    package static func mutation(
         _ w: inout JSONWriter, seq: Int, contentSize: Size, encodedDiff diff: ArraySlice<UInt8>?,
         anchor: AnchorOutcome? = nil
     ) {
@@ -73,7 +74,7 @@ public enum ReplyEncoding {
 
     /// The mutation result, with `diff` (unless nil) encoded in place: what a reply whose diff no event shares
     /// writes, without a buffer of its own and a copy.
-    public static func mutation(
+    package static func mutation(
         _ w: inout JSONWriter, seq: Int, contentSize: Size, diff: LayoutDiff?, anchor: AnchorOutcome? = nil
     ) {
         mutation(&w, seq: seq, contentSize: contentSize) { w in
@@ -86,13 +87,13 @@ public enum ReplyEncoding {
     }
 
     /// A diff object: `{"sections":[…]}`, and `"shifts":[…]` when some sections only moved.
-    public static func diff(_ diff: LayoutDiff, _ w: inout JSONWriter) {
+    package static func diff(_ diff: LayoutDiff, _ w: inout JSONWriter) {
         var writer = DiffWriter(diff)
         _ = writer.write(&w, untilByteCount: .max)
     }
 
     /// A section's frames, as `layout.get` returns them.
-    public static func section(_ frames: SectionFrames, _ w: inout JSONWriter) {
+    package static func section(_ frames: SectionFrames, _ w: inout JSONWriter) {
         sectionHead(frames, &w)
         w.key("items")
         w.beginArray()
@@ -102,7 +103,7 @@ public enum ReplyEncoding {
     }
 
     /// A query element.
-    public static func element(_ element: Element, _ w: inout JSONWriter) {
+    package static func element(_ element: Element, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("kind")
         w.value(element.kind.rawValue)
@@ -124,7 +125,7 @@ public enum ReplyEncoding {
         w.endObject()
     }
 
-    public static func size(_ size: Size, _ w: inout JSONWriter) {
+    package static func size(_ size: Size, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("w")
         w.value(size.width)
@@ -133,7 +134,7 @@ public enum ReplyEncoding {
         w.endObject()
     }
 
-    public static func rect(_ rect: Rect, _ w: inout JSONWriter) {
+    package static func rect(_ rect: Rect, _ w: inout JSONWriter) {
         w.fragment(maximumLength: rectLength) { rectText(rect, &$0) }
     }
 

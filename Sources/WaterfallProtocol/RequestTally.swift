@@ -2,58 +2,58 @@ import WaterfallWire
 
 /// Requests, errors by kind and latency, by method: what a connection counts while it answers one read, added into
 /// the daemon's totals once per read (one lock per read, never one per request).
-public struct RequestTally: Sendable, Equatable {
+package struct RequestTally: Sendable, Equatable {
     // MARK: Lifecycle
 
-    public init() {
+    package init() {
         requests = Array(repeating: 0, count: Self.rows)
         errors = Array(repeating: 0, count: Self.rows * Self.kinds.count)
         buckets = Array(repeating: 0, count: Self.rows * Self.bucketBounds.count)
         seconds = Array(repeating: 0, count: Self.rows)
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// Upper bounds of the latency buckets, in seconds: powers of four from 1 µs to 4 s (log-spaced, so that a
     /// pipelined update of a few microseconds and a bulk load of a second both land in a bucket of their own).
-    public static let bucketBounds: [Double] = (0..<12).map { k in (0..<k).reduce(1e-6) { bound, _ in bound * 4 } }
+    package static let bucketBounds: [Double] = (0..<12).map { k in (0..<k).reduce(1e-6) { bound, _ in bound * 4 } }
 
     /// The error kinds counted, in the order of the Errors article's table.
-    public static let kinds: [ErrorCode] = [
+    package static let kinds: [ErrorCode] = [
         .parseError, .invalidRequest, .unknownMethod, .badParams, .internalError, .notFound, .exists,
         .invalidGeometry, .tooLarge, .limit, .shuttingDown, .forbidden, .storage,
     ]
 
     /// A row per method (`Method.allCases` order), then one for lines whose method is not known.
-    public static let rows = Method.allCases.count + 1
+    package static let rows = Method.allCases.count + 1
 
     /// The name of row `row`: a method, or `"unknown"`.
-    public static func name(ofRow row: Int) -> String {
+    package static func name(ofRow row: Int) -> String {
         row < Method.allCases.count ? Method.allCases[row].rawValue : "unknown"
     }
 
     /// The row of `method`; nil is the row of lines with no known method.
     @inline(__always)
-    public static func row(of method: Method?) -> Int {
+    package static func row(of method: Method?) -> Int {
         guard let method else { return rows - 1 }
         return rowByMethod[method] ?? rows - 1
     }
 
     /// Requests answered, by row.
-    public private(set) var requests: [Int]
+    package private(set) var requests: [Int]
     /// Errors by row and kind: `errors[row * kinds.count + kind]`.
-    public private(set) var errors: [Int]
+    package private(set) var errors: [Int]
     /// Latencies by row and bucket (not cumulative): `buckets[row * bucketBounds.count + k]` counts latencies at
     /// most bound k and over bound k − 1; those over the last bound are the requests no bucket counts.
-    public private(set) var buckets: [Int]
+    package private(set) var buckets: [Int]
     /// The sum of latencies, by row.
-    public private(set) var seconds: [Double]
+    package private(set) var seconds: [Double]
 
     /// Whether nothing was counted.
-    public var isEmpty: Bool { requests.allSatisfy { $0 == 0 } }
+    package var isEmpty: Bool { requests.allSatisfy { $0 == 0 } }
 
     /// Counts one request of `row`, its error if it failed, and its latency.
-    public mutating func record(_ row: Int, error: ErrorCode?, seconds latency: Double) {
+    package mutating func record(_ row: Int, error: ErrorCode?, seconds latency: Double) {
         requests[row] += 1
         if let error, let kind = Self.kinds.firstIndex(of: error) { errors[row * Self.kinds.count + kind] += 1 }
         seconds[row] += latency
@@ -64,7 +64,7 @@ public struct RequestTally: Sendable, Equatable {
     }
 
     /// Adds `other`'s counts into these: only its rows that counted something (a read touches one or two).
-    public mutating func add(_ other: RequestTally) {
+    package mutating func add(_ other: RequestTally) {
         let kinds = Self.kinds.count
         let bounds = Self.bucketBounds.count
         for row in other.requests.indices where other.requests[row] > 0 {
@@ -76,7 +76,7 @@ public struct RequestTally: Sendable, Equatable {
     }
 
     /// Zeroes the rows that counted something, keeping the storage for the next read.
-    public mutating func clear() {
+    package mutating func clear() {
         let kinds = Self.kinds.count
         let bounds = Self.bucketBounds.count
         for row in requests.indices where requests[row] > 0 {

@@ -31,18 +31,18 @@ import WaterfallWire
 /// Numbers are written as precisely as the range needs: a top's column-width count to within 0.0025 px at the
 /// widest column of the range, an aspect ratio to within 0.0005 px at the widest container, px to 1/1000 and
 /// `%` to 1e-5; everything is clamped far past Chromium's own layout limit (about 2^25 px).
-public struct ResponsiveStylesheet: Sendable {
+package struct ResponsiveStylesheet: Sendable {
     /// The CSS text.
-    public internal(set) var css: [UInt8] = []
+    package internal(set) var css: [UInt8] = []
     /// The pieces written: the unconditional rules, and one per `@container` block.
-    public private(set) var pieces = 0
+    package private(set) var pieces = 0
 
     // MARK: Lifecycle
 
     /// Writes the stylesheet of `layout` for the elements of `sections` (nil: all) in the container `selector`.
     ///
     /// - Complexity: O(pieces × elements), and the text is O(what changes from piece to piece).
-    public init(_ layout: ResponsiveLayout, sections wanted: [Int]?, selector: String) {
+    package init(_ layout: ResponsiveLayout, sections wanted: [Int]?, selector: String) {
         guard let first = layout.pieces.first else { return }
         let listed = wanted ?? Array(first.sections.indices)
         let aspectDecimals = Self.decimals(within: 0.0005, at: layout.maxWidth)

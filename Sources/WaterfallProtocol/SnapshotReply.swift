@@ -8,11 +8,11 @@ import WaterfallWire
 /// and then only the arrays that change are copied. So a reply of any size costs the chunk being written and what
 /// the socket has not taken yet, never the whole reply (48 MB for a million items), and the layout's actor is free
 /// while the reply is written.
-public struct SnapshotReply: ChunkedReply {
+package struct SnapshotReply: ChunkedReply {
     // MARK: Lifecycle
 
     /// The `layout.get` reply listing `sections` (nil: all), after checking that each exists.
-    public init(id: RequestID, layout: Layout, sections: [Int]?) throws(ProtocolError) {
+    package init(id: RequestID, layout: Layout, sections: [Int]?) throws(ProtocolError) {
         let listed = sections ?? Array(0..<layout.sectionCount)
         for (k, s) in listed.enumerated() where s < 0 || s >= layout.sectionCount {
             throw ProtocolError(
@@ -26,7 +26,7 @@ public struct SnapshotReply: ChunkedReply {
     /// The `query` reply listing the elements in `rect`, in `order`: document order is written as it is found, a
     /// section at a time; reading order needs them all first, to sort them (Geometry, "Reading order"). `rect` and
     /// the frames written are on screen (a horizontal layout's are transposed).
-    public init(id: RequestID, layout: Layout, query screenRect: Rect, order: ElementOrder = .document) {
+    package init(id: RequestID, layout: Layout, query screenRect: Rect, order: ElementOrder = .document) {
         self.id = id
         self.layout = layout
         let rect = layout.screen.flowRect(screenRect)
@@ -37,14 +37,14 @@ public struct SnapshotReply: ChunkedReply {
     }
 
     /// A reply listing `elements`, given in flow terms, in their order (`items.get`).
-    public init(id: RequestID, layout: Layout, listing elements: [Element]) {
+    package init(id: RequestID, layout: Layout, listing elements: [Element]) {
         self.id = id
         self.layout = layout
         self.listing = .ordered(elements)
     }
 
     /// Refuses an item path that names no item of `layout` (`not_found`, naming `params.section` or `params.i`).
-    public static func check(_ item: ItemPath, in layout: Layout) throws(ProtocolError) {
+    package static func check(_ item: ItemPath, in layout: Layout) throws(ProtocolError) {
         guard item.section < layout.sectionCount else {
             throw ProtocolError(
                 .notFound, "params.section: \(item.section) is not a section (there are \(layout.sectionCount))")
@@ -55,16 +55,16 @@ public struct SnapshotReply: ChunkedReply {
         }
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// Items written per step: a step's frames are a small array (256 × 56 bytes), and a chunk is a few steps.
-    public static let itemsPerStep = 256
+    package static let itemsPerStep = 256
 
     /// Whether the whole reply, up to its newline, has been written.
-    public var isComplete: Bool { stage == .done }
+    package var isComplete: Bool { stage == .done }
 
     @discardableResult
-    public mutating func write(_ w: inout JSONWriter, untilByteCount byteCount: Int) -> Bool {
+    package mutating func write(_ w: inout JSONWriter, untilByteCount byteCount: Int) -> Bool {
         while stage != .done && w.byteCount < byteCount {
             step(&w)
         }

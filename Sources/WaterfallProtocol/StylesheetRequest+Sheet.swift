@@ -6,7 +6,7 @@ extension StylesheetRequest {
     ///
     /// - Throws: what `layout.create` throws for the inputs (its fields under `params.layout`), then what
     ///   `stylesheet(of:columnLimit:)` throws.
-    public func stylesheet(
+    package func stylesheet(
         ofInline spec: LayoutSpec, limits: LayoutLimits
     ) throws(ProtocolError) -> (sheet: ResponsiveStylesheet, layout: ResponsiveLayout) {
         do {
@@ -21,7 +21,7 @@ extension StylesheetRequest {
     ///
     /// - Throws: `bad_params` for a section the layout lacks or a layout with pixel snapping, `invalid_geometry`
     ///   when a section's column width is negative at `minWidth`, `limit` past the engine's bounds.
-    public func stylesheet(
+    package func stylesheet(
         of spec: LayoutSpec, columnLimit: Int
     ) throws(ProtocolError) -> (sheet: ResponsiveStylesheet, layout: ResponsiveLayout) {
         // not_found, as layout.get says of a section that does not exist (the Errors article).

@@ -3,7 +3,7 @@ import WaterfallLayout
 /// Reads back what `ByteWriter+Model` writes; every malformed field throws, naming the field and its file offset.
 extension ByteReader {
     @inline(__always)
-    public mutating func item() throws(FormatError) -> Item {
+    package mutating func item() throws(FormatError) -> Item {
         let tag = try u8("item tag")
         guard tag & 3 != 3, tag & (ItemTag.spanFull | ItemTag.spanColumns) != 0x30 else {
             throw malformed("item tag \(tag)")
@@ -24,7 +24,7 @@ extension ByteReader {
 
     /// The items of an insert: bare heights while every item is only a height (its tag is only its height's
     /// kind), as the wire decodes a bulk load's, so that a replayed insert is held as it was first applied.
-    public mutating func itemList() throws(FormatError) -> ItemList {
+    package mutating func itemList() throws(FormatError) -> ItemList {
         let n = try count("item count", limit: remaining)
         var heights: [Double] = []
         heights.reserveCapacity(n)
@@ -39,7 +39,7 @@ extension ByteReader {
         return ItemList(items)
     }
 
-    public mutating func items() throws(FormatError) -> [Item] {
+    package mutating func items() throws(FormatError) -> [Item] {
         // Every item takes at least one byte, so the count is bounded by what is left.
         let n = try count("item count", limit: remaining)
         var items: [Item] = []
@@ -48,7 +48,7 @@ extension ByteReader {
         return items
     }
 
-    public mutating func insets(_ what: String) throws(FormatError) -> Insets {
+    package mutating func insets(_ what: String) throws(FormatError) -> Insets {
         Insets(
             top: try double("\(what).top"), left: try double("\(what).left"), bottom: try double("\(what).bottom"),
             right: try double("\(what).right"))
@@ -57,7 +57,7 @@ extension ByteReader {
     /// A presence mask (bit k: property k of `SectionPropertyTable.all`), then the present values in table order.
     ///
     /// Files written before a property was added never set its bit, so they read as before.
-    public mutating func properties() throws(FormatError) -> SectionProperties {
+    package mutating func properties() throws(FormatError) -> SectionProperties {
         let table = SectionPropertyTable.all
         let mask = try varint("properties mask")
         guard mask >> UInt64(table.count) == 0 else { throw malformed("properties mask \(mask)") }
@@ -69,7 +69,7 @@ extension ByteReader {
     }
 
     /// Two bits per property (0 kept, 1 set, 2 reset), then the values that are set, in table order.
-    public mutating func sectionPatch() throws(FormatError) -> SectionPatch {
+    package mutating func sectionPatch() throws(FormatError) -> SectionPatch {
         let table = SectionPropertyTable.all
         let mask = try varint("patch mask")
         guard mask >> (2 * UInt64(table.count)) == 0 else { throw malformed("patch mask \(mask)") }
@@ -90,7 +90,7 @@ extension ByteReader {
         return p
     }
 
-    public mutating func layoutPatch() throws(FormatError) -> LayoutPatch {
+    package mutating func layoutPatch() throws(FormatError) -> LayoutPatch {
         let mask = try u8("layout patch mask")
         guard mask >> 7 == 0 else { throw malformed("layout patch mask \(mask)") }
         var p = LayoutPatch()
@@ -104,12 +104,12 @@ extension ByteReader {
         return p
     }
 
-    public mutating func section() throws(FormatError) -> SectionSpec {
+    package mutating func section() throws(FormatError) -> SectionSpec {
         SectionSpec(properties: try properties(), items: try items())
     }
 
     /// A layout's settings, as `ByteWriter.settings` writes them, in a spec without sections.
-    public mutating func settings() throws(FormatError) -> LayoutSpec {
+    package mutating func settings() throws(FormatError) -> LayoutSpec {
         // Minus the count of several widths, then the widths (see `ByteWriter.settings`).
         let first = try double("width")
         var widths = [first]
@@ -135,7 +135,7 @@ extension ByteReader {
         return widths
     }
 
-    public mutating func spec() throws(FormatError) -> LayoutSpec {
+    package mutating func spec() throws(FormatError) -> LayoutSpec {
         var spec = try settings()
         let n = try count("section count", limit: remaining)
         spec.sections.reserveCapacity(n)
@@ -143,7 +143,7 @@ extension ByteReader {
         return spec
     }
 
-    public mutating func command() throws(FormatError) -> LayoutCommand {
+    package mutating func command() throws(FormatError) -> LayoutCommand {
         let tag = try u8("command tag")
         switch tag {
         case CommandTag.insertItems:
@@ -181,7 +181,7 @@ extension ByteReader {
         }
     }
 
-    public mutating func commands() throws(FormatError) -> [LayoutCommand] {
+    package mutating func commands() throws(FormatError) -> [LayoutCommand] {
         let n = try count("command count", limit: remaining)
         var commands: [LayoutCommand] = []
         commands.reserveCapacity(n)

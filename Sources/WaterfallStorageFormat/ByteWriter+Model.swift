@@ -7,7 +7,7 @@ import WaterfallLayout
 /// span, an id, a kept column. A plain item of an integral height is 2 bytes below 128, 3 below 16,384; of any other height at
 /// most 9.
 extension ByteWriter {
-    public mutating func item(_ item: Item) {
+    package mutating func item(_ item: Item) {
         let h = Self.numberKind(item.height)
         var tag = h
         var w: UInt8 = 0
@@ -30,12 +30,12 @@ extension ByteWriter {
         if let column = item.column { varint(UInt64(clamping: column)) }
     }
 
-    public mutating func items(_ items: [Item]) {
+    package mutating func items(_ items: [Item]) {
         self.items(ItemList(items))
     }
 
     /// The count of `list`, then its items.
-    public mutating func items(_ list: ItemList) {
+    package mutating func items(_ list: ItemList) {
         varint(UInt64(list.count))
         itemSequence(list)
     }
@@ -45,7 +45,7 @@ extension ByteWriter {
     ///
     /// A plain item is its tag, which is its height's kind, and the height. Written into room made once, with no
     /// `Item` made and no append per byte, so that a bulk insert's journal record costs little next to its load.
-    public mutating func itemSequence(_ list: ItemList) {
+    package mutating func itemSequence(_ list: ItemList) {
         // Room for plain items up front (at most 9 bytes each): a bulk insert's record otherwise grows through
         // every power of two, copying itself each time.
         reserve(9 * list.count)
@@ -85,7 +85,7 @@ extension ByteWriter {
         bytes.removeSubrange(end...)
     }
 
-    public mutating func insets(_ insets: Insets) {
+    package mutating func insets(_ insets: Insets) {
         double(insets.top)
         double(insets.left)
         double(insets.bottom)
@@ -93,7 +93,7 @@ extension ByteWriter {
     }
 
     /// A presence mask (bit k: property k of `SectionPropertyTable.all`), then the present values in table order.
-    public mutating func properties(_ p: SectionProperties) {
+    package mutating func properties(_ p: SectionProperties) {
         let values = SectionPropertyTable.all.map { $0.value(in: p) }
         var mask: UInt64 = 0
         for (k, value) in values.enumerated() where value != nil { mask |= 1 << UInt64(k) }
@@ -102,7 +102,7 @@ extension ByteWriter {
     }
 
     /// Two bits per property (0 kept, 1 set, 2 reset), then the values that are set, in table order.
-    public mutating func patch(_ p: SectionPatch) {
+    package mutating func patch(_ p: SectionPatch) {
         let changes = SectionPropertyTable.all.map { $0.change(in: p) }
         var mask: UInt64 = 0
         for (k, change) in changes.enumerated() { mask |= UInt64(Self.state(change)) << (2 * UInt64(k)) }
@@ -110,7 +110,7 @@ extension ByteWriter {
         for case .set(let value)? in changes { self.value(value) }
     }
 
-    public mutating func patch(_ p: LayoutPatch) {
+    package mutating func patch(_ p: LayoutPatch) {
         var mask: UInt8 = 0
         if p.width != nil { mask |= 1 }
         if p.scale != nil { mask |= 2 }
@@ -135,7 +135,7 @@ extension ByteWriter {
         for v in values { double(v) }
     }
 
-    public mutating func section(_ section: SectionSpec) {
+    package mutating func section(_ section: SectionSpec) {
         properties(section.properties)
         items(section.items)
     }
@@ -146,7 +146,7 @@ extension ByteWriter {
     /// width is written byte for byte as before, and a reader from before refuses the others (a width < 0) rather
     /// than reading them as one width. The axis shares the direction's byte (bit 1: horizontal), so that files
     /// written before axes existed (0 or 1 there) read as vertical.
-    public mutating func settings(
+    package mutating func settings(
         widths: [Double], scale: Double, direction: Direction, axis: Axis, minContentHeight: Double,
         defaults: SectionProperties
     ) {
@@ -162,7 +162,7 @@ extension ByteWriter {
         properties(defaults)
     }
 
-    public mutating func spec(_ spec: LayoutSpec) {
+    package mutating func spec(_ spec: LayoutSpec) {
         settings(
             widths: spec.widths, scale: spec.scale, direction: spec.direction, axis: spec.axis,
             minContentHeight: spec.minContentHeight, defaults: spec.defaults)
@@ -170,7 +170,7 @@ extension ByteWriter {
         for s in spec.sections { section(s) }
     }
 
-    public mutating func command(_ command: LayoutCommand) {
+    package mutating func command(_ command: LayoutCommand) {
         switch command {
         case .insertItems(let s, let at, let items):
             u8(CommandTag.insertItems)
@@ -217,7 +217,7 @@ extension ByteWriter {
         }
     }
 
-    public mutating func commands(_ commands: [LayoutCommand]) {
+    package mutating func commands(_ commands: [LayoutCommand]) {
         varint(UInt64(commands.count))
         for c in commands { command(c) }
     }

@@ -2,9 +2,9 @@
 ///
 /// Slicing by 8 reads eight bytes per step through eight 256-entry tables, several times as fast as one table
 /// lookup per byte, so that checksumming a large snapshot stays small next to writing it.
-public enum CRC32C {
+package enum CRC32C {
     /// The checksum of `bytes`, continuing from `crc` (the checksum of what came before, 0 to start).
-    public static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         var c = ~crc
         guard var p = bytes.baseAddress else { return crc }
         var n = bytes.count
@@ -31,7 +31,7 @@ public enum CRC32C {
     }
 
     /// The checksum of `bytes`.
-    public static func checksum<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
+    package static func checksum<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
         if let crc = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0)) }) { return crc }
         return Array(bytes).withUnsafeBytes { checksum($0) }
     }

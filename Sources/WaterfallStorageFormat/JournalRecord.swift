@@ -1,7 +1,7 @@
 import WaterfallLayout
 
 /// One entry of a layout's journal: its creation, a run of commands applied as one change, or its drop.
-public enum JournalRecord: Sendable, Hashable {
+package enum JournalRecord: Sendable, Hashable {
     /// The layout `layout` was made from `spec`; it is at `seq` (1) after.
     case create(layout: String, seq: Int, spec: LayoutSpec)
     /// `commands` were applied as one change (one `Layout.apply`), taking the layout to `seq`.
@@ -9,10 +9,10 @@ public enum JournalRecord: Sendable, Hashable {
     /// The layout was dropped: whatever its files still hold is gone.
     case drop(layout: String)
 
-    // MARK: Public
+    // MARK: Package
 
     /// Appends the framed record to `w`.
-    public func encode(into w: inout ByteWriter) {
+    package func encode(into w: inout ByteWriter) {
         RecordFile.append(to: &w) { w in
             switch self {
             case .create(let layout, let seq, let spec):
@@ -32,7 +32,7 @@ public enum JournalRecord: Sendable, Hashable {
     }
 
     /// The framed record alone.
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var w = ByteWriter()
         encode(into: &w)
         return w.bytes
@@ -43,7 +43,7 @@ public enum JournalRecord: Sendable, Hashable {
     ///
     /// Counted, not encoded, for the commands that carry items: the reservation is made before every change, and
     /// encoding a bulk insert only to measure it would encode every item twice.
-    public static func encodedSizeBound(_ commands: [LayoutCommand]) -> Int {
+    package static func encodedSizeBound(_ commands: [LayoutCommand]) -> Int {
         // Frame, type byte, the longest seq varint, the command count.
         var bound = RecordFile.frameOverhead + 1 + 10 + 10
         for command in commands {
@@ -77,7 +77,7 @@ public enum JournalRecord: Sendable, Hashable {
     }
 
     /// Decodes the payload of one record, at `base` in its file.
-    public static func decode(_ payload: UnsafeRawBufferPointer, base: Int) throws(FormatError) -> JournalRecord {
+    package static func decode(_ payload: UnsafeRawBufferPointer, base: Int) throws(FormatError) -> JournalRecord {
         var r = ByteReader(payload, base: base)
         let record: JournalRecord
         switch try r.u8("record type") {
@@ -101,7 +101,7 @@ public enum JournalRecord: Sendable, Hashable {
     ///   problem (with whether it is a torn end) when the file does not end on a record boundary.
     /// - Throws: `FormatError` for a bad header, or for a record whose checksum holds but whose contents do not
     ///   decode (that is a bug or a different build, never a torn write).
-    public static func read(_ file: UnsafeRawBufferPointer) throws(FormatError) -> JournalContents {
+    package static func read(_ file: UnsafeRawBufferPointer) throws(FormatError) -> JournalContents {
         try RecordFile.checkHeader(file, .journal)
         let scan = RecordFile.scan(file)
         var records: [(offset: Int, record: JournalRecord)] = []
@@ -121,8 +121,8 @@ public enum JournalRecord: Sendable, Hashable {
 }
 
 /// A journal file read back.
-public struct JournalContents: Sendable {
+package struct JournalContents: Sendable {
     /// The valid records, each with the file offset its frame starts at.
-    public var records: [(offset: Int, record: JournalRecord)]
-    public var scan: RecordScan
+    package var records: [(offset: Int, record: JournalRecord)]
+    package var scan: RecordScan
 }

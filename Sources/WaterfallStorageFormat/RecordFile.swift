@@ -3,15 +3,15 @@
 ///
 /// The checksum covers the length so that a run of zeros (a file extended but never written, as a crash can
 /// leave on ext4) is not a valid empty record.
-public enum RecordFile {
+package enum RecordFile {
     /// The format version this build writes and reads.
-    public static let version: UInt16 = 1
-    public static let headerSize = 8
+    package static let version: UInt16 = 1
+    package static let headerSize = 8
     /// Length and checksum before each payload.
-    public static let frameOverhead = 8
+    package static let frameOverhead = 8
 
     /// What a file holds, by its magic.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         case journal
         case snapshot
 
@@ -20,7 +20,7 @@ public enum RecordFile {
     }
 
     /// The header of a new file of `kind`.
-    public static func header(_ kind: Kind, version: UInt16 = version) -> [UInt8] {
+    package static func header(_ kind: Kind, version: UInt16 = version) -> [UInt8] {
         var w = ByteWriter(capacity: headerSize)
         w.bytes.append(contentsOf: kind.magic)
         w.u16(version)
@@ -31,7 +31,7 @@ public enum RecordFile {
     /// Checks the header of a file of `kind`.
     ///
     /// - Throws: `FormatError.badMagic`, `.truncated` or `.unsupportedVersion` (naming the version found).
-    public static func checkHeader(_ file: UnsafeRawBufferPointer, _ kind: Kind) throws(FormatError) {
+    package static func checkHeader(_ file: UnsafeRawBufferPointer, _ kind: Kind) throws(FormatError) {
         guard file.count >= headerSize else { throw .truncated(offset: 0) }
         guard Array(file[0..<4]) == kind.magic else { throw .badMagic(expected: kind.name, offset: 0) }
         let found = UInt16(file[4]) | UInt16(file[5]) << 8
@@ -39,14 +39,14 @@ public enum RecordFile {
     }
 
     /// Frames the payload `body` writes and appends it to `w`.
-    public static func append(to w: inout ByteWriter, _ body: (inout ByteWriter) -> Void) {
+    package static func append(to w: inout ByteWriter, _ body: (inout ByteWriter) -> Void) {
         let start = beginRecord(&w)
         body(&w)
         endRecord(&w, startedAt: start)
     }
 
     /// Reserves a record's frame in `w` and returns where it starts; the payload follows, then `endRecord`.
-    public static func beginRecord(_ w: inout ByteWriter) -> Int {
+    package static func beginRecord(_ w: inout ByteWriter) -> Int {
         let start = w.bytes.count
         w.u32(0)
         w.u32(0)
@@ -54,7 +54,7 @@ public enum RecordFile {
     }
 
     /// Fills in the frame of the record begun at `start` with the length and checksum of what follows it.
-    public static func endRecord(_ w: inout ByteWriter, startedAt start: Int) {
+    package static func endRecord(_ w: inout ByteWriter, startedAt start: Int) {
         let length = w.bytes.count - start - frameOverhead
         precondition(length > 0 && length <= Int(UInt32.max), "a record's payload is 1 byte to 4 GB")
         w.patch(u32: UInt32(length), at: start)
@@ -68,7 +68,7 @@ public enum RecordFile {
 
     /// The records from `start` on: their payload ranges, where the last valid one ends, and why the scan stopped
     /// before the end of `file`, if it did.
-    public static func scan(_ file: UnsafeRawBufferPointer, from start: Int = headerSize) -> RecordScan {
+    package static func scan(_ file: UnsafeRawBufferPointer, from start: Int = headerSize) -> RecordScan {
         var scan = RecordScan(payloads: [], end: start, problem: nil)
         var offset = start
         while offset < file.count {
@@ -124,13 +124,13 @@ public enum RecordFile {
 }
 
 /// What `RecordFile.scan` found.
-public struct RecordScan: Sendable {
+package struct RecordScan: Sendable {
     /// The byte ranges of the valid payloads, in order.
-    public var payloads: [Range<Int>]
+    package var payloads: [Range<Int>]
     /// Where the last valid record ends: the length of the longest valid prefix.
-    public var end: Int
+    package var end: Int
     /// Why the scan stopped before the end of the file; nil when every byte was read.
-    public var problem: FormatError?
+    package var problem: FormatError?
     /// With a problem: whether nothing valid follows it, so it is a torn last write to cut off rather than damage.
-    public var isTorn = false
+    package var isTorn = false
 }

@@ -6,14 +6,14 @@ import WaterfallLayout
 ///
 /// Items are in the compact form of `ByteWriter.item`; a plain item costs its 3 to 9 bytes plus 8 bytes of framing
 /// per 65,536 items.
-public enum SnapshotFormat {
+package enum SnapshotFormat {
     /// Items per record: big enough that framing is noise, small enough that no record nears 4 GB.
-    public static let itemsPerRecord = 65_536
+    package static let itemsPerRecord = 65_536
 
     /// The snapshot file of `layout`, named `name`, covering the journal up to generation `generation`.
     ///
     /// - Complexity: O(items); reads the layout in place (a caller hands it an immutable copy).
-    public static func encode(_ layout: Layout, name: String, generation: UInt64) -> [UInt8] {
+    package static func encode(_ layout: Layout, name: String, generation: UInt64) -> [UInt8] {
         var w = ByteWriter(capacity: RecordFile.headerSize + 64 + layout.itemCount * 10)
         w.bytes.append(contentsOf: RecordFile.header(.snapshot))
         RecordFile.append(to: &w) { w in
@@ -59,7 +59,7 @@ public enum SnapshotFormat {
     ///
     /// - Throws: `FormatError` naming the offset of the first problem; a snapshot is written whole and renamed
     ///   into place, so unlike a journal's end, any damage is refused.
-    public static func decode(_ file: UnsafeRawBufferPointer) throws(FormatError) -> StoredLayout {
+    package static func decode(_ file: UnsafeRawBufferPointer) throws(FormatError) -> StoredLayout {
         let index = try self.index(file)
         var stored = index.layout
         stored.spec.sections.reserveCapacity(index.sections.count)
@@ -71,7 +71,7 @@ public enum SnapshotFormat {
     /// `section(_:in:)` then decodes, section by section (in parallel, if the caller likes).
     ///
     /// - Throws: `FormatError` naming the offset of the first problem.
-    public static func index(_ file: UnsafeRawBufferPointer) throws(FormatError) -> SnapshotIndex {
+    package static func index(_ file: UnsafeRawBufferPointer) throws(FormatError) -> SnapshotIndex {
         try RecordFile.checkHeader(file, .snapshot)
         let scan = RecordFile.scan(file)
         if let problem = scan.problem { throw problem }
@@ -120,7 +120,7 @@ public enum SnapshotFormat {
     /// Decodes the items of one section of an indexed snapshot.
     ///
     /// - Throws: `FormatError` naming the offset of the first malformed item.
-    public static func section(
+    package static func section(
         _ section: SnapshotIndex.Section, in file: UnsafeRawBufferPointer
     ) throws(FormatError) -> SectionSpec {
         var items: [Item] = []
@@ -155,29 +155,29 @@ public enum SnapshotFormat {
 }
 
 /// A snapshot's layout without its sections, and where each section's items are.
-public struct SnapshotIndex: Sendable {
+package struct SnapshotIndex: Sendable {
     /// One section: its own properties, its item count, and the payload ranges of its items records.
-    public struct Section: Sendable {
-        public var properties: SectionProperties
-        public var count: Int
-        public var records: [Range<Int>]
+    package struct Section: Sendable {
+        package var properties: SectionProperties
+        package var count: Int
+        package var records: [Range<Int>]
     }
 
     /// The layout with its settings and no sections.
-    public var layout: StoredLayout
-    public var sections: [Section]
-    public var itemCount: Int
+    package var layout: StoredLayout
+    package var sections: [Section]
+    package var itemCount: Int
 }
 
 /// A layout as a snapshot holds it: its inputs and version, not its frames.
-public struct StoredLayout: Sendable, Hashable {
-    public var name: String
-    public var seq: Int
+package struct StoredLayout: Sendable, Hashable {
+    package var name: String
+    package var seq: Int
     /// The journal generation the snapshot covers: segments up to this one hold nothing newer.
-    public var generation: UInt64
-    public var spec: LayoutSpec
+    package var generation: UInt64
+    package var spec: LayoutSpec
 
-    public init(name: String, seq: Int, generation: UInt64, spec: LayoutSpec) {
+    package init(name: String, seq: Int, generation: UInt64, spec: LayoutSpec) {
         self.name = name
         self.seq = seq
         self.generation = generation

@@ -16,7 +16,7 @@ package struct BulkFeed: Sendable {
         heights = (0..<count).map { _ in 20 + 380 * random.next() }
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// The heights as items: each `{"h": …}` written as JavaScript's `JSON.stringify` writes it (the shortest text
     /// that reads back, 17 significant digits for most), and the same rounded down to integers.

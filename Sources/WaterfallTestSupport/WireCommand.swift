@@ -18,7 +18,7 @@ package struct WireCommand: Sendable, CustomStringConvertible {
         params = request.params
     }
 
-    // MARK: Public
+    // MARK: Package
 
     package var description: String { "\(method) \(params)" }
 

@@ -3,7 +3,7 @@ import WaterfallModel
 
 extension ChangeMethod {
     /// What the change does, for the OpenRPC document.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .layoutConfigure: "Sets layout-wide settings (those named; defaults replaces the defaults as a whole)."
         case .sectionsInsert: "Inserts sections at a position."
@@ -19,7 +19,7 @@ extension ChangeMethod {
 
     /// The change's own params: those `CommandDecoding` reads after `layout`, `diff` and `anchor` (a batch op's
     /// params are exactly these).
-    public var params: [ParamDeclaration] {
+    package var params: [ParamDeclaration] {
         let index = WireSchema.index
         switch self {
         case .layoutConfigure:

@@ -2,14 +2,14 @@ import WaterfallJSON
 import WaterfallModel
 
 /// Turns the params of a mutating method into engine commands.
-public enum CommandDecoding {
+package enum CommandDecoding {
     /// The command of `method` from `p` (without its `layout` and `diff`, which the caller reads).
     ///
     /// `items.update`, the most frequent, decodes its small payload out of line and builds its command here, inlined
     /// into the caller: returned from the out-of-line switch over all methods, the command would be built in a
     /// temporary and copied twice more on the way out.
     @inlinable
-    public static func command(_ method: ChangeMethod, _ p: inout Params) throws(ProtocolError) -> LayoutCommand {
+    package static func command(_ method: ChangeMethod, _ p: inout Params) throws(ProtocolError) -> LayoutCommand {
         guard method == .itemsUpdate else { return try decodeCommand(method, &p) }
         let (section, updates) = try decodeItemUpdates(&p)
         return .updateItems(section: section, updates: updates)
@@ -17,7 +17,7 @@ public enum CommandDecoding {
 
     /// A list of section indices at `path`, none listed twice (`layout.get`: a repeat would only make its reply
     /// larger, without bound).
-    public static func distinctIndices(
+    package static func distinctIndices(
         _ nodes: JSONNode.Elements, _ path: @autoclosure () -> String
     ) throws(ProtocolError) -> [Int] {
         var result: [Int] = []
@@ -35,7 +35,7 @@ public enum CommandDecoding {
     /// The scroll anchor of a change, `"anchor": {"section": s, "i": k}`, both indices; nil when absent or null.
     ///
     /// Whether the item exists is the engine's business (`not_found`, against the layout as it is).
-    public static func anchor(_ p: inout Params) throws(ProtocolError) -> ItemPath? {
+    package static func anchor(_ p: inout Params) throws(ProtocolError) -> ItemPath? {
         guard let node = p.view("anchor"), !node.isNull else { return nil }
         var a = try p.nested(node, path: p.field("anchor"))
         let section = try a.index("section")
@@ -48,7 +48,7 @@ public enum CommandDecoding {
     /// `{"x": X, "w": W}` (whether the form fits the layout is the engine's business); nil when absent or null.
     ///
     /// `y` (`x`) must be finite and `h` (`w`) finite and > 0: `bad_params` naming the field and the value otherwise.
-    public static func viewport(_ p: inout Params) throws(ProtocolError) -> Viewport? {
+    package static func viewport(_ p: inout Params) throws(ProtocolError) -> Viewport? {
         guard let node = p.view("viewport"), !node.isNull else { return nil }
         var v = try p.nested(node, path: p.field("viewport"))
         // The start names the form: `x` makes it a horizontal band (then `y` and `h` are unknown fields there).
@@ -76,7 +76,7 @@ public enum CommandDecoding {
 
     /// The width a method that returns frames returns them at, `"width": W`; nil (the first width) when absent or
     /// null. Whether the layout has it is checked against the layout (`bad_params` naming it).
-    public static func frameWidth(_ p: inout Params) throws(ProtocolError) -> Double? {
+    package static func frameWidth(_ p: inout Params) throws(ProtocolError) -> Double? {
         try p.optionalDouble("width")
     }
 
@@ -127,7 +127,7 @@ public enum CommandDecoding {
     }
 
     /// The spec of `layout.create` (after its `layout` and `replace` are read).
-    public static func layoutSpec(_ p: inout Params) throws(ProtocolError) -> LayoutSpec {
+    package static func layoutSpec(_ p: inout Params) throws(ProtocolError) -> LayoutSpec {
         let patch = try layoutPatch(&p)
         guard let widths = patch.resolvedWidths else { throw p.missing("width") }
         let sections =
@@ -143,7 +143,7 @@ public enum CommandDecoding {
     }
 
     /// The ops of a `batch`, each `{"method", "params"}` with a batchable method.
-    public static func batch(_ nodes: JSONNode.Elements, _ path: String) throws(ProtocolError) -> [LayoutCommand] {
+    package static func batch(_ nodes: JSONNode.Elements, _ path: String) throws(ProtocolError) -> [LayoutCommand] {
         var commands: [LayoutCommand] = []
         commands.reserveCapacity(nodes.underestimatedCount)
         for (k, node) in nodes.enumerated() {
@@ -167,7 +167,8 @@ public enum CommandDecoding {
     ///
     /// What a client replays on the indices it holds: a method that is not a change, or a member no change has, is
     /// `bad_params` naming it, so that no op is ever skipped unread.
-    public static func appliedOps(_ nodes: JSONNode.Elements, _ path: String) throws(ProtocolError) -> [LayoutCommand] {
+    package static func appliedOps(_ nodes: JSONNode.Elements, _ path: String) throws(ProtocolError) -> [LayoutCommand]
+    {
         var commands: [LayoutCommand] = []
         commands.reserveCapacity(nodes.underestimatedCount)
         for (k, node) in nodes.enumerated() {

@@ -5,9 +5,9 @@ import WaterfallModel
 /// client, the tests and the benchmark spell a request one way.
 ///
 /// Params never include `layout` (the caller adds it first, where the Methods article's examples put it).
-public enum CommandEncoding {
+package enum CommandEncoding {
     /// The method and params of `command`.
-    public static func request(_ command: LayoutCommand) -> (method: ChangeMethod, params: JSONValue) {
+    package static func request(_ command: LayoutCommand) -> (method: ChangeMethod, params: JSONValue) {
         switch command {
         case .insertItems(let section, let at, let items):
             return (.itemsInsert, ["section": .integer(section), "at": .integer(at), "items": .array(items.map(item))])
@@ -35,7 +35,7 @@ public enum CommandEncoding {
 
     /// The members of `layout.create`'s params for `spec` (without `layout` and `replace`); settings equal to
     /// their defaults are left out.
-    public static func members(of spec: LayoutSpec) -> [(key: String, value: JSONValue)] {
+    package static func members(of spec: LayoutSpec) -> [(key: String, value: JSONValue)] {
         // One width as `width`, as before there were several; several as `widths`.
         var result: [(key: String, value: JSONValue)] =
             spec.widths.count == 1
@@ -52,7 +52,7 @@ public enum CommandEncoding {
     }
 
     /// The settings `patch` names, as `layout.configure` spells them.
-    public static func members(of patch: LayoutPatch) -> [(key: String, value: JSONValue)] {
+    package static func members(of patch: LayoutPatch) -> [(key: String, value: JSONValue)] {
         var result: [(key: String, value: JSONValue)] = []
         if let width = patch.width { result.append(("width", .double(width))) }
         if let widths = patch.widths { result.append(("widths", .array(widths.map { .double($0) }))) }
@@ -65,22 +65,22 @@ public enum CommandEncoding {
     }
 
     /// An item: `{"h", "w"?, "span"?, "id"?, "column"?}`.
-    public static func item(_ item: Item) -> JSONValue { .object(itemMembers(item)) }
+    package static func item(_ item: Item) -> JSONValue { .object(itemMembers(item)) }
 
     /// A section: its own properties and `items`.
-    public static func section(_ spec: SectionSpec) -> JSONValue {
+    package static func section(_ spec: SectionSpec) -> JSONValue {
         .object(members(of: spec.properties) + [("items", .array(spec.items.map(item)))])
     }
 
     /// The properties that are set, as section objects spell them.
-    public static func members(of p: SectionProperties) -> [(key: String, value: JSONValue)] {
+    package static func members(of p: SectionProperties) -> [(key: String, value: JSONValue)] {
         SectionPropertyTable.all.compactMap { property in
             property.value(in: p).map { (property.name, value($0)) }
         }
     }
 
     /// What a `sections.configure` patch names: set values, and `null` for a reset.
-    public static func members(of patch: SectionPatch) -> [(key: String, value: JSONValue)] {
+    package static func members(of patch: SectionPatch) -> [(key: String, value: JSONValue)] {
         SectionPropertyTable.all.compactMap { property in
             switch property.change(in: patch) {
             case nil: return nil
@@ -114,15 +114,15 @@ public enum CommandEncoding {
     }
 
     /// An item's position, `[section, item]`.
-    public static func path(_ path: ItemPath) -> JSONValue { [.integer(path.section), .integer(path.item)] }
+    package static func path(_ path: ItemPath) -> JSONValue { [.integer(path.section), .integer(path.item)] }
 
     /// A rect, `{"x", "y", "w", "h"}`.
-    public static func rect(_ rect: Rect) -> JSONValue {
+    package static func rect(_ rect: Rect) -> JSONValue {
         ["x": .double(rect.x), "y": .double(rect.y), "w": .double(rect.width), "h": .double(rect.height)]
     }
 
     /// A viewport, `{"y", "h"}`, or a horizontal layout's `{"x", "w"}`.
-    public static func viewport(_ viewport: Viewport) -> JSONValue {
+    package static func viewport(_ viewport: Viewport) -> JSONValue {
         viewport.axis == .horizontal
             ? ["x": .double(viewport.y), "w": .double(viewport.height)]
             : ["y": .double(viewport.y), "h": .double(viewport.height)]
@@ -153,5 +153,5 @@ public enum CommandEncoding {
 
 extension JSONValue {
     /// An integer value from an `Int`.
-    public static func integer(_ value: Int) -> JSONValue { .int(Int64(value)) }
+    package static func integer(_ value: Int) -> JSONValue { .int(Int64(value)) }
 }

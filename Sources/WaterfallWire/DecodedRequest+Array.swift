@@ -2,7 +2,7 @@ import WaterfallJSON
 
 extension DecodedRequest {
     /// Whether the request gets a reply: anything but a notification (a notification's errors get none either).
-    public var isAnswered: Bool {
+    package var isAnswered: Bool {
         switch self {
         case .tooLarge: true
         case .failed(_, _, let isNotification, _), .call(_, let isNotification, _): !isNotification
@@ -12,7 +12,7 @@ extension DecodedRequest {
     }
 
     /// The requests a line stands for: the elements of an array, one otherwise.
-    public var requestCount: Int {
+    package var requestCount: Int {
         if case .array(let elements) = self { elements.count } else { 1 }
     }
 

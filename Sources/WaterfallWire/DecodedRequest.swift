@@ -5,7 +5,7 @@ import WaterfallModel
 ///
 /// The server decodes a read's lines on the connection's thread while the requests before still run, so that a
 /// pipelining client's parsing and decoding overlap with the work of its changes.
-public enum DecodedRequest: Sendable {
+package enum DecodedRequest: Sendable {
     /// A line over `maxLineBytes`.
     case tooLarge
     /// A line that failed before running (parse error, bad envelope, unknown method, bad params), with its method
@@ -22,20 +22,25 @@ public enum DecodedRequest: Sendable {
     // MARK: Lifecycle
 
     /// Reads `line`; `reader` is the connection's parser, `maxBatchOps` the limit on a batch (of the `batch`
-    /// method's ops, and of a batch array's elements). `quick` false skips the one-pass reading of the commonest
-    /// request (`QuickRequest`), for the tests that compare the two. `allowsArray` false reads an array as an
-    /// invalid request (an element of a batch array).
-    public init(
-        _ line: InputLine, reader: inout JSONReader, maxBatchOps: Int, quick: Bool = true, allowsArray: Bool = true
-    ) {
+    /// method's ops, and of a batch array's elements). The commonest request is read in one pass
+    /// (`QuickRequest`); any other line is parsed and decoded in full (`init(parsing:reader:maxBatchOps:allowsArray:)`).
+    /// `allowsArray` false reads an array as an invalid request (an element of a batch array).
+    package init(_ line: InputLine, reader: inout JSONReader, maxBatchOps: Int, allowsArray: Bool = true) {
         guard case .line(let bytes) = line else {
             self = .tooLarge
             return
         }
-        if quick, let change = QuickRequest.itemsUpdate(bytes) {
+        if let change = QuickRequest.itemsUpdate(bytes) {
             self = .change(change)
             return
         }
+        self.init(parsing: bytes, reader: &reader, maxBatchOps: maxBatchOps, allowsArray: allowsArray)
+    }
+
+    /// Reads the line `bytes` through the JSON parser and the methods' decoders: the general reading, which the one-pass
+    /// reading of `QuickRequest` must agree with on every line it takes.
+    package init(parsing bytes: ArraySlice<UInt8>, reader: inout JSONReader, maxBatchOps: Int, allowsArray: Bool = true)
+    {
         var id = RequestID.none
         var isNotification = false
         var known: Method?
@@ -62,10 +67,10 @@ public enum DecodedRequest: Sendable {
         }
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// Reads and checks a layout name: 1–128 bytes of `[A-Za-z0-9._:-]`.
-    public static func layoutName(_ p: inout Params) throws(ProtocolError) -> String {
+    package static func layoutName(_ p: inout Params) throws(ProtocolError) -> String {
         let name = try p.string("layout")
         let bytes = name.utf8
         // Over the string's own storage: `allSatisfy` on the view would go through its generic iterator, a byte at
@@ -160,7 +165,7 @@ extension JSONReader {
     /// The reader for a connection's request lines (``DecodedRequest``): it keeps the items of a bulk
     /// `items.insert` as their heights (``JSONReader/readsHeightRuns``), one tape node per item where plain
     /// reading makes four.
-    public static func forRequests() -> JSONReader {
+    package static func forRequests() -> JSONReader {
         var reader = JSONReader()
         reader.readsHeightRuns = true
         return reader

@@ -4,35 +4,35 @@ import WaterfallModel
 ///
 /// Open like sourcekit-lsp's `ErrorCode`: a struct with static members rather than an enum, so adding a code never
 /// breaks a client that switches over the known ones.
-public struct ErrorCode: Sendable, Hashable {
-    public var code: Int
-    public var kind: StaticString
+package struct ErrorCode: Sendable, Hashable {
+    package var code: Int
+    package var kind: StaticString
 
-    public init(code: Int, kind: StaticString) {
+    package init(code: Int, kind: StaticString) {
         self.code = code
         self.kind = kind
     }
 
-    public static func == (lhs: ErrorCode, rhs: ErrorCode) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    package static func == (lhs: ErrorCode, rhs: ErrorCode) -> Bool { lhs.code == rhs.code }
+    @usableFromInline package func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-    public static let parseError = ErrorCode(code: -32700, kind: "parse_error")
-    public static let invalidRequest = ErrorCode(code: -32600, kind: "invalid_request")
-    public static let unknownMethod = ErrorCode(code: -32601, kind: "unknown_method")
-    public static let badParams = ErrorCode(code: -32602, kind: "bad_params")
-    public static let internalError = ErrorCode(code: -32603, kind: "internal")
-    public static let notFound = ErrorCode(code: -32001, kind: "not_found")
-    public static let exists = ErrorCode(code: -32002, kind: "exists")
-    public static let invalidGeometry = ErrorCode(code: -32003, kind: "invalid_geometry")
-    public static let tooLarge = ErrorCode(code: -32004, kind: "too_large")
-    public static let limit = ErrorCode(code: -32005, kind: "limit")
-    public static let shuttingDown = ErrorCode(code: -32006, kind: "shutting_down")
-    public static let forbidden = ErrorCode(code: -32007, kind: "forbidden")
+    package static let parseError = ErrorCode(code: -32700, kind: "parse_error")
+    package static let invalidRequest = ErrorCode(code: -32600, kind: "invalid_request")
+    package static let unknownMethod = ErrorCode(code: -32601, kind: "unknown_method")
+    package static let badParams = ErrorCode(code: -32602, kind: "bad_params")
+    package static let internalError = ErrorCode(code: -32603, kind: "internal")
+    package static let notFound = ErrorCode(code: -32001, kind: "not_found")
+    package static let exists = ErrorCode(code: -32002, kind: "exists")
+    package static let invalidGeometry = ErrorCode(code: -32003, kind: "invalid_geometry")
+    package static let tooLarge = ErrorCode(code: -32004, kind: "too_large")
+    package static let limit = ErrorCode(code: -32005, kind: "limit")
+    package static let shuttingDown = ErrorCode(code: -32006, kind: "shutting_down")
+    package static let forbidden = ErrorCode(code: -32007, kind: "forbidden")
     /// A change the daemon could not make durable (disk full, I/O error): nothing changed.
-    public static let storage = ErrorCode(code: -32008, kind: "storage")
+    package static let storage = ErrorCode(code: -32008, kind: "storage")
 
     /// Every code, in the Errors article's order, with when a request gets it (the OpenRPC document's errors).
-    public static let all: [(code: ErrorCode, when: String)] = [
+    package static let all: [(code: ErrorCode, when: String)] = [
         (parseError, "not JSON, or not UTF-8"),
         (invalidRequest, "not an object, no method, a wrong jsonrpc, an empty batch array"),
         (unknownMethod, "no such method"),
@@ -50,19 +50,20 @@ public struct ErrorCode: Sendable, Hashable {
 }
 
 /// A request that failed: the code, and a message for people that names the field and the value at fault.
-public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var code: ErrorCode
-    public var message: String
+@usableFromInline
+package struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var code: ErrorCode
+    package var message: String
 
-    public init(_ code: ErrorCode, _ message: String) {
+    package init(_ code: ErrorCode, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { "\(code.kind): \(message)" }
+    @usableFromInline package var description: String { "\(code.kind): \(message)" }
 
     /// `bad_params` for `field`: `what`.
-    public static func badParams(_ field: String, _ what: String) -> ProtocolError {
+    package static func badParams(_ field: String, _ what: String) -> ProtocolError {
         ProtocolError(.badParams, "\(field): \(what)")
     }
 
@@ -88,7 +89,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
 
 extension ProtocolError {
     /// The wire form of an engine error; `prefix` is where the engine's field paths start (usually `params`).
-    public init(_ error: LayoutError, prefix: String = "params") {
+    package init(_ error: LayoutError, prefix: String = "params") {
         let message = prefix.isEmpty ? error.description : error.prefixed(prefix).description
         switch error {
         case .invalidValue: self.init(.badParams, message)

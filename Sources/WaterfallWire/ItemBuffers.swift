@@ -20,7 +20,7 @@ import WaterfallModel
 ///
 /// Only arrays of `reusable` capacities are kept, so the pool holds at most `spares` of them whatever a client
 /// sends.
-public enum ItemBuffers {
+package enum ItemBuffers {
     /// The capacities worth keeping: large enough to be mapped on their own, small enough to hold idle.
     static let reusable = 2_048...20_000
     /// The shortest line whose items can fill an array the pool keeps: eight bytes an item (`{"h":1}` and a comma).
@@ -38,7 +38,7 @@ public enum ItemBuffers {
 
     /// Lets go of every spare: a client that streamed a bulk load has stopped (its connection has nothing left to do,
     /// `LineFramer.releaseSpares`), and an idle daemon holds no spares.
-    public static func release() {
+    package static func release() {
         items.release()
         heights.release()
     }

@@ -1,5 +1,5 @@
 /// One complete input line, or the marker of a line that was over the limit and discarded.
-public enum InputLine: Sendable, Equatable {
+package enum InputLine: Sendable, Equatable {
     /// The bytes of a line, without its `\n` and without a `\r` right before it; never empty.
     case line(ArraySlice<UInt8>)
     /// A line longer than the limit: its bytes were dropped as they arrived.
@@ -11,11 +11,11 @@ public enum InputLine: Sendable, Equatable {
 /// `\n` ends a line and a `\r` right before it is dropped; empty lines, and lines of only spaces and tabs, are
 /// skipped. A line whose content is longer than `maxLineBytes` is discarded as it streams in and reported once, as
 /// `.tooLarge`, when its `\n` arrives. Lines that lie wholly inside one chunk are returned as slices of that chunk, without a copy.
-public struct LineFramer: Sendable {
+package struct LineFramer: Sendable {
     // MARK: Lifecycle
 
     /// Creates a framer that accepts lines of up to `maxLineBytes` bytes (not counting `\r\n`).
-    public init(maxLineBytes: Int) {
+    package init(maxLineBytes: Int) {
         precondition(maxLineBytes > 0, "maxLineBytes must be positive")
         self.maxLineBytes = maxLineBytes
     }
@@ -23,12 +23,12 @@ public struct LineFramer: Sendable {
     // MARK: Internal
 
     /// The longest line content accepted; a change applies from the next line on.
-    public var maxLineBytes: Int {
+    package var maxLineBytes: Int {
         didSet { maxLineBytes = max(1, maxLineBytes) }
     }
 
     /// The bytes of the unfinished line held since the last chunk (0 while discarding).
-    public var bufferedByteCount: Int { partial.count }
+    package var bufferedByteCount: Int { partial.count }
 
     /// Calls `body` with the bytes of the unfinished line held since the last chunk (none while discarding).
     public func withUnfinishedLine<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -39,12 +39,12 @@ public struct LineFramer: Sendable {
     var spareCapacity: Int { spares.reduce(0) { $0 + $1.capacity } }
 
     /// Whether the unfinished line is already over the limit and being discarded.
-    public var isDiscarding: Bool { discarding }
+    package var isDiscarding: Bool { discarding }
 
     /// Consumes one chunk and returns the lines it completes, in order.
     ///
     /// - Complexity: O(n) in the chunk's length; bytes of a partial line are copied once.
-    public mutating func append(_ chunk: [UInt8]) -> [InputLine] {
+    package mutating func append(_ chunk: [UInt8]) -> [InputLine] {
         var lines: [InputLine] = []
         var start = chunk.startIndex
         chunk.withUnsafeBufferPointer { bytes in
@@ -74,7 +74,7 @@ public struct LineFramer: Sendable {
     /// Not at every chunk that ends with a line: a client that writes a bulk load line by line has its reads end so
     /// about every other time while the daemon is still busy with the lines before, and each line was then carried
     /// in fresh pages (38,500 page faults per million-item load against 17,000 for the same lines in one write).
-    public mutating func releaseSpares() -> (buffers: [[UInt8]], pooledLines: Bool) {
+    package mutating func releaseSpares() -> (buffers: [[UInt8]], pooledLines: Bool) {
         guard partial.isEmpty && !discarding else { return ([], false) }
         defer {
             spares = []
@@ -84,12 +84,12 @@ public struct LineFramer: Sendable {
     }
 
     /// Convenience for chunks that are slices of a larger buffer.
-    public mutating func append(_ chunk: ArraySlice<UInt8>) -> [InputLine] {
+    package mutating func append(_ chunk: ArraySlice<UInt8>) -> [InputLine] {
         append(Array(chunk))
     }
 
     /// Forgets any partial line, as when the connection is closed mid-line.
-    public mutating func reset() {
+    package mutating func reset() {
         partial = []
         spares = []
         discarding = false

@@ -81,10 +81,10 @@ extension Method: RawRepresentable, CaseIterable {
         ] + ChangeMethod.allCases.map(Method.change)
 
     /// The method named `name`, by a hash lookup rather than the synthesized comparison with every case in turn.
-    public static func named(_ name: String) -> Method? { byName[name] }
+    package static func named(_ name: String) -> Method? { byName[name] }
 
     /// The method a JSON string names, compared on its bytes (lengths first) without making a String.
-    public static func named(_ node: JSONNode) -> Method? {
+    package static func named(_ node: JSONNode) -> Method? {
         node.withView { named($0) }
     }
 
@@ -94,7 +94,7 @@ extension Method: RawRepresentable, CaseIterable {
     /// over a table of all twenty (whose access and retain cost more than the comparisons); inlined into the
     /// request reader, its one hot caller.
     @inline(__always)
-    public static func named(_ view: JSONView) -> Method? {
+    package static func named(_ view: JSONView) -> Method? {
         guard view.kind == .string else { return nil }
         switch view.rawBytes.count &- 2 {
         case 4: if view.isEqual(toKey: "ping") { return .ping }
@@ -139,7 +139,7 @@ extension Method: RawRepresentable, CaseIterable {
     }
 
     /// The declared request of a method other than the changes and `batch` (`DeclaredMethod`); nil for those.
-    public var requestType: (any DeclaredMethod.Type)? {
+    package var requestType: (any DeclaredMethod.Type)? {
         switch self {
         case .change, .batch: nil
         case .ping: PingRequest.self

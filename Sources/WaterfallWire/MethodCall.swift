@@ -6,7 +6,7 @@ import WaterfallModel
 /// The changes to an existing layout (the batchable methods and `batch`) are not here: they are
 /// `DecodedRequest.change`, since they run another way, as commands applied to one layout, a run of them to the same
 /// layout in one visit.
-public enum MethodCall: Sendable {
+package enum MethodCall: Sendable {
     case ping
     case version
     indirect case layoutCreate(LayoutCreateRequest)
@@ -27,7 +27,7 @@ public enum MethodCall: Sendable {
 
 extension MethodCall {
     /// The method this call runs.
-    public var method: Method {
+    package var method: Method {
         switch self {
         case .ping: .ping
         case .version: .version
@@ -50,23 +50,23 @@ extension MethodCall {
 }
 
 /// A decoded change to one layout: a single request or a batch, as engine commands.
-public struct LayoutChange: Sendable {
-    public var id: RequestID
-    public var isNotification: Bool
-    public var layout: String
-    public var commands: [LayoutCommand]
+package struct LayoutChange: Sendable {
+    package var id: RequestID
+    package var isNotification: Bool
+    package var layout: String
+    package var commands: [LayoutCommand]
     /// The requests as the `layout.changed` event repeats them.
-    public var ops: AppliedOps
-    public var wantsDiff: Bool
+    package var ops: AppliedOps
+    package var wantsDiff: Bool
     /// The scroll anchor the request named (indices before it): its result and event say where that item went.
-    public var anchor: ItemPath?
+    package var anchor: ItemPath?
     /// The viewport the request's diff is scoped to (before the change); nil for the full diff.
-    public var viewport: Viewport?
+    package var viewport: Viewport?
     /// The width whose diff, content size and anchor the result gives (a width of the layout after the change); nil
     /// for the first.
-    public var width: Double?
+    package var width: Double?
 
-    public init(
+    package init(
         id: RequestID, isNotification: Bool, layout: String, commands: [LayoutCommand], ops: AppliedOps,
         wantsDiff: Bool, anchor: ItemPath? = nil, viewport: Viewport? = nil, width: Double? = nil
     ) {
@@ -83,18 +83,18 @@ public struct LayoutChange: Sendable {
 }
 
 /// The requests a change applied, as its `layout.changed` event repeats them.
-public enum AppliedOps: Sendable {
+package enum AppliedOps: Sendable {
     /// One request: its method and its params, verbatim.
     case single(method: ChangeMethod, params: ArraySlice<UInt8>)
     /// A batch: its `ops` array, verbatim.
     case batch(ArraySlice<UInt8>)
 
-    public var isBatch: Bool {
+    package var isBatch: Bool {
         if case .batch = self { true } else { false }
     }
 
     /// The method of the request.
-    public var method: Method {
+    package var method: Method {
         switch self {
         case .single(let method, _): .change(method)
         case .batch: .batch

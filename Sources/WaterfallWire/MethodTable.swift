@@ -3,13 +3,13 @@ import WaterfallModel
 
 /// One param of a method as the OpenRPC document declares it: its name, schema, whether the decoder requires it,
 /// and what it means.
-public struct ParamDeclaration: Sendable {
-    public var name: String
-    public var schema: JSONValue
-    public var required: Bool
-    public var summary: String
+package struct ParamDeclaration: Sendable {
+    package var name: String
+    package var schema: JSONValue
+    package var required: Bool
+    package var summary: String
 
-    public init(_ name: String, _ schema: JSONValue, required: Bool = false, _ summary: String) {
+    package init(_ name: String, _ schema: JSONValue, required: Bool = false, _ summary: String) {
         self.name = name
         self.schema = schema
         self.required = required
@@ -18,23 +18,23 @@ public struct ParamDeclaration: Sendable {
 }
 
 /// One method as the OpenRPC document declares it: params, result schema and an example.
-public struct MethodDeclaration: Sendable {
-    public var method: Method
-    public var summary: String
-    public var params: [ParamDeclaration]
-    public var result: JSONValue
+package struct MethodDeclaration: Sendable {
+    package var method: Method
+    package var summary: String
+    package var params: [ParamDeclaration]
+    package var result: JSONValue
     /// An example request's params and its result (params name → value).
-    public var example: (params: [(key: String, value: JSONValue)], result: JSONValue)
+    package var example: (params: [(key: String, value: JSONValue)], result: JSONValue)
 }
 
 /// The declaration of every method, one switch over `Method` so that a new method cannot go undeclared; the
 /// OpenRPC document (`OpenRPCDocument`) is written from it and the tests check it against the decoder.
-public enum MethodTable {
+package enum MethodTable {
     /// Every method's declaration, in `Method.allCases` order.
-    public static let all: [MethodDeclaration] = Method.allCases.map(declaration)
+    package static let all: [MethodDeclaration] = Method.allCases.map(declaration)
 
     /// The declaration of `method`.
-    public static func declaration(_ method: Method) -> MethodDeclaration {
+    package static func declaration(_ method: Method) -> MethodDeclaration {
         let layout = ParamDeclaration.layout
         let mutation = WireSchema.ref("MutationResult")
         let mutationExample: JSONValue = ["seq": 2, "contentSize": ["w": 375, "h": 130]]

@@ -4,12 +4,12 @@ import WaterfallModel
 /// The protocol as an OpenRPC 1.3 document, `rpc.discover`'s result: every method of `MethodTable` with its params,
 /// result, errors and example; the shared shapes and the events in `components.schemas`; every `ErrorCode` in
 /// `components.errors`.
-public enum OpenRPCDocument {
+package enum OpenRPCDocument {
     /// The OpenRPC specification version the document follows.
-    public static let openrpcVersion = "1.3.2"
+    package static let openrpcVersion = "1.3.2"
 
     /// The document.
-    public static let value: JSONValue = [
+    package static let value: JSONValue = [
         "openrpc": .string(openrpcVersion),
         "info": [
             "title": "waterfalld",
@@ -29,7 +29,7 @@ public enum OpenRPCDocument {
     ]
 
     /// The document as JSON text, written once.
-    public static let bytes: [UInt8] = {
+    package static let bytes: [UInt8] = {
         var w = JSONWriter()
         w.write(value)
         return w.takeBytes()

@@ -10,7 +10,8 @@ import WaterfallJSON
 /// The readers the server calls per request are `@inlinable`, with the stored properties they touch
 /// `@usableFromInline`: called across the module boundary, each would pay a call chain and, for the initializer, a
 /// thunk that copies the 80-byte value through memory. Error paths stay out of line.
-public struct Params {
+@usableFromInline
+package struct Params {
     // The initializers live in an extension and values are made with the synthesized memberwise initializer: with
     // an initializer written here, the optimizer built each value in a temporary and copied it out (see `Request`).
 
@@ -29,56 +30,56 @@ extension Params {
 
     /// Wraps `node`, which must be an object (nil stands for an absent params object: empty).
     @inlinable @inline(__always)
-    public init(_ node: JSONNode?, path: String) throws(ProtocolError) {
+    package init(_ node: JSONNode?, path: String) throws(ProtocolError) {
         self = try makeParams(node?.unsafeView, owner: node, parent: path, index: -1)
     }
 
     /// Wraps element `index` of the array at `parent`, e.g. `params.items` and 3 for `params.items[3]`.
     @inlinable @inline(__always)
-    public init(_ node: JSONNode?, in parent: String, at index: Int) throws(ProtocolError) {
+    package init(_ node: JSONNode?, in parent: String, at index: Int) throws(ProtocolError) {
         self = try makeParams(node?.unsafeView, owner: node, parent: parent, index: index)
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// The object's path in the request, e.g. `params` or `params.items[3]`.
-    public var path: String { index < 0 ? parent : "\(parent)[\(index)]" }
+    package var path: String { index < 0 ? parent : "\(parent)[\(index)]" }
 
     /// Whether the object has `key` (even as null).
-    public func contains(_ key: StaticString) -> Bool {
+    package func contains(_ key: StaticString) -> Bool {
         object?[key] != nil
     }
 
     /// The raw node of `key`, marking it read; nil when absent.
-    public mutating func node(_ key: StaticString) -> JSONNode? {
+    package mutating func node(_ key: StaticString) -> JSONNode? {
         guard let value = view(key) else { return nil }
         return owner?.node(for: value)
     }
 
     /// The path of member `key`.
-    public func field(_ key: StaticString) -> String { "\(path).\(key)" }
+    @usableFromInline package func field(_ key: StaticString) -> String { "\(path).\(key)" }
 
     @inlinable @inline(__always)
-    public mutating func string(_ key: StaticString) throws(ProtocolError) -> String {
+    package mutating func string(_ key: StaticString) throws(ProtocolError) -> String {
         guard let value = try optionalString(key) else { throw missing(key) }
         return value
     }
 
     @inlinable @inline(__always)
-    public mutating func optionalString(_ key: StaticString) throws(ProtocolError) -> String? {
+    package mutating func optionalString(_ key: StaticString) throws(ProtocolError) -> String? {
         guard let node = view(key), !node.isNull else { return nil }
         guard let value = node.string else { throw wrongType(key, node, "a string") }
         return value
     }
 
     @inlinable @inline(__always)
-    public mutating func int(_ key: StaticString) throws(ProtocolError) -> Int {
+    package mutating func int(_ key: StaticString) throws(ProtocolError) -> Int {
         guard let value = try optionalInt(key) else { throw missing(key) }
         return value
     }
 
     @inlinable @inline(__always)
-    public mutating func optionalInt(_ key: StaticString) throws(ProtocolError) -> Int? {
+    package mutating func optionalInt(_ key: StaticString) throws(ProtocolError) -> Int? {
         guard let node = view(key), !node.isNull else { return nil }
         guard node.kind == .number, let value = node.int else { throw Self.notAnInteger(node, field(key)) }
         return value
@@ -86,32 +87,32 @@ extension Params {
 
     /// An index or position (`WireRange.index`).
     @inlinable @inline(__always)
-    public mutating func index(_ key: StaticString) throws(ProtocolError) -> Int {
+    package mutating func index(_ key: StaticString) throws(ProtocolError) -> Int {
         try WireRange.check(int(key), in: WireRange.index, field(key))
     }
 
     @inlinable @inline(__always)
-    public mutating func double(_ key: StaticString) throws(ProtocolError) -> Double {
+    package mutating func double(_ key: StaticString) throws(ProtocolError) -> Double {
         guard let value = try optionalDouble(key) else { throw missing(key) }
         return value
     }
 
     @inlinable @inline(__always)
-    public mutating func optionalDouble(_ key: StaticString) throws(ProtocolError) -> Double? {
+    package mutating func optionalDouble(_ key: StaticString) throws(ProtocolError) -> Double? {
         guard let node = view(key), !node.isNull else { return nil }
         guard let value = node.double else { throw Self.notANumber(node, field(key)) }
         return value
     }
 
     @inlinable @inline(__always)
-    public mutating func optionalBool(_ key: StaticString) throws(ProtocolError) -> Bool? {
+    package mutating func optionalBool(_ key: StaticString) throws(ProtocolError) -> Bool? {
         guard let node = view(key), !node.isNull else { return nil }
         guard let value = node.bool else { throw wrongType(key, node, "true or false") }
         return value
     }
 
     /// The elements of array `key`, read in place (no array of nodes is built).
-    public mutating func array(_ key: StaticString) throws(ProtocolError) -> JSONNode.Elements {
+    package mutating func array(_ key: StaticString) throws(ProtocolError) -> JSONNode.Elements {
         let array = try arrayView(key)
         // Unreachable without an owner (an absent object has no arrays), but kept as a safe fallback.
         guard let owner else { throw missing(key) }
@@ -120,7 +121,7 @@ extension Params {
 
     /// Rejects the first member that no accessor read.
     @inlinable @inline(__always)
-    public func finish() throws(ProtocolError) {
+    package func finish() throws(ProtocolError) {
         guard let object else { return }
         let count = object.count
         if count < 64 && used == (UInt64(1) << UInt64(count)) - 1 { return }

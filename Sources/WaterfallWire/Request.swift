@@ -1,7 +1,8 @@
 import WaterfallJSON
 
 /// A request's id, echoed unchanged in its reply.
-public enum RequestID: Sendable, Hashable {
+@usableFromInline
+package enum RequestID: Sendable, Hashable {
     /// No id: the reply says `"id": null`.
     case none
     case int(Int64)
@@ -14,12 +15,13 @@ public enum RequestID: Sendable, Hashable {
 /// Its initializers live in an extension, and values are made with the synthesized memberwise initializer: with an
 /// initializer written in the body, the optimizer builds each request twice on the stack and copies it with a
 /// retain and a release per reference.
-public struct Request: Sendable {
-    public var id: RequestID
+@usableFromInline
+package struct Request: Sendable {
+    package var id: RequestID
     /// The known method it names, or nil (`unknown_method`).
-    public var knownMethod: Method?
+    package var knownMethod: Method?
     /// `"jsonrpc": "2.0"` without an id: it runs, and gets no reply.
-    public var isNotification: Bool
+    package var isNotification: Bool
     /// The parsed line. A request holds it, rather than a node for its params, so that reading one costs a single
     /// retain (the node made when `params` is read), not one more for a stored node.
     @usableFromInline let document: JSONDocument
@@ -38,7 +40,7 @@ extension Request {
     /// - Throws: `ProtocolError` (`invalid_request`, `unknown_method` or `bad_params`); `partialID` then holds the
     ///   id if one could be read, so the error reply can echo it.
     @inlinable
-    public init(_ document: JSONDocument, partialID: inout RequestID) throws(ProtocolError) {
+    package init(_ document: JSONDocument, partialID: inout RequestID) throws(ProtocolError) {
         var isNotification = false
         self = try readRequest(document, &partialID, &isNotification)
     }
@@ -47,22 +49,22 @@ extension Request {
     /// throws, once the request reads as a notification (`"jsonrpc": "2.0"`, a string `method`, no `id`): its
     /// error then gets no reply.
     @inlinable
-    public init(
+    package init(
         _ document: JSONDocument, partialID: inout RequestID, isNotification: inout Bool
     ) throws(ProtocolError) {
         self = try readRequest(document, &partialID, &isNotification)
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// The method's name as sent.
-    public var method: String {
+    package var method: String {
         knownMethod?.rawValue ?? document.withRoot { $0.member(at: methodPosition)?.value.string } ?? ""
     }
 
     /// The params object, or nil when absent.
     @inlinable
-    public var params: JSONNode? {
+    package var params: JSONNode? {
         guard paramsPosition >= 0 else { return nil }
         return document.withRoot { root in root.member(at: paramsPosition).map { document.node(for: $0.value) } }
     }

@@ -3,23 +3,23 @@
 ///
 /// The rule is pure (the caller says which paths are directories); the daemon then creates and checks the private
 /// directory, while a client only connects.
-public enum SocketLocation {
+package enum SocketLocation {
     /// The file name used inside `$XDG_RUNTIME_DIR` and the private directory.
-    public static let fileName = "waterfalld.sock"
+    package static let fileName = "waterfalld.sock"
 
     /// The environment variable that names the socket.
-    public static let environmentKey = "WATERFALLD_SOCKET"
+    package static let environmentKey = "WATERFALLD_SOCKET"
 
     /// What the rule chose: the path, and the private directory it lies in when it fell back to the temporary
     /// directory (nil otherwise).
-    public struct Resolution: Sendable, Hashable {
-        public var path: String
-        public var privateDirectory: String?
+    package struct Resolution: Sendable, Hashable {
+        package var path: String
+        package var privateDirectory: String?
     }
 
     /// `configured` if set, else `$WATERFALLD_SOCKET`, else `$XDG_RUNTIME_DIR/waterfalld.sock` (when it is a
     /// directory), else `<temporaryDirectory>/waterfalld-<uid>/waterfalld.sock`.
-    public static func resolve(
+    package static func resolve(
         configured: String?, environment: [String: String], uid: UInt32, temporaryDirectory: String = "/tmp",
         isDirectory: (String) -> Bool
     ) -> Resolution {

@@ -50,7 +50,7 @@ public struct StylesheetRequest: Sendable, Hashable {
     }
 
     /// Reads `layout.css`'s params; every range is checked here, the sections' existence against the layout later.
-    public init(_ p: inout Params) throws(ProtocolError) {
+    package init(_ p: inout Params) throws(ProtocolError) {
         if let node = p.view("layout"), node.kind == .object {
             var inputs = try p.nested(node, path: "params.layout")
             source = .inline(try CommandDecoding.layoutSpec(&inputs))

@@ -5,19 +5,19 @@
 /// in 32 bits, and `maxItemsPerLayout` is capped there), so that an index plus a count (at most a line's length) can
 /// never overflow. An index within range that names nothing is `not_found`, decided against the layout. Only a
 /// request's `id` takes the whole int64 range.
-public enum WireRange {
+@usableFromInline package enum WireRange {
     /// Section and item indices and positions (`at`, `section`, `i`, `from`, `to`, the index lists).
-    public static let index: ClosedRange<Int> = 0...Int(Int32.max)
+    @usableFromInline package static let index: ClosedRange<Int> = 0...Int(Int32.max)
     /// Counts that are at least one: `span` (clamped to the column count, Geometry article) and `maxColumns`.
-    public static let count: ClosedRange<Int> = 1...Int(Int32.max)
+    package static let count: ClosedRange<Int> = 1...Int(Int32.max)
     /// `columns`: the most a section may have.
-    public static let columns: ClosedRange<Int> = 1...1024
+    package static let columns: ClosedRange<Int> = 1...1024
     /// An item's kept `column` in a stable section: a column of the widest section.
-    public static let column: ClosedRange<Int> = 0...1023
+    package static let column: ClosedRange<Int> = 0...1023
 
     /// `value` when it lies in `range`, else the `bad_params` error for `field`.
     @inlinable @inline(__always)
-    public static func check(
+    package static func check(
         _ value: Int, in range: ClosedRange<Int>, _ field: @autoclosure () -> String
     ) throws(ProtocolError) -> Int {
         guard range.contains(value) else { throw outOfRange(value, range, field()) }

@@ -4,50 +4,50 @@ import WaterfallModel
 /// JSON Schema pieces for the OpenRPC document, and the shared shapes of the protocol (`components.schemas`),
 /// built from the declarations the decoder checks against: `WireRange`, `SectionPropertyTable`, `Validation`'s
 /// bounds and the engine's enums.
-public enum WireSchema {
+package enum WireSchema {
     // MARK: Builders
 
     /// An integer within `range`.
-    public static func integer(_ range: ClosedRange<Int>) -> JSONValue {
+    package static func integer(_ range: ClosedRange<Int>) -> JSONValue {
         ["type": "integer", "minimum": .int(Int64(range.lowerBound)), "maximum": .int(Int64(range.upperBound))]
     }
 
     /// An integer of the int64 range with no other bound (`seq`, counts the daemon writes).
-    public static let anyInteger: JSONValue = ["type": "integer"]
-    public static let number: JSONValue = ["type": "number"]
-    public static let string: JSONValue = ["type": "string"]
-    public static let boolean: JSONValue = ["type": "boolean"]
+    package static let anyInteger: JSONValue = ["type": "integer"]
+    package static let number: JSONValue = ["type": "number"]
+    package static let string: JSONValue = ["type": "string"]
+    package static let boolean: JSONValue = ["type": "boolean"]
     /// A length: a number from 0 to 10⁹ points (`Validation.length`).
-    public static let length: JSONValue = ["type": "number", "minimum": 0, "maximum": .double(Validation.maxLength)]
+    package static let length: JSONValue = ["type": "number", "minimum": 0, "maximum": .double(Validation.maxLength)]
     /// A length > 0 (`Validation.width`).
-    public static let positiveLength: JSONValue = [
+    package static let positiveLength: JSONValue = [
         "type": "number", "exclusiveMinimum": 0, "maximum": .double(Validation.maxLength),
     ]
     /// A section or item index or position.
-    public static let index = integer(WireRange.index)
+    package static let index = integer(WireRange.index)
 
     /// One of `names`.
-    public static func oneOf(_ names: [String]) -> JSONValue {
+    package static func oneOf(_ names: [String]) -> JSONValue {
         ["type": "string", "enum": .array(names.map(JSONValue.string))]
     }
 
     /// An array of `items`.
-    public static func array(_ items: JSONValue, unique: Bool = false) -> JSONValue {
+    package static func array(_ items: JSONValue, unique: Bool = false) -> JSONValue {
         unique ? ["type": "array", "items": items, "uniqueItems": true] : ["type": "array", "items": items]
     }
 
     /// `schema`, or null (which the decoder reads as absent, or as a reset of a section property).
-    public static func nullable(_ schema: JSONValue) -> JSONValue {
+    package static func nullable(_ schema: JSONValue) -> JSONValue {
         ["oneOf": [schema, ["type": "null"]]]
     }
 
     /// A reference to `components.schemas.name`.
-    public static func ref(_ name: String) -> JSONValue {
+    package static func ref(_ name: String) -> JSONValue {
         ["$ref": .string("#/components/schemas/" + name)]
     }
 
     /// An object with exactly `properties` (`additionalProperties: false` unless `open`), `required` among them.
-    public static func object(
+    package static func object(
         _ properties: [(String, JSONValue)], required: [String] = [], open: Bool = false, description: String? = nil
     ) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("type", "object")]
@@ -61,12 +61,12 @@ public enum WireSchema {
     // MARK: Shapes
 
     /// A layout name: 1–128 bytes of `[A-Za-z0-9._:-]` (`DecodedRequest.layoutName`).
-    public static let layoutName: JSONValue = [
+    package static let layoutName: JSONValue = [
         "type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$",
     ]
 
     /// The schema of a section property of `kind`, as `ModelDecoding` reads it and `Validation` bounds it.
-    public static func property(_ kind: PropertyKind) -> JSONValue {
+    package static func property(_ kind: PropertyKind) -> JSONValue {
         switch kind {
         case .columns: integer(WireRange.columns)
         case .count: integer(WireRange.count)
@@ -91,7 +91,7 @@ public enum WireSchema {
     }
 
     /// Every section property of `SectionPropertyTable`, each nullable (null leaves it unset, or resets it).
-    public static var sectionProperties: [(String, JSONValue)] {
+    package static var sectionProperties: [(String, JSONValue)] {
         SectionPropertyTable.all.map { ($0.name, nullable(property($0.kind))) }
     }
 
@@ -124,7 +124,7 @@ public enum WireSchema {
     }
 
     /// `components.schemas`: the shapes several methods share.
-    public static var components: [(key: String, value: JSONValue)] {
+    package static var components: [(key: String, value: JSONValue)] {
         let frame: [(String, JSONValue)] = [("x", number), ("y", number), ("w", number), ("h", number)]
         let itemFrame = object([("i", index)] + frame + [("id", string)], required: ["i", "x", "y", "w", "h"])
         // A horizontal layout names what runs along its feed for x (Geometry, "Horizontal feeds"): a section's

@@ -1,5 +1,5 @@
 import Glibc
-@_spi(NumberFormatting) import WaterfallJSON
+import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 import WaterfallTestSupport

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 // README example begin
 import WaterfallClient
-import WaterfallLayout
 
 /// Creates the layout "feed", then keeps a frame model in sync with it, whoever changes it, until it is dropped.
 func follow(socket: String? = nil) async throws -> FrameModel {

@@ -185,7 +185,7 @@ import WaterfallWire
 
     private static func general(_ bytes: ArraySlice<UInt8>) -> DecodedRequest {
         var reader = JSONReader.forRequests()
-        return DecodedRequest(.line(bytes), reader: &reader, maxBatchOps: 10_000, quick: false)
+        return DecodedRequest(parsing: bytes, reader: &reader, maxBatchOps: 10_000)
     }
 
     /// Whether `general` is the change `quick` is, member by member.

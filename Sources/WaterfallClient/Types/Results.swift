@@ -6,7 +6,7 @@ import WaterfallWire
 /// type, which the daemon encodes.
 public typealias AnchorResult = WaterfallModel.AnchorOutcome
 
-/// The results of the methods, declared with the methods in the protocol module.
+/// The results of the methods, declared with the methods in the wire module.
 public typealias MutationResult = WaterfallWire.MutationResult
 public typealias ViewportSnapshot = WaterfallWire.ViewportSnapshot
 public typealias LayoutFrames = WaterfallWire.LayoutFrames
@@ -38,7 +38,7 @@ public struct MutationOptions: Sendable, Hashable {
     }
 }
 
-/// One layout of `layout.list`: the protocol module's type, which the daemon encodes.
+/// One layout of `layout.list`: the wire module's type, which the daemon encodes.
 public typealias LayoutSummary = WaterfallWire.LayoutSummary
 
 /// A request as a `layout.changed` event repeats it, and as `batch` takes it.

@@ -85,7 +85,7 @@ package final class LayoutService: SessionHandler {
     /// server has stopped.
     package func close() { store?.close() }
 
-    // MARK: Public
+    // MARK: Package
 
     package func openSession(peer: PeerCredentials, output: any OutputSink) -> any Session {
         ClientSession(service: self, output: output, peer: peer)

@@ -38,7 +38,7 @@ package final class DurableStore: Sendable {
     // snapshot's work, where waiting for that queue would never return.
     deinit { shutDown(waitingForSnapshots: false) }
 
-    // MARK: Public
+    // MARK: Package
 
     package let directory: StateDirectory
     package let options: StoreOptions

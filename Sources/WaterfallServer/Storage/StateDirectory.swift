@@ -36,7 +36,7 @@ package final class StateDirectory: Sendable {
 
     deinit { release() }
 
-    // MARK: Public
+    // MARK: Package
 
     package let path: String
 

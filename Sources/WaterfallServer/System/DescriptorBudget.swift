@@ -25,7 +25,7 @@ package struct DescriptorBudget: Sendable, Equatable {
         connections = available - journals
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// A limit too small to run with: the one-line start-up error names it and what is needed.
     package struct TooSmall: Error, Equatable, CustomStringConvertible {

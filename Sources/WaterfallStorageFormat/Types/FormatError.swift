@@ -1,5 +1,5 @@
 /// Why stored bytes cannot be read; each case names the byte offset at fault, from the start of the file.
-public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file does not start with this format's magic (it is not one of our files, or not of this kind).
     case badMagic(expected: String, offset: Int)
     /// The file was written in a format version this build does not read.
@@ -11,7 +11,7 @@ public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A record's contents are not a valid encoding: `what` says which field.
     case malformed(offset: Int, what: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badMagic(let expected, let offset):
             return "at byte \(offset): not a \(expected) file (bad magic)"
@@ -27,7 +27,7 @@ public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The offset the error names, if any.
-    public var offset: Int? {
+    package var offset: Int? {
         switch self {
         case .badMagic(_, let offset), .truncated(let offset), .checksum(let offset), .malformed(let offset, _):
             return offset

@@ -35,7 +35,7 @@ package final class FuzzDaemon {
         }
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// The standard error of the current (or last) process.
     package var standardError: String {

@@ -38,7 +38,7 @@ package indirect enum FuzzJSON: Sendable {
         }
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// A JSON string literal of `text`.
     package static func string(_ text: String) -> FuzzJSON { .raw(JSONValue.string(text).jsonText) }

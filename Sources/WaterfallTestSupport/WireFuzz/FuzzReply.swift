@@ -64,7 +64,7 @@ package struct FuzzReply {
         }
     }
 
-    // MARK: Public
+    // MARK: Package
 
     package var isError: Bool { kind != nil }
 

@@ -35,7 +35,7 @@ package final class WireFuzzer {
         socket = try LineSocket(path: daemon.socketPath)
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// Runs `cases`, `slots` at a time.
     package func run(_ cases: some Sequence<FuzzCase>) {

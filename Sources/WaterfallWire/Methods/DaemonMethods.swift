@@ -1,15 +1,15 @@
 import WaterfallJSON
 
 /// `ping`: checks that the daemon answers.
-public struct PingRequest: ParameterlessMethod {
+public struct PingRequest: ParameterlessMethod, DeclaredMethod {
     public typealias Result = Void
 
     public init() {}
 
     public static let method = Method.ping
-    public var call: MethodCall { .ping }
+    package var call: MethodCall { .ping }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         declare(
             "Checks that the daemon answers.", [], result: WireSchema.object([("pong", ["const": true])]), example: [],
             ["pong": true])
@@ -19,16 +19,16 @@ public struct PingRequest: ParameterlessMethod {
 }
 
 /// `version`: the daemon's name, version, protocol version, instance and limits.
-public struct VersionRequest: ParameterlessMethod {
+public struct VersionRequest: ParameterlessMethod, DeclaredMethod {
     /// The protocol version `version` reports.
     public static let protocolVersion = 2
 
     public init() {}
 
     public static let method = Method.version
-    public var call: MethodCall { .version }
+    package var call: MethodCall { .version }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let limits: JSONValue = ["type": "object", "additionalProperties": WireSchema.anyInteger]
         let result = WireSchema.object(
             [
@@ -56,13 +56,13 @@ public struct VersionRequest: ParameterlessMethod {
 }
 
 /// `stats`: the daemon's counters.
-public struct StatsRequest: ParameterlessMethod {
+public struct StatsRequest: ParameterlessMethod, DeclaredMethod {
     public init() {}
 
     public static let method = Method.stats
-    public var call: MethodCall { .stats }
+    package var call: MethodCall { .stats }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let counters = ["uptimeSeconds", "requests", "errors", "layouts", "sections", "items", "subscriptions"]
         let result = WireSchema.object(
             counters.map { ($0, WireSchema.number) } + [
@@ -83,16 +83,16 @@ public struct StatsRequest: ParameterlessMethod {
 }
 
 /// `metrics`: `stats` in Prometheus' text format.
-public struct MetricsRequest: ParameterlessMethod {
+public struct MetricsRequest: ParameterlessMethod, DeclaredMethod {
     /// The media type of the metrics text: Prometheus' text format 0.0.4.
     public static let contentType = "text/plain; version=0.0.4"
 
     public init() {}
 
     public static let method = Method.metrics
-    public var call: MethodCall { .metrics }
+    package var call: MethodCall { .metrics }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let result = WireSchema.object(
             [("contentType", WireSchema.string), ("text", WireSchema.string)], required: ["contentType", "text"])
         return declare(
@@ -107,13 +107,13 @@ public struct MetricsRequest: ParameterlessMethod {
 }
 
 /// `rpc.discover`: the protocol as an OpenRPC document.
-public struct DiscoverRequest: ParameterlessMethod {
+public struct DiscoverRequest: ParameterlessMethod, DeclaredMethod {
     public init() {}
 
     public static let method = Method.rpcDiscover
-    public var call: MethodCall { .rpcDiscover }
+    package var call: MethodCall { .rpcDiscover }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let result = WireSchema.object(
             [("openrpc", WireSchema.string), ("info", ["type": "object"]), ("methods", ["type": "array"])],
             required: ["openrpc", "info", "methods"], open: true)

@@ -14,7 +14,7 @@ public struct ItemsGetRequest: DeclaredMethod {
         self.width = width
     }
 
-    public init(_ p: inout Params) throws(ProtocolError) {
+    package init(_ p: inout Params) throws(ProtocolError) {
         layout = try DecodedRequest.layoutName(&p)
         let list = try p.arrayView("items")
         var items: [ItemPath] = []
@@ -33,9 +33,9 @@ public struct ItemsGetRequest: DeclaredMethod {
     }
 
     public static let method = Method.itemsGet
-    public var call: MethodCall { .itemsGet(self) }
+    package var call: MethodCall { .itemsGet(self) }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         declare(
             "The frames of listed items, in the order listed.",
             [

@@ -18,7 +18,7 @@ public struct LayoutCreateRequest: DeclaredMethod {
         self.spec = spec
     }
 
-    public init(_ p: inout Params) throws(ProtocolError) {
+    package init(_ p: inout Params) throws(ProtocolError) {
         layout = try DecodedRequest.layoutName(&p)
         replace = try p.optionalBool("replace") ?? false
         wantsDiff = try p.optionalBool("diff") ?? true
@@ -38,9 +38,9 @@ public struct LayoutCreateRequest: DeclaredMethod {
     }
 
     public static let method = Method.layoutCreate
-    public var call: MethodCall { .layoutCreate(self) }
+    package var call: MethodCall { .layoutCreate(self) }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let params: [ParamDeclaration] =
             [
                 .layout,

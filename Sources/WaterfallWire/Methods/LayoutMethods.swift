@@ -2,7 +2,7 @@ import WaterfallJSON
 import WaterfallModel
 
 /// `layout.drop`: drops a layout; its subscribers get `layout.dropped`.
-public struct LayoutDropRequest: LayoutNamedMethod {
+public struct LayoutDropRequest: LayoutNamedMethod, DeclaredMethod {
     public typealias Result = Void
 
     public var layout: String
@@ -12,9 +12,9 @@ public struct LayoutDropRequest: LayoutNamedMethod {
     }
 
     public static let method = Method.layoutDrop
-    public var call: MethodCall { .layoutDrop(self) }
+    package var call: MethodCall { .layoutDrop(self) }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         declare(
             "Drops a layout; its subscribers get layout.dropped.", [.layout], result: WireSchema.object([]),
             example: [("layout", "feed")], [:])
@@ -24,13 +24,13 @@ public struct LayoutDropRequest: LayoutNamedMethod {
 }
 
 /// `layout.list`: the layouts, with their section and item counts, seq and widths.
-public struct LayoutListRequest: ParameterlessMethod {
+public struct LayoutListRequest: ParameterlessMethod, DeclaredMethod {
     public init() {}
 
     public static let method = Method.layoutList
-    public var call: MethodCall { .layoutList }
+    package var call: MethodCall { .layoutList }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let row = WireSchema.object(
             [
                 ("layout", WireSchema.ref("LayoutName")), ("sections", WireSchema.anyInteger),
@@ -59,7 +59,7 @@ public struct LayoutListRequest: ParameterlessMethod {
 }
 
 /// `layout.export`: a layout's inputs, in the shape of `layout.create`'s params.
-public struct LayoutExportRequest: LayoutNamedMethod {
+public struct LayoutExportRequest: LayoutNamedMethod, DeclaredMethod {
     public var layout: String
 
     public init(layout: String) {
@@ -67,9 +67,9 @@ public struct LayoutExportRequest: LayoutNamedMethod {
     }
 
     public static let method = Method.layoutExport
-    public var call: MethodCall { .layoutExport(self) }
+    package var call: MethodCall { .layoutExport(self) }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let result = WireSchema.object(
             [("seq", WireSchema.anyInteger), ("layout", WireSchema.ref("LayoutSpec"))], required: ["seq", "layout"])
         return declare(
@@ -96,7 +96,7 @@ public struct LayoutGetRequest: DeclaredMethod {
         self.width = width
     }
 
-    public init(_ p: inout Params) throws(ProtocolError) {
+    package init(_ p: inout Params) throws(ProtocolError) {
         layout = try DecodedRequest.layoutName(&p)
         if p.contains("sections") {
             sections = try CommandDecoding.distinctIndices(p.array("sections"), "params.sections")
@@ -111,9 +111,9 @@ public struct LayoutGetRequest: DeclaredMethod {
     }
 
     public static let method = Method.layoutGet
-    public var call: MethodCall { .layoutGet(self) }
+    package var call: MethodCall { .layoutGet(self) }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let sections = ParamDeclaration(
             "sections", WireSchema.array(WireSchema.index, unique: true), "the sections to list (all when absent)")
         let result = WireSchema.object(

@@ -16,7 +16,7 @@ public struct QueryRequest: DeclaredMethod {
         self.width = width
     }
 
-    public init(_ p: inout Params) throws(ProtocolError) {
+    package init(_ p: inout Params) throws(ProtocolError) {
         layout = try DecodedRequest.layoutName(&p)
         guard let rectNode = p.node("rect") else { throw .badParams("params.rect", "missing") }
         var r = try Params(rectNode, path: "params.rect")
@@ -39,9 +39,9 @@ public struct QueryRequest: DeclaredMethod {
     }
 
     public static let method = Method.query
-    public var call: MethodCall { .query(self) }
+    package var call: MethodCall { .query(self) }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let rect = WireSchema.object(
             [("x", WireSchema.number), ("y", WireSchema.number), ("w", WireSchema.length), ("h", WireSchema.length)],
             required: ["x", "y", "w", "h"])
@@ -84,7 +84,7 @@ public struct NeighborsRequest: DeclaredMethod {
         self.width = width
     }
 
-    public init(_ p: inout Params) throws(ProtocolError) {
+    package init(_ p: inout Params) throws(ProtocolError) {
         layout = try DecodedRequest.layoutName(&p)
         item = try ReadingDecoding.item(&p)
         width = try CommandDecoding.frameWidth(&p)
@@ -97,9 +97,9 @@ public struct NeighborsRequest: DeclaredMethod {
     }
 
     public static let method = Method.itemsNeighbors
-    public var call: MethodCall { .neighbors(self) }
+    package var call: MethodCall { .neighbors(self) }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let neighbor = WireSchema.nullable(WireSchema.ref("Element"))
         let result = WireSchema.object(
             [

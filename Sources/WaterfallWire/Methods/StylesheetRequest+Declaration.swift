@@ -20,9 +20,9 @@ extension StylesheetRequest: DeclaredMethod {
     }
 
     public static let method = Method.layoutCSS
-    public var call: MethodCall { .layoutCSS(self) }
+    package var call: MethodCall { .layoutCSS(self) }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let width: JSONValue = ["type": "number", "exclusiveMinimum": 0, "maximum": .double(maxWidthLimit)]
         let source = ParamDeclaration(
             "layout", ["oneOf": [WireSchema.ref("LayoutName"), WireSchema.ref("LayoutSpec")]], required: true,

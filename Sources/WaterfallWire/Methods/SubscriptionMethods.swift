@@ -15,7 +15,7 @@ public struct SubscribeRequest: DeclaredMethod {
         self.width = width
     }
 
-    public init(_ p: inout Params) throws(ProtocolError) {
+    package init(_ p: inout Params) throws(ProtocolError) {
         layout = try DecodedRequest.layoutName(&p)
         viewport = try CommandDecoding.viewport(&p)
         width = try CommandDecoding.frameWidth(&p)
@@ -28,9 +28,9 @@ public struct SubscribeRequest: DeclaredMethod {
     }
 
     public static let method = Method.subscribe
-    public var call: MethodCall { .subscribe(self) }
+    package var call: MethodCall { .subscribe(self) }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         let scoped = WireSchema.object(
             ParamDeclaration.snapshotHead + [
                 ("viewport", ParamDeclaration.viewportSchema), ("diff", WireSchema.ref("Diff")),
@@ -59,7 +59,7 @@ public struct SubscribeRequest: DeclaredMethod {
 }
 
 /// `unsubscribe`: ends this connection's subscription to a layout.
-public struct UnsubscribeRequest: LayoutNamedMethod {
+public struct UnsubscribeRequest: LayoutNamedMethod, DeclaredMethod {
     public typealias Result = Void
 
     public var layout: String
@@ -69,9 +69,9 @@ public struct UnsubscribeRequest: LayoutNamedMethod {
     }
 
     public static let method = Method.unsubscribe
-    public var call: MethodCall { .unsubscribe(self) }
+    package var call: MethodCall { .unsubscribe(self) }
 
-    public static var declaration: MethodDeclaration {
+    package static var declaration: MethodDeclaration {
         declare("Ends a subscription.", [.layout], result: WireSchema.object([]), example: [("layout", "feed")], [:])
     }
 

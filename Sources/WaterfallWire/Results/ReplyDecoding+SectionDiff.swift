@@ -6,7 +6,7 @@ extension ReplyDecoding {
     /// "items"?}`, `width` and `dx` along a horizontal feed) and how it maps to the screen, its members found in one
     /// pass: a lookup per key walked the members again for each of a dozen keys, the most of a one-item update's
     /// reply decoding.
-    public static func sectionDiff(
+    package static func sectionDiff(
         _ entry: JSONNode, _ path: @autoclosure Path
     ) throws(Failure) -> (diff: SectionDiff, screen: ScreenMapping) {
         try entry.withView { (view: JSONView) throws(Failure) -> (diff: SectionDiff, screen: ScreenMapping) in

@@ -3,41 +3,41 @@ import WaterfallModel
 
 /// Reads result nodes into the methods' result types; a node not shaped as the Methods article says is a
 /// `ReplyError` naming the path of the field at fault (a client reports it as `bad_reply`).
-public enum ReplyDecoding {
-    public typealias Failure = ReplyError
+package enum ReplyDecoding {
+    package typealias Failure = ReplyError
     /// The path of a field, for an error message: built only when a field is at fault (a path per section entry
     /// cost more than decoding the entry).
-    public typealias Path = () -> String
+    package typealias Path = () -> String
 
-    public static func fail(_ path: String, _ what: String) -> Failure { ReplyError("\(path): \(what)") }
+    package static func fail(_ path: String, _ what: String) -> Failure { ReplyError("\(path): \(what)") }
 
-    public static func member(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
+    package static func member(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
         -> JSONNode
     {
         guard let value = node[key] else { throw fail(path(), "no member \(key)") }
         return value
     }
 
-    public static func number(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
+    package static func number(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
         -> Double
     {
         guard let value = try member(node, key, path()).double else { throw fail("\(path()).\(key)", "not a number") }
         return value
     }
 
-    public static func int(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> Int {
+    package static func int(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure) -> Int {
         guard let value = try member(node, key, path()).int else { throw fail("\(path()).\(key)", "not an integer") }
         return value
     }
 
-    public static func string(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
+    package static func string(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
         -> String
     {
         guard let value = try member(node, key, path()).string else { throw fail("\(path()).\(key)", "not a string") }
         return value
     }
 
-    public static func array(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
+    package static func array(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
         -> JSONNode.Elements
     {
         let value = try member(node, key, path())
@@ -46,7 +46,7 @@ public enum ReplyDecoding {
     }
 
     /// The array of numbers at `key` of `node` (a layout's `widths`).
-    public static func numbers(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
+    package static func numbers(_ node: JSONNode, _ key: StaticString, _ path: @autoclosure Path) throws(Failure)
         -> [Double]
     {
         var values: [Double] = []
@@ -58,19 +58,19 @@ public enum ReplyDecoding {
     }
 
     /// `{"x", "y", "w", "h"}`.
-    public static func rect(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Rect {
+    package static func rect(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Rect {
         Rect(
             x: try number(node, "x", path()), y: try number(node, "y", path()), width: try number(node, "w", path()),
             height: try number(node, "h", path()))
     }
 
     /// `{"w", "h"}`.
-    public static func size(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Size {
+    package static func size(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Size {
         Size(width: try number(node, "w", path()), height: try number(node, "h", path()))
     }
 
     /// An item frame of a section entry: `{"i", "x", "y", "w", "h", "id"?}`.
-    public static func itemFrame(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> ItemFrame {
+    package static func itemFrame(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> ItemFrame {
         ItemFrame(index: try int(node, "i", path()), frame: try rect(node, path()), id: node["id"]?.string)
     }
 
@@ -81,7 +81,7 @@ public enum ReplyDecoding {
         "i": .index, "x": .x, "y": .y, "w": .w, "h": .h, "id": .id,
     ])
 
-    public static func itemFrames(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [ItemFrame] {
+    package static func itemFrames(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [ItemFrame] {
         try node.withView { (array: JSONView) throws(Failure) -> [ItemFrame] in
             guard array.kind == .array else { throw fail(path(), "not an array") }
             var frames: [ItemFrame] = []
@@ -116,14 +116,14 @@ public enum ReplyDecoding {
     }
 
     /// A header or footer of a diff entry: absent (unchanged), null (gone) or a rect.
-    public static func change(_ node: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> FrameChange {
+    package static func change(_ node: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> FrameChange {
         guard let node else { return .unchanged }
         return node.isNull ? .removed : .set(try rect(node, path()))
     }
 
     /// A header's `pinMaxY` (a horizontal layout's `pinMaxX` or `pinMinX`), when it has one (a pinned header); nil
     /// for an absent or null header.
-    public static func pinMaxY(_ header: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> Double? {
+    package static func pinMaxY(_ header: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> Double? {
         guard let header, !header.isNull else { return nil }
         for key: StaticString in ["pinMaxY", "pinMaxX", "pinMinX"] where header[key] != nil {
             return try number(header, key, path())
@@ -133,33 +133,33 @@ public enum ReplyDecoding {
 
     /// How a section entry maps to the screen, by its members: a horizontal layout's has `width` for `height`,
     /// and under rtl a pinned header's `pinMinX`.
-    public static func screen(of entry: JSONNode) -> ScreenMapping {
+    package static func screen(of entry: JSONNode) -> ScreenMapping {
         screen(hasWidth: entry["width"] != nil, headerPinsMinX: entry["header"]?["pinMinX"] != nil)
     }
 
     /// The rule of `screen(of:)` on what an entry has: a `width` (along a horizontal feed), and a header pinned by
     /// its `pinMinX` (right to left).
-    public static func screen(hasWidth: Bool, headerPinsMinX: Bool) -> ScreenMapping {
+    package static func screen(hasWidth: Bool, headerPinsMinX: Bool) -> ScreenMapping {
         guard hasWidth else { return .identity }
         return ScreenMapping(axis: .horizontal, direction: headerPinsMinX ? .rtl : .ltr)
     }
 
     /// A member along the feed: `vertical` (`height`, `dy`), else `horizontal` (`width`, `dx`).
-    public static func along(
+    package static func along(
         _ node: JSONNode, _ vertical: StaticString, _ horizontal: StaticString, _ path: @autoclosure Path
     ) throws(Failure) -> Double {
         try number(node, node[vertical] == nil && node[horizontal] != nil ? horizontal : vertical, path())
     }
 
     /// A query element's `pinned`: false when absent.
-    public static func pinned(_ element: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Bool {
+    package static func pinned(_ element: JSONNode, _ path: @autoclosure Path) throws(Failure) -> Bool {
         guard let node = element["pinned"] else { return false }
         guard let value = node.bool else { throw fail("\(path()).pinned", "not a boolean") }
         return value
     }
 
     /// The mutation result: `{"seq", "contentSize", "diff"?, "anchor"?}`.
-    public static func mutation(_ node: JSONNode) throws(Failure) -> MutationResult {
+    package static func mutation(_ node: JSONNode) throws(Failure) -> MutationResult {
         let diffNode = node["diff"]
         return MutationResult(
             seq: try int(node, "seq", "result"),
@@ -169,7 +169,7 @@ public enum ReplyDecoding {
     }
 
     /// `{"section", "i", "dy"}` or null; nil when absent.
-    public static func anchor(_ node: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> AnchorOutcome? {
+    package static func anchor(_ node: JSONNode?, _ path: @autoclosure Path) throws(Failure) -> AnchorOutcome? {
         guard let node else { return nil }
         if node.isNull { return .removed }
         let item = ItemPath(section: try int(node, "section", path()), item: try int(node, "i", path()))
@@ -178,7 +178,7 @@ public enum ReplyDecoding {
     }
 
     /// A diff: `{"sections": [...], "shifts"?: [...]}`.
-    public static func diff(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> LayoutDiff {
+    package static func diff(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> LayoutDiff {
         var sections: [SectionDiff] = []
         var screen = ScreenMapping.identity
         for (k, entry) in try array(node, "sections", path()).enumerated() {
@@ -208,7 +208,7 @@ public enum ReplyDecoding {
     }
 
     /// `layout.get`'s result.
-    public static func frames(_ node: JSONNode) throws(Failure) -> LayoutFrames {
+    package static func frames(_ node: JSONNode) throws(Failure) -> LayoutFrames {
         var sections: [SectionFrames] = []
         for (k, entry) in try array(node, "sections", "result").enumerated() {
             func at() -> String { "result.sections[\(k)]" }
@@ -230,7 +230,7 @@ public enum ReplyDecoding {
     }
 
     /// `query`'s result.
-    public static func query(_ node: JSONNode) throws(Failure) -> QueryResult {
+    package static func query(_ node: JSONNode) throws(Failure) -> QueryResult {
         var elements: [Element] = []
         for (k, entry) in try array(node, "elements", "result").enumerated() {
             elements.append(try element(entry, "result.elements[\(k)]"))
@@ -241,7 +241,7 @@ public enum ReplyDecoding {
     }
 
     /// A `query` element at `at`.
-    public static func element(_ entry: JSONNode, _ at: @autoclosure Path) throws(Failure) -> Element {
+    package static func element(_ entry: JSONNode, _ at: @autoclosure Path) throws(Failure) -> Element {
         let name = try string(entry, "kind", at())
         guard let kind = Element.Kind(rawValue: name) else { throw fail("\(at()).kind", "unknown kind \(name)") }
         return Element(
@@ -250,7 +250,7 @@ public enum ReplyDecoding {
     }
 
     /// `items.neighbors`' result: each side an element or null.
-    public static func neighbors(_ node: JSONNode) throws(Failure) -> ItemNeighbors {
+    package static func neighbors(_ node: JSONNode) throws(Failure) -> ItemNeighbors {
         func side(_ key: StaticString) throws(Failure) -> Element? {
             let entry = try member(node, key, "result")
             return entry.isNull ? nil : try element(entry, "result.\(key)")
@@ -260,7 +260,7 @@ public enum ReplyDecoding {
     }
 
     /// `layout.export`'s result, its inputs read by the daemon's own decoder (they are `layout.create`'s params).
-    public static func export(_ node: JSONNode) throws(Failure) -> LayoutExport {
+    package static func export(_ node: JSONNode) throws(Failure) -> LayoutExport {
         let seq = try int(node, "seq", "result")
         let inputs = try member(node, "layout", "result")
         do throws(ProtocolError) {
@@ -273,8 +273,8 @@ public enum ReplyDecoding {
         }
     }
 
-    /// The engine commands of an event's `ops`, read by the protocol module's decoder as the daemon read them.
-    public static func commands(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [LayoutCommand] {
+    /// The engine commands of an event's `ops`, read by the wire module's decoder as the daemon read them.
+    package static func commands(_ node: JSONNode, _ path: @autoclosure Path) throws(Failure) -> [LayoutCommand] {
         guard node.kind == .array else { throw fail(path(), "not an array") }
         do throws(ProtocolError) {
             return try CommandDecoding.appliedOps(node.elements, path())
@@ -284,7 +284,7 @@ public enum ReplyDecoding {
     }
 
     /// The answer to a scoped `subscribe`: `{"seq", "contentSize", "viewport", "diff"}`.
-    public static func viewportSnapshot(_ node: JSONNode) throws(Failure) -> ViewportSnapshot {
+    package static func viewportSnapshot(_ node: JSONNode) throws(Failure) -> ViewportSnapshot {
         let viewport = try member(node, "viewport", "result")
         return ViewportSnapshot(
             seq: try int(node, "seq", "result"),
