@@ -21,6 +21,9 @@ package struct RandomCommands {
     package var axisChance = 0.0
     /// How often a section or the defaults set `spanPlacement` (0: never, which leaves the draws as they were).
     package var spanPlacementChance = 0.0
+    /// How often a change updates again the items an update of it just updated (0: never, which leaves the draws
+    /// as they were): a second update of an item within one change, as a client's batch may send.
+    package var updateAgainChance = 0.0
     /// How often a generated item has an aspect size (its height then depends on the width); the draw is made
     /// whatever the chance, so that a seed's sequence does not depend on it.
     package var aspectChance = 0.15
@@ -112,6 +115,20 @@ package struct RandomCommands {
             sections: (0..<int(0...4)).map { _ in section() })
         if axisChance > 0 && chance(axisChance) { spec.axis = .horizontal }
         return spec
+    }
+
+    /// `commands`, each update of them followed, under `updateAgainChance`, by another of the same items.
+    package mutating func updatingAgain(_ commands: [LayoutCommand]) -> [LayoutCommand] {
+        guard updateAgainChance > 0 else { return commands }
+        var result: [LayoutCommand] = []
+        for command in commands {
+            result.append(command)
+            if case .updateItems(let s, let updates) = command, chance(updateAgainChance) {
+                result.append(
+                    .updateItems(section: s, updates: updates.map { ItemUpdate(index: $0.index, item: item()) }))
+            }
+        }
+        return result
     }
 
     /// A random command against a layout with these item counts; sometimes an invalid one.

@@ -40,6 +40,13 @@ import WaterfallTestSupport
         try await run(seed: UInt64(seed), maxItems: 60, reflowChance: 0.9, steps: Self.steps)
     }
 
+    /// Stable sections whose changes update an item twice (a span, then another, in one batch): each update keeps
+    /// the column the one before it gave, as one at a time.
+    @Test(arguments: 4100..<4112)
+    func stableSectionsUpdatedTwice(seed: Int) async throws {
+        try await run(seed: UInt64(seed), maxItems: 30, reflowChance: 0.9, updateAgainChance: 0.7, steps: Self.steps)
+    }
+
     /// Mostly horizontal layouts (Geometry, "Horizontal feeds"), ltr and rtl, some switching axis on the way: every
     /// frame, query, anchor and neighbour on screen, against the reference's own horizontal placement.
     @Test(arguments: 5000..<5030)
@@ -57,12 +64,14 @@ import WaterfallTestSupport
 
     private func run(
         seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil,
-        reflowChance: Double = 0.3, axisChance: Double = 0, spanPlacementChance: Double = 0, steps: Int
+        reflowChance: Double = 0.3, axisChance: Double = 0, spanPlacementChance: Double = 0,
+        updateAgainChance: Double = 0, steps: Int
     ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
         random.reflowChance = reflowChance
         random.axisChance = axisChance
         random.spanPlacementChance = spanPlacementChance
+        random.updateAgainChance = updateAgainChance
         let spec = random.layout()
         var layout = try await Layout.make(spec).layout
         layout.parallelGrain = 1
@@ -72,9 +81,8 @@ import WaterfallTestSupport
         for step in 0..<steps {
             let context = "seed \(seed), step \(step)"
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
-            let commands = (0..<(random.chance(0.2) ? random.int(2...3) : 1)).map { _ in
-                random.command(counts: counts)
-            }
+            let commands = random.updatingAgain(
+                (0..<(random.chance(0.2) ? random.int(2...3) : 1)).map { _ in random.command(counts: counts) })
             var client = ClientFrames(layout)
             let before = ClientFrames(layout)
             // A scroll anchor on a third of the requests, followed by the reference through the items' identity.
