@@ -226,6 +226,14 @@ struct LayoutShape {
         return total
     }
 
+    /// Where the `columnWidths` that do not fit section `section` were set: its own, named as the request names the
+    /// section (`field`), or the defaults'.
+    private static func weightsField(_ own: SectionProperties, _ field: String, section: Int) -> String {
+        guard own.columnWidths != nil else { return "defaults.columnWidths" }
+        if field == "section" { return "columnWidths" }
+        return field.hasPrefix("sections[") ? "\(field).columnWidths" : "sections[\(section)].columnWidths"
+    }
+
     /// Checks a section's resolved geometry at `width` and returns its column count there.
     private func checkGeometry(
         _ own: SectionProperties, _ field: String, section: Int, width: Double
@@ -235,6 +243,11 @@ struct LayoutShape {
             columnLimit: limits.maxColumns)
         guard geometry.columnWidth >= 0 else {
             throw .invalidGeometry(field: field, section: section, columnWidth: geometry.columnWidth)
+        }
+        if let (weights, reason) = geometry.weightsMismatch(own: own, defaults: defaults) {
+            throw .invalidValue(
+                field: Self.weightsField(own, field, section: section), value: Validation.text(.weights(weights)),
+                reason: "\(reason) (section \(section))")
         }
         // A header or footer narrower than nothing is the same fault as a column: its insets are wider than the
         // layout.

@@ -33,7 +33,7 @@ extension SectionState {
                         inputs[index].column = UInt16(truncatingIfNeeded: column)
                         inputs[index].needsColumn = false
                     }
-                    let bottom = y + geometry.itemHeight(input) + geometry.rowSpacing
+                    let bottom = y + geometry.itemHeight(input, column: column) + geometry.rowSpacing
                     for j in column..<(column + span) { columnY[j] = bottom }
                 }
             }

@@ -101,6 +101,7 @@ public enum CommandEncoding {
         case .flag(let v): return .bool(v)
         case .reflow(let v): return .string(v.rawValue)
         case .spanPlacement(let v): return .string(v.rawValue)
+        case .weights(let v): return .array(v.map { .double($0) })
         }
     }
 

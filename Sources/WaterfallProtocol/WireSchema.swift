@@ -23,6 +23,14 @@ public enum WireSchema {
     public static let positiveLength: JSONValue = [
         "type": "number", "exclusiveMinimum": 0, "maximum": .double(Validation.maxLength),
     ]
+    /// `columnWidths`: 1 to 1024 weights, each a number from 10⁻⁶ to 10⁶ (`Validation.weights`).
+    public static let weights: JSONValue = [
+        "type": "array", "minItems": 1, "maxItems": .int(Int64(WireRange.columns.upperBound)),
+        "items": [
+            "type": "number", "minimum": .double(Validation.minColumnWeight),
+            "maximum": .double(Validation.maxColumnWeight),
+        ],
+    ]
     /// A section or item index or position.
     public static let index = integer(WireRange.index)
 
@@ -78,6 +86,7 @@ public enum WireSchema {
         case .flag: boolean
         case .reflow: oneOf(Reflow.allCases.map(\.rawValue))
         case .spanPlacement: oneOf(SpanPlacement.allCases.map(\.rawValue))
+        case .weights: weights
         }
     }
 

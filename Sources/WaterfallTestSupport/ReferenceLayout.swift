@@ -62,6 +62,12 @@ package struct ReferenceLayout: Sendable {
         Resolved(own, spec.defaults, spec, columnLimit).columnWidth
     }
 
+    /// Whether a section's `columnWidths`, if any, fit its columns: a fixed count with one weight per column.
+    package func weightsFit(_ own: SectionProperties) -> Bool {
+        guard own.columnWidths ?? spec.defaults.columnWidths != nil else { return true }
+        return Resolved(own, spec.defaults, spec, columnLimit).widths != nil
+    }
+
     /// What decides a section's columns: the reflow, the column count and the rule (Geometry, "Stable reflow": a
     /// stable section whose key changes chooses its columns again).
     func columnKey(_ own: SectionProperties) -> ColumnKey {
@@ -165,8 +171,15 @@ package struct ReferenceLayout: Sendable {
                 cursor = (j + s) % c
             }
             let y = colY[j..<(j + s)].max()!
-            let x = r.insets.left + Double(j) * (r.columnWidth + r.columnSpacing)
-            let w = Double(s) * r.columnWidth + Double(s - 1) * r.columnSpacing
+            var x = r.insets.left + Double(j) * (r.columnWidth + r.columnSpacing)
+            var w = Double(s) * r.columnWidth + Double(s - 1) * r.columnSpacing
+            if let widths = r.widths {
+                // Geometry, "Columns of different widths": x the widths and spacings before, w the covered widths
+                // plus the spacings between them, each summed left to right.
+                x = r.insets.left
+                for k in 0..<j { x = x + widths[k] + r.columnSpacing }
+                w = widths[j..<(j + s)].reduce(0, +) + Double(s - 1) * r.columnSpacing
+            }
             var h = item.height
             // Along y the picture's height at width w; along x its width at height w.
             if let aw = item.aspectWidth { h = horizontal ? (aw * w) / item.height : (item.height * w) / aw }
@@ -227,6 +240,8 @@ private struct Resolved {
     var spanPlacement: SpanPlacement
     var pinHeader: Bool
     var reflow: Reflow
+    /// Each column's width under `columnWidths`; nil for equal columns.
+    var widths: [Double]?
 
     init(_ own: SectionProperties, _ defaults: SectionProperties, _ spec: LayoutSpec, _ columnLimit: Int) {
         columnSpacing = own.columnSpacing ?? defaults.columnSpacing ?? 10
@@ -264,5 +279,14 @@ private struct Resolved {
         var cw = (avail - Double(columns - 1) * columnSpacing) / Double(columns)
         if spec.scale > 0 { cw = (cw * spec.scale).rounded(.down) / spec.scale }
         columnWidth = cw
+        let fixed = own.columns != nil || (own.minColumnWidth == nil && defaults.minColumnWidth == nil)
+        if let weights = own.columnWidths ?? defaults.columnWidths, weights.count == columns, fixed {
+            let total = weights.reduce(0, +)
+            let content = avail - Double(columns - 1) * columnSpacing
+            widths = weights.map { weight in
+                let w = (content * weight) / total
+                return spec.scale > 0 ? (w * spec.scale).rounded(.down) / spec.scale : w
+            }
+        }
     }
 }

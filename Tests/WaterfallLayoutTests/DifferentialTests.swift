@@ -62,15 +62,24 @@ import WaterfallTestSupport
             seed: UInt64(seed), maxItems: 60, axisChance: 0.3, spanPlacementChance: 0.7, steps: max(20, Self.steps / 2))
     }
 
+    /// Sections with `columnWidths` (Geometry, "Columns of different widths"), some stable, some horizontal, some
+    /// right to left, under every kind of change; patches that set weights for another count are refused alike.
+    @Test(arguments: 7000..<7016)
+    func columnWidthsSections(seed: Int) async throws {
+        try await run(
+            seed: UInt64(seed), maxItems: 60, axisChance: 0.3, columnWidthsChance: 0.8, steps: max(20, Self.steps / 2))
+    }
+
     private func run(
         seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil,
         reflowChance: Double = 0.3, axisChance: Double = 0, spanPlacementChance: Double = 0,
-        updateAgainChance: Double = 0, steps: Int
+        columnWidthsChance: Double = 0, updateAgainChance: Double = 0, steps: Int
     ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
         random.reflowChance = reflowChance
         random.axisChance = axisChance
         random.spanPlacementChance = spanPlacementChance
+        random.columnWidthsChance = columnWidthsChance
         random.updateAgainChance = updateAgainChance
         let spec = random.layout()
         var layout = try await Layout.make(spec).layout

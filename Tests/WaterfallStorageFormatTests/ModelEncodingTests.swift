@@ -110,6 +110,8 @@ import WaterfallTestSupport
         SectionProperties(pinHeader: true), SectionProperties(),
         SectionProperties(tieBreak: .cursor, spanPlacement: .leastWhitespace),
         SectionProperties(columns: 2, spanPlacement: .lowest),
+        SectionProperties(columns: 3, columnWidths: [2, 1, 1.0 / 3]),
+        SectionProperties(tieBreak: .cursor, columnWidths: [1e-6]),
     ])
     func newPropertiesRoundTrip(properties: SectionProperties) throws {
         var w = ByteWriter()
@@ -175,9 +177,16 @@ import WaterfallTestSupport
     }
 
     @Test func badNewPropertyBytesAreNamed() {
-        // Bit 16 is no property.
-        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 65536")) {
-            try ([0x80, 0x80, 0x04] as [UInt8]).withUnsafeBytes { bytes in
+        // Bit 17 is no property.
+        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 131072")) {
+            try ([0x80, 0x80, 0x08] as [UInt8]).withUnsafeBytes { bytes in
+                var r = ByteReader(bytes)
+                return try r.properties()
+            }
+        }
+        // Bit 16 (columnWidths) with a count of 2000: more weights than a section has columns.
+        #expect(throws: FormatError.malformed(offset: 3, what: "columnWidths count 2000 is more than 1024")) {
+            try ([0x80, 0x80, 0x04, 0xD0, 0x0F] as [UInt8]).withUnsafeBytes { bytes in
                 var r = ByteReader(bytes)
                 return try r.properties()
             }

@@ -19,6 +19,8 @@ public enum PropertyKind: Sendable, Hashable {
     case reflow
     /// `"lowest"` or `"leastWhitespace"` (`spanPlacement`).
     case spanPlacement
+    /// 1 to 1024 numbers from 10⁻⁶ to 10⁶, one per column (`columnWidths`).
+    case weights
 }
 
 /// A section property's value, whatever the property: what the codecs read and write.
@@ -31,6 +33,7 @@ public enum PropertyValue: Sendable, Hashable {
     case flag(Bool)
     case reflow(Reflow)
     case spanPlacement(SpanPlacement)
+    case weights([Double])
 }
 
 /// A Swift type a section property is stored as, and its `PropertyValue` case.
@@ -113,4 +116,13 @@ extension SpanPlacement: PropertyValueConvertible {
         self = v
     }
     public var propertyValue: PropertyValue { .spanPlacement(self) }
+}
+
+extension Array: PropertyValueConvertible where Element == Double {
+    public static var fallback: [Double] { [] }
+    public init?(propertyValue value: PropertyValue) {
+        guard case .weights(let v) = value else { return nil }
+        self = v
+    }
+    public var propertyValue: PropertyValue { .weights(self) }
 }

@@ -19,6 +19,8 @@ public struct SectionProperties: Sendable, Hashable {
     public var pinHeader: Bool?
     public var reflow: Reflow?
     public var spanPlacement: SpanPlacement?
+    /// Relative widths, one per column (Geometry, "Columns of different widths"); nil: equal columns.
+    public var columnWidths: [Double]?
 
     public init(
         columns: Int? = nil,
@@ -36,7 +38,8 @@ public struct SectionProperties: Sendable, Hashable {
         tieBreak: TieBreak? = nil,
         pinHeader: Bool? = nil,
         reflow: Reflow? = nil,
-        spanPlacement: SpanPlacement? = nil
+        spanPlacement: SpanPlacement? = nil,
+        columnWidths: [Double]? = nil
     ) {
         self.columns = columns
         self.minColumnWidth = minColumnWidth
@@ -54,6 +57,7 @@ public struct SectionProperties: Sendable, Hashable {
         self.pinHeader = pinHeader
         self.reflow = reflow
         self.spanPlacement = spanPlacement
+        self.columnWidths = columnWidths
     }
 }
 
@@ -81,6 +85,7 @@ public struct SectionPatch: Sendable, Hashable {
     public var pinHeader: PropertyChange<Bool>?
     public var reflow: PropertyChange<Reflow>?
     public var spanPlacement: PropertyChange<SpanPlacement>?
+    public var columnWidths: PropertyChange<[Double]>?
 
     public init() {}
 }
