@@ -25,6 +25,9 @@ package struct FuzzTemplate: Sendable {
         + #""headerHeight":10,"footerHeight":12,"headerInsets":{"top":1,"left":2,"bottom":3,"right":4},"#
         + #""footerInsets":{"top":1,"left":2,"bottom":3,"right":4},"tolerance":2,"placement":"shortest","#
         + #""tieBreak":"cursor","spanPlacement":"leastWhitespace","pinHeader":true"#
+    /// A section's own fixed properties with columns of different widths (defaults with them would refuse an
+    /// adaptive section).
+    private static let weighted = fixed + #","columnWidths":[2,1.5,0.5]"#
     private static let adaptive = #""minColumnWidth":40,"maxColumns":4,"columnSpacing":5,"placement":"next""#
     private static let item = #"{"h":10,"w":5,"span":2,"id":"a"}"#
     private static let anchor = #","anchor":{"section":0,"i":1},"diff":true"#
@@ -56,7 +59,7 @@ package struct FuzzTemplate: Sendable {
         FuzzTemplate(
             "layout.create",
             #"{"width":300,"scale":2,"direction":"rtl","minContentHeight":10,"defaults":{\#(fixed)},"#
-                + #""sections":[{\#(adaptive),"items":[\#(item)]},{\#(fixed),"items":[\#(item),{"h":3}]}],"#
+                + #""sections":[{\#(adaptive),"items":[\#(item)]},{\#(weighted),"items":[\#(item),{"h":3}]}],"#
                 + #""replace":true,"diff":false}"#),
         FuzzTemplate("layout.create", #"{"width":300,"defaults":{\#(adaptive)},"replace":true}"#),
         FuzzTemplate(
@@ -78,7 +81,7 @@ package struct FuzzTemplate: Sendable {
             isChange: true),
         FuzzTemplate("sections.delete", #"{"sections":[0,2]\#(anchor)}"#, isChange: true),
         FuzzTemplate("sections.move", #"{"from":0,"to":2\#(anchor)}"#, isChange: true),
-        FuzzTemplate("sections.configure", #"{"section":1,\#(fixed)\#(anchor)}"#, isChange: true),
+        FuzzTemplate("sections.configure", #"{"section":1,\#(weighted)\#(anchor)}"#, isChange: true),
         FuzzTemplate("sections.configure", #"{"section":2,\#(adaptive)}"#, isChange: true),
         FuzzTemplate(
             "items.insert", #"{"section":0,"at":2,"items":[\#(item),{"h":5}]\#(anchor)}"#, isChange: true),
