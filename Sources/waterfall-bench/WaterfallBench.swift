@@ -61,6 +61,10 @@ enum WaterfallBench {
             await SpanPlacementBenchmark.run(
                 items: million, columns: columns ?? [3, 4, 5, 8], runs: runs, table: &table)
         }
+        if wants("weights") {
+            await ColumnWidthsBenchmark.run(
+                items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
+        }
         if wants("reflow") {
             await ReflowBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }
