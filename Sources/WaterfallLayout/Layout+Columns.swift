@@ -12,7 +12,7 @@ extension Layout {
         let height = max(0, section.itemsBottom - geometry.itemsTop)
         return (0..<geometry.columnCount).map { column in
             geometry.mirrored(
-                Rect(x: geometry.columnX(column), y: top, width: geometry.columnWidth, height: height))
+                Rect(x: geometry.columnX(column), y: top, width: geometry.width(ofColumn: column), height: height))
         }
     }
 }

@@ -208,6 +208,7 @@ extension Layout {
         case .updateItems(_, let updates):
             if let first = updates.lazy.map(\.index).min() { Self.settleColumns(&sections[s], before: first, &change) }
             let stable = sections[s].geometry.reflow == .stable
+            let c = sections[s].geometry.columnCount
             // By index: iterating copied each update (a retain and a release of its item's strings).
             for u in updates.indices {
                 let index = updates[u].index
@@ -219,6 +220,12 @@ extension Layout {
                 if !stable || updates[u].item.column == nil {
                     input.column = previous.column
                     input.needsColumn = previous.needsColumn
+                }
+                // The column a stable item keeps is the start it was last placed at, `min(col, c − span)`. An input
+                // that an earlier command of this change gave (another span, a named column) is not placed yet:
+                // its start is taken now, as placing the commands one at a time would have.
+                if stable && updates[u].item.column == nil && !previous.needsColumn {
+                    input.column = UInt16(truncatingIfNeeded: min(Int(previous.column), c - previous.span(in: c)))
                 }
                 sections[s].inputs[index] = input
                 sections[s].setID(updates[u].item.id, at: index)

@@ -228,6 +228,14 @@ struct LayoutShape {
         return total
     }
 
+    /// Where the `columnWidths` that do not fit section `section` were set: its own, named as the request names the
+    /// section (`field`), or the defaults'.
+    private static func weightsField(_ own: SectionProperties, _ field: String, section: Int) -> String {
+        guard own.columnWidths != nil else { return "defaults.columnWidths" }
+        if field == "section" { return "columnWidths" }
+        return field.hasPrefix("sections[") ? "\(field).columnWidths" : "sections[\(section)].columnWidths"
+    }
+
     /// Checks a section's resolved geometry at `width` and returns its column count there.
     private func checkGeometry(
         _ own: SectionProperties, _ field: String, section: Int, width: Double
@@ -237,6 +245,11 @@ struct LayoutShape {
             columnLimit: limits.maxColumns)
         guard geometry.columnWidth >= 0 else {
             throw .invalidGeometry(field: field, section: section, columnWidth: geometry.columnWidth)
+        }
+        if let (weights, reason) = geometry.weightsMismatch(own: own, defaults: defaults) {
+            throw .invalidValue(
+                field: Self.weightsField(own, field, section: section), value: Validation.text(.weights(weights)),
+                reason: "\(reason) (section \(section))")
         }
         // A header or footer narrower than nothing is the same fault as a column: its insets are wider than the
         // layout.
@@ -262,6 +275,13 @@ struct LayoutShape {
         _ own: SectionProperties, _ geometry: SectionGeometry, _ field: String, section: Int, width: Double
     ) throws(LayoutError) {
         let stamps = SectionPropertyTable.stamps.resolve(own, defaults)
+        if !stamps.isEmpty, geometry.shares != nil {
+            // Placement around stamps measures an item once for every start, as equal columns allow.
+            let name = field == "section" ? "stamps" : field.hasPrefix("sections[") ? "\(field).stamps" : field
+            throw .invalidValue(
+                field: name, value: "\(stamps.count) stamps",
+                reason: "cannot go with columnWidths (section \(section)): stamps need columns of equal width")
+        }
         let c = geometry.columnCount
         guard let k = stamps.firstIndex(where: { $0.column + $0.span > c }) else { return }
         let columns = "columns \(stamps[k].column)..<\(stamps[k].column + stamps[k].span)"

@@ -19,13 +19,15 @@ extension PlacementKernel {
         let spacing = geometry.rowSpacing
         let width = geometry.itemWidth(span: 1)
         let scale = geometry.scale
+        // The loop's usual item is sized at the one column width: columns of different widths size each by its own.
+        let equalColumns = geometry.shares == nil
         var inexact = 0
         var next = cursor.next
         cursor.columnY.withUnsafeMutableBufferPointer { columnY in
             for index in range {
                 let input = inputs[index]
                 let span = input.span(in: c)
-                if span == 1 && !input.needsColumn {
+                if span == 1 && !input.needsColumn && equalColumns {
                     // The usual item: one column, kept. Sized as `HeightSizing` sizes it.
                     let column = Int(input.column) < c ? Int(input.column) : c - 1
                     var height = input.height
@@ -38,9 +40,9 @@ extension PlacementKernel {
                     next = column + 1 == c ? 0 : column + 1
                     continue
                 }
-                let height = geometry.itemHeight(input)
                 let (column, y) = ColumnCursor.stableColumn(
                     of: input, span: span, in: UnsafeBufferPointer(columnY), next: &next, geometry: geometry)
+                let height = geometry.itemHeight(input, column: column)
                 let bottom = y + height + spacing
                 for j in column..<(column + span) { columnY[j] = bottom }
                 output.write(index, y: y, height: height, column: column, span: span)

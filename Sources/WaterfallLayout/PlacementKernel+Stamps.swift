@@ -29,7 +29,8 @@ extension PlacementKernel {
                         while passed < stamps.count && stamps[passed].next <= lowest { passed += 1 }
                         let input = inputs[index]
                         let span = input.span(in: c)
-                        let height = geometry.itemHeight(input)
+                        // Stamps go with equal columns only: an item is as tall in every start.
+                        let height = geometry.itemHeight(input, column: 0)
                         let (column, y) = ColumnCursor.chooseAroundStamps(
                             UnsafeBufferPointer(rebasing: stamps[passed...]), of: input, span: span, height: height,
                             in: UnsafeBufferPointer(columnY), tops: tops, next: &next, geometry: geometry)

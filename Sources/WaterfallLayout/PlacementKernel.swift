@@ -23,7 +23,8 @@ enum PlacementKernel {
             return placeStable(inputs, range, geometry: geometry, cursor: &cursor, output: output)
         }
         let c = geometry.columnCount
-        let shortest = geometry.placement == .shortest
+        // The run loops size every item at one column width: columns of different widths take the general loop.
+        let shortest = geometry.placement == .shortest && geometry.shares == nil
         let simple = shortest && geometry.tolerance == 0 && geometry.tieBreak == .leftmost
         let cursorRule = shortest && geometry.tieBreak == .cursor
         var inexact = 0
@@ -44,10 +45,10 @@ enum PlacementKernel {
                 }
                 let input = inputs[index]
                 let span = input.span(in: c)
-                let height = geometry.itemHeight(input)
                 let (column, y) = ColumnCursor.choose(
                     in: UnsafeBufferPointer(columnY), next: &next, span: span, placement: geometry.placement,
                     tolerance: geometry.tolerance, tieBreak: geometry.tieBreak, spanPlacement: geometry.spanPlacement)
+                let height = geometry.itemHeight(input, column: column)
                 let bottom = y + height + geometry.rowSpacing
                 for j in column..<(column + span) { columnY[j] = bottom }
                 output.write(index, y: y, height: height, column: column, span: span)

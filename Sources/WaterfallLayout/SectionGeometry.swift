@@ -25,6 +25,8 @@ struct SectionGeometry: Sendable, Hashable {
     var layoutWidth: Double
     var scale: Double
     var direction: Direction
+    /// The columns' widths and xs when `columnWidths` sets them; nil for equal columns (`columnWidth` each).
+    var shares: ColumnShares?
     /// Whether aspect sizes are stored transposed (`ItemInput.transposeAspect`): a horizontal layout's sections.
     var transposesAspect = false
 
@@ -77,6 +79,14 @@ struct SectionGeometry: Sendable, Hashable {
         columnWidth = cw
         stamps = []
         stampsBottom = 0
+        // A list that does not fit the count is refused by validation (`weightsMismatch`); placed, it is ignored.
+        if let weights = own.columnWidths ?? defaults.columnWidths, weights.count == columnCount,
+            !Self.isAdaptive(own, defaults)
+        {
+            shares = ColumnShares(
+                weights: weights, content: available - Double(columnCount - 1) * columnSpacing,
+                spacing: columnSpacing, left: insets.left, scale: scale)
+        }
         resolveStamps(P.stamps.resolve(own, defaults))
     }
 
@@ -101,6 +111,11 @@ struct SectionGeometry: Sendable, Hashable {
         stamps.sort { ($0.top, $0.index) < ($1.top, $1.index) }
     }
 
+    /// Whether the column rule that applies is `minColumnWidth` (the count follows the width).
+    private static func isAdaptive(_ own: SectionProperties, _ defaults: SectionProperties) -> Bool {
+        own.columns == nil && (own.minColumnWidth != nil || (defaults.columns == nil && defaults.minColumnWidth != nil))
+    }
+
     private static func adaptiveCount(
         _ available: Double, _ minWidth: Double, _ spacing: Double, _ maxColumns: Int?, _ limit: Int
     ) -> Int {
@@ -113,6 +128,23 @@ struct SectionGeometry: Sendable, Hashable {
     }
 
     // MARK: Internal
+
+    /// Why `columnWidths`, as resolved from `own` over `defaults`, cannot go with this section's columns (an adaptive
+    /// count, or another number of columns than weights), with the list; nil when it can, or is unset.
+    func weightsMismatch(own: SectionProperties, defaults: SectionProperties) -> (weights: [Double], reason: String)? {
+        guard let weights = own.columnWidths ?? defaults.columnWidths else { return nil }
+        if Self.isAdaptive(own, defaults) {
+            return (
+                weights,
+                "needs a fixed column count (columns): with minColumnWidth the count follows the width, and one "
+                    + "list of weights cannot fit every count"
+            )
+        }
+        guard weights.count == columnCount else {
+            return (weights, "lists \(weights.count) weights for \(columnCount) columns: give one per column")
+        }
+        return nil
+    }
 
     /// Whether a stable section under `other` settings would have to choose every column again (the Geometry article's
     /// stable reflow): the column count or the rule that chooses changed, or the section was not stable.
@@ -139,24 +171,39 @@ struct SectionGeometry: Sendable, Hashable {
     /// The section-local y where columns start.
     var itemsTop: Double { headerBlock + insets.top }
 
-    /// The width of an item covering `span` columns.
+    /// The width of an item covering `span` equal columns.
     @inline(__always)
     func itemWidth(span: Int) -> Double {
         Double(span) * columnWidth + Double(span - 1) * columnSpacing
     }
 
+    /// The width of an item covering `span` columns from `column` on.
+    @inline(__always)
+    func itemWidth(column: Int, span: Int) -> Double {
+        guard let shares else { return itemWidth(span: span) }
+        return shares.width(column: column, span: span, spacing: columnSpacing)
+    }
+
+    /// The width of column `column`.
+    @inline(__always)
+    func width(ofColumn column: Int) -> Double {
+        shares?.widths[column] ?? columnWidth
+    }
+
     /// The x of column `column`, before mirroring.
     @inline(__always)
     func columnX(_ column: Int) -> Double {
-        insets.left + Double(column) * (columnWidth + columnSpacing)
+        if let shares { return shares.xs[column] }
+        return insets.left + Double(column) * (columnWidth + columnSpacing)
     }
 
-    /// The laid-out height of an item: aspect sizing, then pixel snapping, evaluated in the Geometry article's order.
+    /// The laid-out height of an item placed from `column` on: aspect sizing at its width, then pixel snapping,
+    /// evaluated in the Geometry article's order.
     @inline(__always)
-    func itemHeight(_ input: ItemInput) -> Double {
+    func itemHeight(_ input: ItemInput, column: Int) -> Double {
         var height = input.height
         if input.aspectWidth > 0 {
-            height = (input.height * itemWidth(span: input.span(in: columnCount))) / input.aspectWidth
+            height = (input.height * itemWidth(column: column, span: input.span(in: columnCount))) / input.aspectWidth
         }
         if scale > 0 {
             height = (height * scale).rounded() / scale

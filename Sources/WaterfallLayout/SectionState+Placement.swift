@@ -71,10 +71,11 @@ extension SectionState {
             let previous = change.previousInputs[old]
             let input = previous ?? inputs[index]
             let span = input.span(in: oldGeometry.columnCount)
+            let column = Int(previous?.column ?? oldColumns[index])
             let before = oldGeometry.mirrored(
                 Rect(
-                    x: oldGeometry.columnX(Int(previous?.column ?? oldColumns[index])), y: oldYs[old],
-                    width: oldGeometry.itemWidth(span: span), height: oldHeights[old]))
+                    x: oldGeometry.columnX(column), y: oldYs[old],
+                    width: oldGeometry.itemWidth(column: column, span: span), height: oldHeights[old]))
             if before != localFrame(at: index) { changed.append(Int32(truncatingIfNeeded: index)) }
         }
         return changed
@@ -215,7 +216,7 @@ extension SectionState {
             previous.span(in: c) == inputs[index].span(in: c), previous.column == inputs[index].column
         else { return nil }
         let old = heights[index]
-        let height = geometry.itemHeight(inputs[index])
+        let height = geometry.itemHeight(inputs[index], column: Int(inputs[index].column))
         heights[index] = height
         inexactCount += (Exactness.isExact(height) ? 0 : 1) - (Exactness.isExact(old) ? 0 : 1)
         return height != old

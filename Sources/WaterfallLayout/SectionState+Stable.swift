@@ -30,7 +30,8 @@ extension SectionState {
                 for index in 0...last {
                     let input = inputs[index]
                     let span = input.span(in: c)
-                    let height = geometry.itemHeight(input)
+                    // Stamps go with equal columns only: an item is as tall in every start.
+                    let height = geometry.itemHeight(input, column: 0)
                     let (column, y) =
                         geometry.stamps.isEmpty
                         ? ColumnCursor.stableColumn(
@@ -47,7 +48,7 @@ extension SectionState {
                         inputs[index].column = UInt16(truncatingIfNeeded: column)
                         inputs[index].needsColumn = false
                     }
-                    let bottom = y + height + geometry.rowSpacing
+                    let bottom = y + geometry.itemHeight(input, column: column) + geometry.rowSpacing
                     for j in column..<(column + span) { columnY[j] = bottom }
                 }
             }

@@ -73,7 +73,7 @@ struct SectionState: Sendable {
         let span = inputs[index].span(in: geometry.columnCount)
         let frame = Rect(
             x: geometry.columnX(Int(inputs[index].column)), y: ys[index],
-            width: geometry.itemWidth(span: span), height: heights[index])
+            width: geometry.itemWidth(column: Int(inputs[index].column), span: span), height: heights[index])
         return geometry.mirrored(frame)
     }
 

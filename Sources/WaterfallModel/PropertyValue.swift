@@ -21,6 +21,8 @@ package enum PropertyKind: Sendable, Hashable {
     case spanPlacement
     /// A list of up to 64 stamps, each in range (`stamps`; the Geometry article, "Stamps").
     case stamps
+    /// 1 to 1024 numbers from 10⁻⁶ to 10⁶, one per column (`columnWidths`).
+    case weights
 }
 
 /// A section property's value, whatever the property: what the codecs read and write.
@@ -34,6 +36,7 @@ package enum PropertyValue: Sendable, Hashable {
     case reflow(Reflow)
     case spanPlacement(SpanPlacement)
     case stamps([Stamp])
+    case weights([Double])
 }
 
 /// A Swift type a section property is stored as, and its `PropertyValue` case.
@@ -118,11 +121,34 @@ extension SpanPlacement: PropertyValueConvertible {
     package var propertyValue: PropertyValue { .spanPlacement(self) }
 }
 
-extension [Stamp]: PropertyValueConvertible {
-    package static var fallback: [Stamp] { [] }
-    package init?(propertyValue value: PropertyValue) {
+/// The element of a list-valued section property (`stamps`, `columnWidths`): which `PropertyValue` case carries
+/// a list of it. Swift allows `Array` one conformance to `PropertyValueConvertible`, so the lists share it.
+package protocol PropertyListElement: Sendable, Hashable {
+    static func propertyValue(_ list: [Self]) -> PropertyValue
+    static func list(_ value: PropertyValue) -> [Self]?
+}
+
+extension Stamp: PropertyListElement {
+    package static func propertyValue(_ list: [Stamp]) -> PropertyValue { .stamps(list) }
+    package static func list(_ value: PropertyValue) -> [Stamp]? {
         guard case .stamps(let v) = value else { return nil }
+        return v
+    }
+}
+
+extension Double: PropertyListElement {
+    package static func propertyValue(_ list: [Double]) -> PropertyValue { .weights(list) }
+    package static func list(_ value: PropertyValue) -> [Double]? {
+        guard case .weights(let v) = value else { return nil }
+        return v
+    }
+}
+
+extension Array: PropertyValueConvertible where Element: PropertyListElement {
+    package static var fallback: [Element] { [] }
+    package init?(propertyValue value: PropertyValue) {
+        guard let v = Element.list(value) else { return nil }
         self = v
     }
-    package var propertyValue: PropertyValue { .stamps(self) }
+    package var propertyValue: PropertyValue { Element.propertyValue(self) }
 }

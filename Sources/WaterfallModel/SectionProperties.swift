@@ -21,6 +21,8 @@ public struct SectionProperties: Sendable, Hashable {
     public var spanPlacement: SpanPlacement?
     /// Fixed rectangles the items flow around (the Geometry article, "Stamps").
     public var stamps: [Stamp]?
+    /// Relative widths, one per column (Geometry, "Columns of different widths"); nil: equal columns.
+    public var columnWidths: [Double]?
 
     public init(
         columns: Int? = nil,
@@ -39,7 +41,8 @@ public struct SectionProperties: Sendable, Hashable {
         pinHeader: Bool? = nil,
         reflow: Reflow? = nil,
         spanPlacement: SpanPlacement? = nil,
-        stamps: [Stamp]? = nil
+        stamps: [Stamp]? = nil,
+        columnWidths: [Double]? = nil
     ) {
         self.columns = columns
         self.minColumnWidth = minColumnWidth
@@ -58,6 +61,7 @@ public struct SectionProperties: Sendable, Hashable {
         self.reflow = reflow
         self.spanPlacement = spanPlacement
         self.stamps = stamps
+        self.columnWidths = columnWidths
     }
 }
 
@@ -86,6 +90,7 @@ public struct SectionPatch: Sendable, Hashable {
     public var reflow: PropertyChange<Reflow>?
     public var spanPlacement: PropertyChange<SpanPlacement>?
     public var stamps: PropertyChange<[Stamp]>?
+    public var columnWidths: PropertyChange<[Double]>?
 
     public init() {}
 }

@@ -33,13 +33,16 @@ package enum SectionPropertyTable {
     package static let spanPlacement = SectionProperty<SpanPlacement>(
         "spanPlacement", .spanPlacement, \.spanPlacement, \.spanPlacement, builtIn: .lowest)
     public static let stamps = SectionProperty<[Stamp]>("stamps", .stamps, \.stamps, \.stamps, builtIn: [])
+    /// No built-in default: unset means equal columns, which `SectionGeometry` resolves with the column count.
+    public static let columnWidths = SectionProperty<[Double]>(
+        "columnWidths", .weights, \.columnWidths, \.columnWidths)
 
     /// Every property, in storage-bit order (append only).
     package static let all: [AnySectionProperty] = [
         columns.erased, minColumnWidth.erased, maxColumns.erased, columnSpacing.erased, rowSpacing.erased,
         insets.erased, headerHeight.erased, footerHeight.erased, headerInsets.erased, footerInsets.erased,
         placement.erased, tolerance.erased, tieBreak.erased, pinHeader.erased, reflow.erased,
-        spanPlacement.erased, stamps.erased,
+        spanPlacement.erased, stamps.erased, columnWidths.erased,
     ]
 
     /// The pairs a section may not set together: "columns or minColumnWidth, not both".

@@ -71,6 +71,26 @@ package enum Validation {
         }
     }
 
+    /// The bounds of one `columnWidths` weight: a ratio of 10¹² between columns at most, whose shares of any width
+    /// up to 10⁹ points stay finite and positive.
+    public static let minColumnWeight = 1e-6
+    public static let maxColumnWeight = 1e6
+
+    /// Checks a `columnWidths` list: 1 to 1024 weights, each a number from 10⁻⁶ to 10⁶.
+    static func weights(_ values: [Double], _ field: String) throws(LayoutError) {
+        guard !values.isEmpty, values.count <= maxColumnsProperty else {
+            throw .invalidValue(
+                field: field, value: "\(values.count) weights",
+                reason: "must list 1 to \(maxColumnsProperty) weights, one per column")
+        }
+        for (k, value) in values.enumerated() {
+            guard value.isFinite, value >= minColumnWeight, value <= maxColumnWeight else {
+                throw .invalidValue(
+                    field: "\(field)[\(k)]", value: format(value), reason: "must be a number from 1e-6 to 1e6")
+            }
+        }
+    }
+
     /// Checks every property `p` sets, in table order, and each exclusive pair once its refused side is reached.
     package static func properties(_ p: SectionProperties, _ prefix: String, limits: LayoutLimits) throws(LayoutError) {
         for property in SectionPropertyTable.all {
@@ -95,6 +115,7 @@ package enum Validation {
         case (.length, .number(let v)): try length(v, field)
         case (.positiveLength, .number(let v)): try width(v, field)
         case (.insets, .insets(let v)): try insets(v, field)
+        case (.weights, .weights(let v)): try weights(v, field)
         case (.placement, .placement), (.tieBreak, .tieBreak), (.flag, .flag), (.reflow, .reflow),
             (.spanPlacement, .spanPlacement):
             break
@@ -118,6 +139,7 @@ package enum Validation {
         case .reflow(let v): return v.rawValue
         case .spanPlacement(let v): return v.rawValue
         case .stamps(let v): return "\(v.count) stamps"
+        case .weights(let v): return "[" + v.map(format).joined(separator: ", ") + "]"
         }
     }
 

@@ -243,6 +243,13 @@ extension ByteReader {
             case let v: throw malformed("spanPlacement \(v)")
             }
         case .stamps: return .stamps(try stamps())
+        case .weights:
+            // As many as a section can have columns: a damaged count reserves nothing large.
+            let n = try count("\(property.name) count", limit: 1024)
+            var weights: [Double] = []
+            weights.reserveCapacity(n)
+            for _ in 0..<n { weights.append(try double(property.name)) }
+            return .weights(weights)
         }
     }
 

@@ -265,6 +265,7 @@ extension ByteWriter {
                 double(stamp.y)
                 double(stamp.height)
             }
+        case .weights(let v): doubles(v)
         }
     }
 

@@ -23,6 +23,12 @@ package struct RandomCommands {
     package var spanPlacementChance = 0.0
     /// How often a section or the defaults set `stamps` (0: never, which leaves the draws as they were).
     package var stampsChance = 0.0
+    /// How often a section with a fixed column count sets `columnWidths` (0: never, which leaves the draws as
+    /// they were); the defaults a layout is created with never do, so that every section's count fits.
+    package var columnWidthsChance = 0.0
+    /// How often a change updates again the items an update of it just updated (0: never, which leaves the draws
+    /// as they were): a second update of an item within one change, as a client's batch may send.
+    package var updateAgainChance = 0.0
     /// How often a generated item has an aspect size (its height then depends on the width); the draw is made
     /// whatever the chance, so that a seed's sequence does not depend on it.
     package var aspectChance = 0.15
@@ -76,7 +82,12 @@ package struct RandomCommands {
         Insets(top: length(20), left: length(20), bottom: length(20), right: length(20))
     }
 
-    package mutating func properties() -> SectionProperties {
+    /// One weight per column: small integers, halves and thirds (the thirds' shares are inexact).
+    package mutating func weights(_ count: Int) -> [Double] {
+        (0..<count).map { _ in Double(int(1...6)) / [1, 2, 3][int(0...2)] }
+    }
+
+    package mutating func properties(weighted: Bool = true) -> SectionProperties {
         var p = SectionProperties()
         if chance(0.5) {
             p.columns = int(columns)
@@ -100,6 +111,9 @@ package struct RandomCommands {
         if chance(0.4) { p.pinHeader = chance(0.7) }
         if reflowChance > 0 && chance(reflowChance) { p.reflow = chance(0.75) ? .stable : .exact }
         if stampsChance > 0 && chance(stampsChance) { p.stamps = stamps(columns: p.columns ?? 2) }
+        if weighted, columnWidthsChance > 0, let n = p.columns, chance(columnWidthsChance) {
+            p.columnWidths = weights(n)
+        }
         return p
     }
 
@@ -122,10 +136,25 @@ package struct RandomCommands {
         var spec = LayoutSpec(
             width: Double(int(200...800) * widthFactor), scale: [0, 0, 1, 2, 3][int(0...4)],
             direction: chance(0.3) ? .rtl : .ltr,
-            minContentHeight: chance(0.3) ? length(3000) : 0, defaults: chance(0.5) ? properties() : .init(),
+            minContentHeight: chance(0.3) ? length(3000) : 0,
+            defaults: chance(0.5) ? properties(weighted: false) : .init(),
             sections: (0..<int(0...4)).map { _ in section() })
         if axisChance > 0 && chance(axisChance) { spec.axis = .horizontal }
         return spec
+    }
+
+    /// `commands`, each update of them followed, under `updateAgainChance`, by another of the same items.
+    package mutating func updatingAgain(_ commands: [LayoutCommand]) -> [LayoutCommand] {
+        guard updateAgainChance > 0 else { return commands }
+        var result: [LayoutCommand] = []
+        for command in commands {
+            result.append(command)
+            if case .updateItems(let s, let updates) = command, chance(updateAgainChance) {
+                result.append(
+                    .updateItems(section: s, updates: updates.map { ItemUpdate(index: $0.index, item: item()) }))
+            }
+        }
+        return result
     }
 
     /// A random command against a layout with these item counts; sometimes an invalid one.
@@ -174,6 +203,11 @@ package struct RandomCommands {
             if chance(0.2) { patch.pinHeader = p.pinHeader.map { .set($0) } ?? .reset }
             if reflowChance > 0 && chance(0.2) { patch.reflow = p.reflow.map { .set($0) } ?? .reset }
             if stampsChance > 0 && chance(0.3) { patch.stamps = p.stamps.map { .set($0) } ?? .reset }
+            if columnWidthsChance > 0 && chance(0.4) {
+                // Mostly with the count they were drawn for; a reset, or a list for another count, now and then.
+                patch.columnWidths = p.columnWidths.map { .set($0) } ?? .reset
+                if let n = p.columns, chance(0.8) { patch.columns = .set(n) }
+            }
             if chance(0.3) { patch.insets = .set(bad ? Insets(top: 0, left: 5000, bottom: 0, right: 0) : insets()) }
             return .configureSection(s, patch)
         default:

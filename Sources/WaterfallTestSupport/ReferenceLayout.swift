@@ -69,7 +69,14 @@ package struct ReferenceLayout: Sendable {
     /// Whether every stamp of a section lies within its columns.
     package func stampsFit(_ own: SectionProperties) -> Bool {
         let r = Resolved(own, spec.defaults, spec, columnLimit)
-        return r.stamps.allSatisfy { $0.column + $0.span <= r.columns }
+        // Stamps need equal columns (Geometry, "Stamps"): with columnWidths they are refused.
+        return r.stamps.allSatisfy { $0.column + $0.span <= r.columns } && (r.stamps.isEmpty || r.widths == nil)
+    }
+
+    /// Whether a section's `columnWidths`, if any, fit its columns: a fixed count with one weight per column.
+    package func weightsFit(_ own: SectionProperties) -> Bool {
+        guard own.columnWidths ?? spec.defaults.columnWidths != nil else { return true }
+        return Resolved(own, spec.defaults, spec, columnLimit).widths != nil
     }
 
     /// What decides a section's columns: the reflow, the column count and the rule (Geometry, "Stable reflow": a
@@ -163,7 +170,7 @@ package struct ReferenceLayout: Sendable {
             case .columns(let n): s = min(n, c)
             }
             s = max(1, s)
-            let w = Double(s) * r.columnWidth + Double(s - 1) * r.columnSpacing
+            var w = Double(s) * r.columnWidth + Double(s - 1) * r.columnSpacing
             var h = item.height
             // Along y the picture's height at width w; along x its width at height w.
             if let aw = item.aspectWidth { h = horizontal ? (aw * w) / item.height : (item.height * w) / aw }
@@ -201,8 +208,20 @@ package struct ReferenceLayout: Sendable {
                 j = cursor
                 cursor = (j + s) % c
             }
+            // Stamps never go with columnWidths (refused), so clearing with the equal columns' height is exact.
             let y = clear(colY[j..<(j + s)].max()!, h, j..<(j + s))
-            let x = r.insets.left + Double(j) * (r.columnWidth + r.columnSpacing)
+            var x = r.insets.left + Double(j) * (r.columnWidth + r.columnSpacing)
+            if let widths = r.widths {
+                // Geometry, "Columns of different widths": x the widths and spacings before, w the covered widths
+                // plus the spacings between them, each summed left to right.
+                x = r.insets.left
+                for k in 0..<j { x = x + widths[k] + r.columnSpacing }
+                w = widths[j..<(j + s)].reduce(0, +) + Double(s - 1) * r.columnSpacing
+                h = item.height
+                // Along y the picture's height at width w; along x its width at height w.
+                if let aw = item.aspectWidth { h = horizontal ? (aw * w) / item.height : (item.height * w) / aw }
+                if spec.scale > 0 { h = (h * spec.scale).rounded(.toNearestOrAwayFromZero) / spec.scale }
+            }
             for k in j..<(j + s) { colY[k] = y + h + r.rowSpacing }
             frames.append(Rect(x: x, y: y, width: w, height: h))
             columns.append(j)
@@ -266,6 +285,8 @@ private struct Resolved {
     var stamps: [Stamp]
     var pinHeader: Bool
     var reflow: Reflow
+    /// Each column's width under `columnWidths`; nil for equal columns.
+    var widths: [Double]?
 
     init(_ own: SectionProperties, _ defaults: SectionProperties, _ spec: LayoutSpec, _ columnLimit: Int) {
         columnSpacing = own.columnSpacing ?? defaults.columnSpacing ?? 10
@@ -304,5 +325,14 @@ private struct Resolved {
         var cw = (avail - Double(columns - 1) * columnSpacing) / Double(columns)
         if spec.scale > 0 { cw = (cw * spec.scale).rounded(.down) / spec.scale }
         columnWidth = cw
+        let fixed = own.columns != nil || (own.minColumnWidth == nil && defaults.minColumnWidth == nil)
+        if let weights = own.columnWidths ?? defaults.columnWidths, weights.count == columns, fixed {
+            let total = weights.reduce(0, +)
+            let content = avail - Double(columns - 1) * columnSpacing
+            widths = weights.map { weight in
+                let w = (content * weight) / total
+                return spec.scale > 0 ? (w * spec.scale).rounded(.down) / spec.scale : w
+            }
+        }
     }
 }

@@ -102,6 +102,7 @@ package enum CommandEncoding {
         case .reflow(let v): return .string(v.rawValue)
         case .spanPlacement(let v): return .string(v.rawValue)
         case .stamps(let v): return .array(v.map(stamp))
+        case .weights(let v): return .array(v.map { .double($0) })
         }
     }
 

@@ -225,12 +225,29 @@ enum ModelDecoding {
         case .reflow: return .reflow(try choice(node, p.field(key)))
         case .spanPlacement: return .spanPlacement(try choice(node, p.field(key)))
         case .stamps: return .stamps(try stamps(node, p.field(key)))
+        case .weights: return .weights(try weights(node, p.field(key)))
         case .flag:
             guard let value = node.bool else {
                 throw .badParams(p.field(key), "must be true or false, not \(node.kind) \(Request.text(node))")
             }
             return .flag(value)
         }
+    }
+
+    /// A list of numbers, one per column (`columnWidths`); their count and range are for the engine to check, once
+    /// the list is known to be no longer than a section's columns can be.
+    private static func weights(_ node: JSONView, _ field: String) throws(ProtocolError) -> [Double] {
+        guard node.kind == .array else {
+            throw .badParams(field, "must be an array of numbers, not \(node.kind) \(Request.text(node))")
+        }
+        guard node.count <= WireRange.columns.upperBound else {
+            throw .badParams(
+                field, "lists \(node.count) weights: at most \(WireRange.columns.upperBound), one per column")
+        }
+        var result: [Double] = []
+        result.reserveCapacity(node.count)
+        for (k, element) in node.elements.enumerated() { result.append(try Params.double(element, "\(field)[\(k)]")) }
+        return result
     }
 
     /// Reads a section object that `p` wraps: its properties and items.

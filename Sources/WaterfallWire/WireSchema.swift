@@ -23,6 +23,14 @@ package enum WireSchema {
     package static let positiveLength: JSONValue = [
         "type": "number", "exclusiveMinimum": 0, "maximum": .double(Validation.maxLength),
     ]
+    /// `columnWidths`: 1 to 1024 weights, each a number from 10⁻⁶ to 10⁶ (`Validation.weights`).
+    public static let weights: JSONValue = [
+        "type": "array", "minItems": 1, "maxItems": .int(Int64(WireRange.columns.upperBound)),
+        "items": [
+            "type": "number", "minimum": .double(Validation.minColumnWeight),
+            "maximum": .double(Validation.maxColumnWeight),
+        ],
+    ]
     /// A section or item index or position.
     package static let index = integer(WireRange.index)
 
@@ -87,6 +95,7 @@ package enum WireSchema {
                         ("h", positiveLength),
                     ], required: ["column", "y", "h"]),
             ]
+        case .weights: weights
         }
     }
 

@@ -64,6 +64,10 @@ enum WaterfallBench {
         if wants("stamps") {
             await StampsBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }
+        if wants("weights") {
+            await ColumnWidthsBenchmark.run(
+                items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
+        }
         if wants("reflow") {
             await ReflowBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }

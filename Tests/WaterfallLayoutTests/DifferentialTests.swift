@@ -40,6 +40,13 @@ import WaterfallTestSupport
         try await run(seed: UInt64(seed), maxItems: 60, reflowChance: 0.9, steps: Self.steps)
     }
 
+    /// Stable sections whose changes update an item twice (a span, then another, in one batch): each update keeps
+    /// the column the one before it gave, as one at a time.
+    @Test(arguments: 4100..<4112)
+    func stableSectionsUpdatedTwice(seed: Int) async throws {
+        try await run(seed: UInt64(seed), maxItems: 30, reflowChance: 0.9, updateAgainChance: 0.7, steps: Self.steps)
+    }
+
     /// Mostly horizontal layouts (Geometry, "Horizontal feeds"), ltr and rtl, some switching axis on the way: every
     /// frame, query, anchor and neighbour on screen, against the reference's own horizontal placement.
     @Test(arguments: 5000..<5030)
@@ -64,16 +71,26 @@ import WaterfallTestSupport
             steps: max(20, Self.steps / 2))
     }
 
+    /// Sections with `columnWidths` (Geometry, "Columns of different widths"), some stable, some horizontal, some
+    /// right to left, under every kind of change; patches that set weights for another count are refused alike.
+    @Test(arguments: 7000..<7016)
+    func columnWidthsSections(seed: Int) async throws {
+        try await run(
+            seed: UInt64(seed), maxItems: 60, axisChance: 0.3, columnWidthsChance: 0.8, steps: max(20, Self.steps / 2))
+    }
+
     private func run(
         seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil,
         reflowChance: Double = 0.3, axisChance: Double = 0, spanPlacementChance: Double = 0, stampsChance: Double = 0,
-        steps: Int
+        columnWidthsChance: Double = 0, updateAgainChance: Double = 0, steps: Int
     ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
         random.reflowChance = reflowChance
         random.axisChance = axisChance
         random.spanPlacementChance = spanPlacementChance
         random.stampsChance = stampsChance
+        random.columnWidthsChance = columnWidthsChance
+        random.updateAgainChance = updateAgainChance
         var spec = random.layout()
         // The layout starts valid: stamps its sections cannot hold are left out (commands still try such ones).
         if spec.sections.contains(where: { !ReferenceLayout(spec).stampsFit($0.properties) }) {
@@ -90,9 +107,8 @@ import WaterfallTestSupport
         for step in 0..<steps {
             let context = "seed \(seed), step \(step)"
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
-            let commands = (0..<(random.chance(0.2) ? random.int(2...3) : 1)).map { _ in
-                random.command(counts: counts)
-            }
+            let commands = random.updatingAgain(
+                (0..<(random.chance(0.2) ? random.int(2...3) : 1)).map { _ in random.command(counts: counts) })
             var client = ClientFrames(layout)
             let before = ClientFrames(layout)
             // A scroll anchor on a third of the requests, followed by the reference through the items' identity.

@@ -1,5 +1,6 @@
 import Testing
 import WaterfallLayout
+import WaterfallTestSupport
 
 /// `reflow: stable` worked out by hand (Geometry, "Stable reflow"): an item keeps the column it was given when it was
 /// inserted, and later changes only re-stack each column.
@@ -101,6 +102,27 @@ import WaterfallLayout
         for command in commands { _ = try await single.apply([command]) }
         #expect(batched.frames(ofSection: 0) == single.frames(ofSection: 0))
         #expect(batched.items(inSection: 0).map(\.column) == [0, 0, 1, 2, 1, 2, 0])
+    }
+
+    /// Two updates of one item in one batch give the column the two give one at a time: item 2 (column 2) spans two
+    /// columns after the first, so it starts at min(2, 3 − 2) = 1 and keeps 1; back to one column, it stays in
+    /// column 1, under item 1 (at 60), where the reference layout puts it too.
+    @Test func twoUpdatesOfOneItemKeepTheColumnTheFirstGave() async throws {
+        let commands: [LayoutCommand] = [
+            .updateItems(section: 0, updates: [ItemUpdate(index: 2, item: Item(height: 80, span: .columns(2)))]),
+            .updateItems(section: 0, updates: [ItemUpdate(index: 2, item: Item(height: 80))]),
+        ]
+        var batched = try await build(Self.feed(.stable))
+        _ = try await batched.apply(commands)
+        var single = try await build(Self.feed(.stable))
+        for command in commands { _ = try await single.apply([command]) }
+        var reference = ReferenceLayout(Self.feed(.stable))
+        let accepted = reference.apply(commands)
+        #expect(accepted)
+        #expect(reference.layout().sections[0].items[2] == rect(110, 60, 100, 80))
+        #expect(batched.itemFrames(0) == reference.layout().sections[0].items)
+        #expect(batched.frames(ofSection: 0) == single.frames(ofSection: 0))
+        #expect(batched.items(inSection: 0).map(\.column) == [0, 1, 1, 1, 2])
     }
 
     /// Switching to exact places the section again; back to stable keeps what exact placed; a new column count

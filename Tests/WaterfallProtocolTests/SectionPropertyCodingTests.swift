@@ -14,7 +14,8 @@ import WaterfallWire
         insets: Insets(top: 1, left: 2, bottom: 3, right: 4), headerHeight: 40, footerHeight: 0.1,
         headerInsets: Insets(top: 0, left: 5, bottom: 0, right: 0), footerInsets: .zero, placement: .next,
         tolerance: 2, tieBreak: .cursor, pinHeader: true, spanPlacement: .leastWhitespace,
-        stamps: [Stamp(column: 1, span: 2, y: 0.5, height: 30), Stamp(column: 0, y: 1e9, height: 1e-3)])
+        stamps: [Stamp(column: 1, span: 2, y: 0.5, height: 30), Stamp(column: 0, y: 1e9, height: 1e-3)],
+        columnWidths: [2, 0.5, 1.25])
 
     @Test(arguments: [
         every, SectionProperties(), SectionProperties(columns: 3, tieBreak: .leftmost, pinHeader: false),
@@ -34,7 +35,7 @@ import WaterfallWire
             keys == [
                 "minColumnWidth", "maxColumns", "columnSpacing", "rowSpacing", "insets", "headerHeight",
                 "footerHeight", "headerInsets", "footerInsets", "placement", "tolerance", "tieBreak", "pinHeader",
-                "spanPlacement", "stamps",
+                "spanPlacement", "stamps", "columnWidths",
             ])
         let members = CommandEncoding.members(of: SectionProperties(tieBreak: .cursor, pinHeader: false))
         #expect(Self.text(.object(members)) == #"{"tieBreak":"cursor","pinHeader":false}"#)
@@ -92,6 +93,27 @@ import WaterfallWire
         #expect(throws: ProtocolError.badParams("params.stamps", "lists 65 stamps, more than 64")) {
             try ModelDecoding.properties(&p)
         }
+    }
+
+    /// `columnWidths` is read as a list of numbers; what is not one is named with its path (ranges and counts
+    /// are the engine's to check).
+    @Test(arguments: [
+        (#"{"columnWidths":3}"#, "params.columnWidths: must be an array of numbers, not number 3"),
+        (#"{"columnWidths":[1,"a"]}"#, #"params.columnWidths[1]: must be a number, not string "a""#),
+    ])
+    func badWeightsAreNamed(_ text: String, _ message: String) throws {
+        let document = try JSONDocument(parsing: text)
+        let error = #expect(throws: ProtocolError.self) {
+            var p = try Params(document.root, path: "params")
+            _ = try ModelDecoding.properties(&p)
+        }
+        #expect(error?.code == .badParams)
+        #expect(error?.message == message)
+    }
+
+    @Test func weightsRoundTripAsExported() {
+        let members = CommandEncoding.members(of: SectionProperties(columns: 3, columnWidths: [2, 1, 0.5]))
+        #expect(Self.text(.object(members)) == #"{"columns":3,"columnWidths":[2,1,0.5]}"#)
     }
 
     private static func text(_ value: JSONValue) -> String {

@@ -117,6 +117,8 @@ import WaterfallTestSupport
                 Stamp(column: 3, y: 12, height: 1e9),
             ]),
         SectionProperties(stamps: []),
+        SectionProperties(columns: 3, columnWidths: [2, 1, 1.0 / 3]),
+        SectionProperties(tieBreak: .cursor, columnWidths: [1e-6]),
     ])
     func newPropertiesRoundTrip(properties: SectionProperties) throws {
         var w = ByteWriter()
@@ -182,9 +184,9 @@ import WaterfallTestSupport
     }
 
     @Test func badNewPropertyBytesAreNamed() {
-        // Bit 17 is no property.
-        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 131072")) {
-            try ([0x80, 0x80, 0x08] as [UInt8]).withUnsafeBytes { bytes in
+        // Bit 18 is no property.
+        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 262144")) {
+            try ([0x80, 0x80, 0x10] as [UInt8]).withUnsafeBytes { bytes in
                 var r = ByteReader(bytes)
                 return try r.properties()
             }
@@ -198,6 +200,13 @@ import WaterfallTestSupport
         }
         #expect(throws: FormatError.malformed(offset: 7, what: "stamp columns 1023 and 2")) {
             try ([0x80, 0x80, 0x04, 1, 0xFE, 0x0F, 4] as [UInt8]).withUnsafeBytes { bytes in
+                var r = ByteReader(bytes)
+                return try r.properties()
+            }
+        }
+        // Bit 17 (columnWidths) with a count of 2000: more weights than a section has columns.
+        #expect(throws: FormatError.malformed(offset: 3, what: "columnWidths count 2000 is more than 1024")) {
+            try ([0x80, 0x80, 0x08, 0xD0, 0x0F] as [UInt8]).withUnsafeBytes { bytes in
                 var r = ByteReader(bytes)
                 return try r.properties()
             }

@@ -104,6 +104,13 @@ struct ResponsiveEvaluation {
         guard g.columnWidth >= 0 else {
             throw .invalidGeometry(field: "sections[\(s)]", section: s, columnWidth: g.columnWidth)
         }
+        if let weights = own.columnWidths ?? defaults.columnWidths {
+            // The stylesheet sizes every column by one custom property of the container's width.
+            throw .invalidValue(
+                field: own.columnWidths == nil ? "defaults.columnWidths" : "sections[\(s)].columnWidths",
+                value: Validation.text(.weights(weights)),
+                reason: "sets columns of different widths, which layout.css cannot write: its columns are equal")
+        }
         let c = g.columnCount
         let cs = g.columnSpacing
         let sideInsets = g.insets.left + g.insets.right

@@ -21,12 +21,16 @@ package struct FuzzTemplate: Sendable {
     }
 
     // Section properties with a fixed column count, and with an adaptive one (a section may not set both).
-    private static let fixed =
+    private static let fixedBase =
         #""columns":3,"columnSpacing":4,"rowSpacing":6,"insets":{"top":1,"left":2,"bottom":3,"right":4},"#
         + #""headerHeight":10,"footerHeight":12,"headerInsets":{"top":1,"left":2,"bottom":3,"right":4},"#
         + #""footerInsets":{"top":1,"left":2,"bottom":3,"right":4},"tolerance":2,"placement":"shortest","#
-        + #""tieBreak":"cursor","spanPlacement":"leastWhitespace","pinHeader":true,"#
-        + #""stamps":[{"column":1,"span":2,"y":5,"h":20}]"#
+        + #""tieBreak":"cursor","spanPlacement":"leastWhitespace","pinHeader":true"#
+    /// With stamps (not in `weighted`: a section may not set stamps and columnWidths together).
+    private static let fixed = fixedBase + #","stamps":[{"column":1,"span":2,"y":5,"h":20}]"#
+    /// A section's own fixed properties with columns of different widths (defaults with them would refuse an
+    /// adaptive section).
+    private static let weighted = fixedBase + #","columnWidths":[2,1.5,0.5]"#
     private static let adaptive = #""minColumnWidth":40,"maxColumns":4,"columnSpacing":5,"placement":"next""#
     private static let item = #"{"h":10,"w":5,"span":2,"id":"a"}"#
     private static let anchor = #","anchor":{"section":0,"i":1},"diff":true"#
@@ -58,7 +62,7 @@ package struct FuzzTemplate: Sendable {
         FuzzTemplate(
             "layout.create",
             #"{"width":300,"scale":2,"direction":"rtl","minContentHeight":10,"defaults":{\#(fixed)},"#
-                + #""sections":[{\#(adaptive),"items":[\#(item)]},{\#(fixed),"items":[\#(item),{"h":3}]}],"#
+                + #""sections":[{\#(adaptive),"items":[\#(item)]},{\#(weighted),"items":[\#(item),{"h":3}]}],"#
                 + #""replace":true,"diff":false}"#),
         FuzzTemplate("layout.create", #"{"width":300,"defaults":{\#(adaptive)},"replace":true}"#),
         FuzzTemplate(
@@ -80,7 +84,7 @@ package struct FuzzTemplate: Sendable {
             isChange: true),
         FuzzTemplate("sections.delete", #"{"sections":[0,2]\#(anchor)}"#, isChange: true),
         FuzzTemplate("sections.move", #"{"from":0,"to":2\#(anchor)}"#, isChange: true),
-        FuzzTemplate("sections.configure", #"{"section":1,\#(fixed)\#(anchor)}"#, isChange: true),
+        FuzzTemplate("sections.configure", #"{"section":1,\#(weighted)\#(anchor)}"#, isChange: true),
         FuzzTemplate("sections.configure", #"{"section":2,\#(adaptive)}"#, isChange: true),
         FuzzTemplate(
             "items.insert", #"{"section":0,"at":2,"items":[\#(item),{"h":5}]\#(anchor)}"#, isChange: true),
