@@ -36,10 +36,14 @@ extension PlacementKernel {
             let output = KernelOutput(
                 ys: ys, heights: heights, columns: columns, entries: NoColumnEntries(), offset: offset)
             let inexact = place(inputs, range, geometry: geometry, cursor: &cursor, output: output)
-            for index in range {
-                let column = output.columns.get(index)
-                for j in column..<(column + inputs[index].span(in: c)) {
-                    lists[j].append(Int32(truncatingIfNeeded: index))
+            if geometry.lookahead.isActive {
+                appendEntriesByWindow(inputs, range, geometry: geometry, ys: itemYs, columns: output.columns, &lists)
+            } else {
+                for index in range {
+                    let column = output.columns.get(index)
+                    for j in column..<(column + inputs[index].span(in: c)) {
+                        lists[j].append(Int32(truncatingIfNeeded: index))
+                    }
                 }
             }
             if samples != nil {
@@ -54,14 +58,37 @@ extension PlacementKernel {
         return ColumnEntries.withScratch(columnCount: c, items: range.count, scratch: &scratch) { entries in
             let output = KernelOutput(ys: ys, heights: heights, columns: columns, entries: entries, offset: offset)
             var inexact = 0
+            // Chunks end at windows, which are placed whole.
+            let k = geometry.lookahead.isActive ? geometry.lookahead.items : 1
+            let chunk = entries.capacity >= range.count ? entries.capacity : entries.capacity - entries.capacity % k
             var start = range.lowerBound
             while start < range.upperBound {
-                let end = min(range.upperBound, start + entries.capacity)
+                let end = min(range.upperBound, start + chunk)
                 inexact += place(inputs, start..<end, geometry: geometry, cursor: &cursor, output: output)
                 entries.flush(into: &lists, last: exact && end == range.upperBound, samples: &samples, ys: itemYs)
                 start = end
             }
             return inexact
+        }
+    }
+
+    /// Appends the entries of items `range`, placed with lookahead, window by window, each window's items by y:
+    /// within a column that is the order the winning order placed them in, so each list stays in y order.
+    private static func appendEntriesByWindow(
+        _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
+        ys: UnsafePointer<Double>, columns: ColumnOutput, _ lists: inout [ContiguousArray<Int32>]
+    ) {
+        let c = geometry.columnCount
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let window = start..<min(range.upperBound, start + geometry.lookahead.items)
+            for index in window.sorted(by: { (ys[$0], $0) < (ys[$1], $1) }) {
+                let column = columns.get(index)
+                for j in column..<(column + inputs[index].span(in: c)) {
+                    lists[j].append(Int32(truncatingIfNeeded: index))
+                }
+            }
+            start = window.upperBound
         }
     }
 }

@@ -17,6 +17,9 @@ enum PlacementKernel {
         if geometry.reflow == .stable {
             return placeStable(inputs, range, geometry: geometry, cursor: &cursor, output: output)
         }
+        if geometry.lookahead.isActive {
+            return placeLookahead(inputs, range, geometry: geometry, cursor: &cursor, output: output)
+        }
         let c = geometry.columnCount
         let shortest = geometry.placement == .shortest
         let simple = shortest && geometry.tolerance == 0 && geometry.tieBreak == .leftmost

@@ -13,6 +13,7 @@ struct SectionGeometry: Sendable, Hashable {
     var tolerance: Double
     var tieBreak: TieBreak
     var spanPlacement: SpanPlacement
+    var lookahead: Lookahead
     /// Whether the header, if there is one, carries a pinned range (`pinMaxY`).
     var pinHeader: Bool
     var reflow: Reflow
@@ -43,6 +44,7 @@ struct SectionGeometry: Sendable, Hashable {
         tolerance = P.tolerance.resolve(own, defaults)
         tieBreak = P.tieBreak.resolve(own, defaults)
         spanPlacement = P.spanPlacement.resolve(own, defaults)
+        lookahead = P.lookahead.resolve(own, defaults)
         pinHeader = P.pinHeader.resolve(own, defaults)
         reflow = P.reflow.resolve(own, defaults)
         layoutWidth = width

@@ -71,6 +71,18 @@ public enum Validation {
         }
     }
 
+    /// Checks a lookahead's members: `items` 1…8, `limit` 1…40320.
+    static func lookahead(_ value: Lookahead, _ field: String) throws(LayoutError) {
+        guard value.items >= 1, value.items <= Lookahead.maxItems else {
+            throw .invalidValue(
+                field: field + ".items", value: String(value.items), reason: "must be an integer from 1 to 8")
+        }
+        guard value.limit >= 1, value.limit <= Lookahead.maxLimit else {
+            throw .invalidValue(
+                field: field + ".limit", value: String(value.limit), reason: "must be an integer from 1 to 40320")
+        }
+    }
+
     /// Checks every property `p` sets, in table order, and each exclusive pair once its refused side is reached.
     static func properties(_ p: SectionProperties, _ prefix: String, limits: LayoutLimits) throws(LayoutError) {
         for property in SectionPropertyTable.all {
@@ -98,6 +110,7 @@ public enum Validation {
         case (.placement, .placement), (.tieBreak, .tieBreak), (.flag, .flag), (.reflow, .reflow),
             (.spanPlacement, .spanPlacement):
             break
+        case (.lookahead, .lookahead(let v)): try lookahead(v, field)
         default:
             // The codecs make each kind's case: another is a bug in one of them, refused rather than trapped on.
             assertionFailure("\(field): \(value) is not of kind \(kind)")
@@ -116,6 +129,7 @@ public enum Validation {
         case .flag(let v): return String(v)
         case .reflow(let v): return v.rawValue
         case .spanPlacement(let v): return v.rawValue
+        case .lookahead(let v): return "{items: \(v.items), limit: \(v.limit)}"
         }
     }
 

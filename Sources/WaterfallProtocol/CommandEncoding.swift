@@ -101,6 +101,7 @@ public enum CommandEncoding {
         case .flag(let v): return .bool(v)
         case .reflow(let v): return .string(v.rawValue)
         case .spanPlacement(let v): return .string(v.rawValue)
+        case .lookahead(let v): return ["items": .integer(v.items), "limit": .integer(v.limit)]
         }
     }
 

@@ -126,6 +126,12 @@ public struct StylesheetRequest: Sendable, Hashable {
                 "\(subject) has scale \(Self.text(spec.scale)): pixel snapping is not linear in the width, and layout.css "
                     + "needs scale 0")
         }
+        if let s = spec.sections.indices.first(where: { spec.sections[$0].usesLookahead(defaults: spec.defaults) }) {
+            throw .badParams(
+                "params.layout",
+                "\(subject) has lookahead in section \(s): each window's best order changes at widths of its own, "
+                    + "more pieces than layout.css writes (its frames come from layout.get or query)")
+        }
         let responsive: ResponsiveLayout
         do {
             responsive = try ResponsiveLayout.compute(

@@ -78,6 +78,10 @@ public enum WireSchema {
         case .flag: boolean
         case .reflow: oneOf(Reflow.allCases.map(\.rawValue))
         case .spanPlacement: oneOf(SpanPlacement.allCases.map(\.rawValue))
+        case .lookahead:
+            object(
+                [("items", integer(WireRange.lookaheadItems)), ("limit", integer(WireRange.lookaheadLimit))],
+                required: ["items", "limit"])
         }
     }
 

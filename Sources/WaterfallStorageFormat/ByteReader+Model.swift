@@ -242,6 +242,13 @@ extension ByteReader {
             case 1: return .spanPlacement(.leastWhitespace)
             case let v: throw malformed("spanPlacement \(v)")
             }
+        case .lookahead:
+            let items = Int(try u8("lookahead.items"))
+            let limit = Int(try u32("lookahead.limit"))
+            guard (1...Lookahead.maxItems).contains(items), (1...Lookahead.maxLimit).contains(limit) else {
+                throw malformed("lookahead \(items), \(limit)")
+            }
+            return .lookahead(Lookahead(items: items, limit: limit))
         }
     }
 

@@ -257,6 +257,9 @@ extension ByteWriter {
         case .flag(let v): u8(v ? 1 : 0)
         case .reflow(let v): u8(v == .exact ? 0 : 1)
         case .spanPlacement(let v): u8(v == .lowest ? 0 : 1)
+        case .lookahead(let v):
+            u8(UInt8(truncatingIfNeeded: v.items))
+            u32(UInt32(truncatingIfNeeded: v.limit))
         }
     }
 

@@ -21,6 +21,9 @@ package struct RandomCommands {
     package var axisChance = 0.0
     /// How often a section or the defaults set `spanPlacement` (0: never, which leaves the draws as they were).
     package var spanPlacementChance = 0.0
+    /// How often a section or the defaults set `lookahead` (0: never, which leaves the draws as they were); most
+    /// such sets also set the rules lookahead goes with.
+    package var lookaheadChance = 0.0
     /// How often a generated item has an aspect size (its height then depends on the width); the draw is made
     /// whatever the chance, so that a seed's sequence does not depend on it.
     package var aspectChance = 0.15
@@ -97,7 +100,18 @@ package struct RandomCommands {
         }
         if chance(0.4) { p.pinHeader = chance(0.7) }
         if reflowChance > 0 && chance(reflowChance) { p.reflow = chance(0.75) ? .stable : .exact }
+        if lookaheadChance > 0 && chance(lookaheadChance) { p.lookahead = lookahead(alongside: &p) }
         return p
+    }
+
+    /// A lookahead, mostly with the rules it goes with set beside it in `p`.
+    private mutating func lookahead(alongside p: inout SectionProperties) -> Lookahead {
+        if chance(0.85) {
+            p.placement = .shortest
+            p.tieBreak = .leftmost
+            if reflowChance > 0 { p.reflow = .exact }
+        }
+        return Lookahead(items: int(1...6), limit: [1, 2, 6, 24, 120, 720][int(0...5)])
     }
 
     package mutating func section() -> SectionSpec {
@@ -111,6 +125,11 @@ package struct RandomCommands {
             minContentHeight: chance(0.3) ? length(3000) : 0, defaults: chance(0.5) ? properties() : .init(),
             sections: (0..<int(0...4)).map { _ in section() })
         if axisChance > 0 && chance(axisChance) { spec.axis = .horizontal }
+        // A new layout must be valid: a section whose lookahead meets a rule it cannot go with turns it off.
+        for k in spec.sections.indices
+        where spec.sections[k].properties.lookaheadConflict(defaults: spec.defaults) != nil {
+            spec.sections[k].properties.lookahead = .off
+        }
         return spec
     }
 
@@ -159,6 +178,7 @@ package struct RandomCommands {
             }
             if chance(0.2) { patch.pinHeader = p.pinHeader.map { .set($0) } ?? .reset }
             if reflowChance > 0 && chance(0.2) { patch.reflow = p.reflow.map { .set($0) } ?? .reset }
+            if lookaheadChance > 0 && chance(0.3) { patch.lookahead = p.lookahead.map { .set($0) } ?? .reset }
             if chance(0.3) { patch.insets = .set(bad ? Insets(top: 0, left: 5000, bottom: 0, right: 0) : insets()) }
             return .configureSection(s, patch)
         default:

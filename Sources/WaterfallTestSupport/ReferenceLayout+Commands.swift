@@ -13,6 +13,7 @@ extension ReferenceLayout {
             copy.resetColumns(keys, after: command)
             copy.settleColumns()
             for section in copy.spec.sections where copy.columnWidth(section.properties) < 0 { return false }
+            for section in copy.spec.sections where copy.refusesLookahead(section.properties) { return false }
             // Geometry, "Horizontal feeds": along x an aspect item is row height × w / h long, so h must be > 0.
             if copy.spec.axis == .horizontal {
                 for section in copy.spec.sections {
@@ -114,6 +115,7 @@ extension ReferenceLayout {
         merge(patch.pinHeader, &p.pinHeader)
         merge(patch.reflow, &p.reflow)
         merge(patch.spanPlacement, &p.spanPlacement)
+        merge(patch.lookahead, &p.lookahead)
         return p
     }
 }

@@ -62,6 +62,14 @@ package struct ReferenceLayout: Sendable {
         Resolved(own, spec.defaults, spec, columnLimit).columnWidth
     }
 
+    /// Whether a section would combine lookahead with a rule it cannot go with (Geometry, "Gaps filled by
+    /// lookahead": round robin, `tieBreak: cursor`, stable reflow).
+    func refusesLookahead(_ own: SectionProperties) -> Bool {
+        let r = Resolved(own, spec.defaults, spec, columnLimit)
+        guard r.lookahead.items > 1 && r.lookahead.limit > 1 else { return false }
+        return r.placement == .next || r.tieBreak == .cursor || r.reflow == .stable
+    }
+
     /// What decides a section's columns: the reflow, the column count and the rule (Geometry, "Stable reflow": a
     /// stable section whose key changes chooses its columns again).
     func columnKey(_ own: SectionProperties) -> ColumnKey {
@@ -123,10 +131,13 @@ package struct ReferenceLayout: Sendable {
         var cursor = 0
         var tieCursor = 0
         var itemsBottom = top
-        var frames: [Rect] = []
-        var columns: [Int] = []
-        var spans: [Int] = []
-        for item in section.items {
+        let count = section.items.count
+        var frames = [Rect](repeating: Rect(x: 0, y: 0, width: 0, height: 0), count: count)
+        var columns = [Int](repeating: 0, count: count)
+        var spans = [Int](repeating: 0, count: count)
+        // Places item `i` on `colY` and adds the whitespace it leaves above its columns to `whitespace`.
+        func place(_ i: Int, _ whitespace: inout Double) {
+            let item = section.items[i]
             var s: Int
             switch item.span {
             case .full: s = c
@@ -165,6 +176,7 @@ package struct ReferenceLayout: Sendable {
                 cursor = (j + s) % c
             }
             let y = colY[j..<(j + s)].max()!
+            for k in j..<(j + s) { whitespace += y - colY[k] }
             let x = r.insets.left + Double(j) * (r.columnWidth + r.columnSpacing)
             let w = Double(s) * r.columnWidth + Double(s - 1) * r.columnSpacing
             var h = item.height
@@ -172,10 +184,34 @@ package struct ReferenceLayout: Sendable {
             if let aw = item.aspectWidth { h = horizontal ? (aw * w) / item.height : (item.height * w) / aw }
             if spec.scale > 0 { h = (h * spec.scale).rounded(.toNearestOrAwayFromZero) / spec.scale }
             for k in j..<(j + s) { colY[k] = y + h + r.rowSpacing }
-            frames.append(Rect(x: x, y: y, width: w, height: h))
-            columns.append(j)
-            spans.append(s)
+            frames[i] = Rect(x: x, y: y, width: w, height: h)
+            columns[i] = j
+            spans[i] = s
             itemsBottom = max(itemsBottom, y + h)
+        }
+        // Geometry, "Gaps filled by lookahead": windows of k by index, each in the first of the first `limit`
+        // orders (lexicographic) with the least whitespace, found by placing every order in full.
+        let k = r.lookahead.items > 1 && r.lookahead.limit > 1 ? r.lookahead.items : 1
+        for first in stride(from: 0, to: count, by: k) {
+            let window = Array(first..<min(count, first + k))
+            var ignored = 0.0
+            guard window.count > 1 else {
+                place(first, &ignored)
+                continue
+            }
+            var order = window
+            var best = window
+            var least = Double.infinity
+            var tried = 0
+            let saved = (colY, itemsBottom)
+            repeat {
+                var whitespace = 0.0
+                for i in order { place(i, &whitespace) }
+                (colY, itemsBottom) = saved
+                if whitespace < least { (least, best) = (whitespace, order) }
+                tried += 1
+            } while tried < r.lookahead.limit && Self.permuteForward(&order)
+            for i in best { place(i, &ignored) }
         }
         var footer: Rect?
         var footerBlock = 0.0
@@ -210,6 +246,19 @@ package struct ReferenceLayout: Sendable {
     }
 }
 
+extension ReferenceLayout {
+    /// The next permutation of `order` in lexicographic order; false (leaving it as it was) after the last.
+    static func permuteForward(_ order: inout [Int]) -> Bool {
+        guard var i = order.indices.dropLast().last(where: { order[$0] < order[$0 + 1] }) else { return false }
+        var j = order.count - 1
+        while order[j] <= order[i] { j -= 1 }
+        order.swapAt(i, j)
+        i += 1
+        order[i...].reverse()
+        return true
+    }
+}
+
 /// The Geometry article's property resolution ("Where a property comes from"), written out on its own.
 private struct Resolved {
     var columns: Int
@@ -225,6 +274,7 @@ private struct Resolved {
     var tolerance: Double
     var tieBreak: TieBreak
     var spanPlacement: SpanPlacement
+    var lookahead: Lookahead
     var pinHeader: Bool
     var reflow: Reflow
 
@@ -240,6 +290,7 @@ private struct Resolved {
         tolerance = own.tolerance ?? defaults.tolerance ?? 0
         tieBreak = own.tieBreak ?? defaults.tieBreak ?? .leftmost
         spanPlacement = own.spanPlacement ?? defaults.spanPlacement ?? .lowest
+        lookahead = own.lookahead ?? defaults.lookahead ?? Lookahead(items: 1, limit: 1)
         pinHeader = own.pinHeader ?? defaults.pinHeader ?? false
         reflow = own.reflow ?? defaults.reflow ?? .exact
         let avail = spec.width - insets.left - insets.right

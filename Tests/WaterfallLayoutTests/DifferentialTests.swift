@@ -55,14 +55,26 @@ import WaterfallTestSupport
             seed: UInt64(seed), maxItems: 60, axisChance: 0.3, spanPlacementChance: 0.7, steps: max(20, Self.steps / 2))
     }
 
+    /// Sections and defaults setting `lookahead` (Geometry, "Gaps filled by lookahead"), some with spans placed by
+    /// whitespace, some combined with rules it cannot go with (refused by both), some horizontal: windows placed in
+    /// their best order through every kind of change.
+    @Test(arguments: 7000..<7016)
+    func lookaheadSections(seed: Int) async throws {
+        try await run(
+            seed: UInt64(seed), maxItems: 60, axisChance: 0.3, spanPlacementChance: 0.4, lookaheadChance: 0.7,
+            steps: max(20, Self.steps / 2))
+    }
+
     private func run(
         seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil,
-        reflowChance: Double = 0.3, axisChance: Double = 0, spanPlacementChance: Double = 0, steps: Int
+        reflowChance: Double = 0.3, axisChance: Double = 0, spanPlacementChance: Double = 0,
+        lookaheadChance: Double = 0, steps: Int
     ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
         random.reflowChance = reflowChance
         random.axisChance = axisChance
         random.spanPlacementChance = spanPlacementChance
+        random.lookaheadChance = lookaheadChance
         let spec = random.layout()
         var layout = try await Layout.make(spec).layout
         layout.parallelGrain = 1

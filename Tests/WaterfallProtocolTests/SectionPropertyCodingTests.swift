@@ -11,7 +11,8 @@ import WaterfallLayout
         minColumnWidth: 80.5, maxColumns: 4, columnSpacing: 3, rowSpacing: 0.25,
         insets: Insets(top: 1, left: 2, bottom: 3, right: 4), headerHeight: 40, footerHeight: 0.1,
         headerInsets: Insets(top: 0, left: 5, bottom: 0, right: 0), footerInsets: .zero, placement: .next,
-        tolerance: 2, tieBreak: .cursor, pinHeader: true, spanPlacement: .leastWhitespace)
+        tolerance: 2, tieBreak: .cursor, pinHeader: true, spanPlacement: .leastWhitespace,
+        lookahead: Lookahead(items: 5, limit: 40320))
 
     @Test(arguments: [
         every, SectionProperties(), SectionProperties(columns: 3, tieBreak: .leftmost, pinHeader: false),
@@ -31,7 +32,7 @@ import WaterfallLayout
             keys == [
                 "minColumnWidth", "maxColumns", "columnSpacing", "rowSpacing", "insets", "headerHeight",
                 "footerHeight", "headerInsets", "footerInsets", "placement", "tolerance", "tieBreak", "pinHeader",
-                "spanPlacement",
+                "spanPlacement", "lookahead",
             ])
         let members = CommandEncoding.members(of: SectionProperties(tieBreak: .cursor, pinHeader: false))
         #expect(Self.text(.object(members)) == #"{"tieBreak":"cursor","pinHeader":false}"#)
@@ -62,5 +63,25 @@ import WaterfallLayout
         var writer = JSONWriter()
         writer.write(value)
         return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// A lookahead object: both members required, each in range, nothing else.
+    @Test(arguments: [
+        (#"{"lookahead":{"items":3}}"#, "params.lookahead.limit: missing"),
+        (#"{"lookahead":{"items":9,"limit":1}}"#, "params.lookahead.items: 9 is out of range (1 to 8)"),
+        (#"{"lookahead":{"items":2,"limit":0}}"#, "params.lookahead.limit: 0 is out of range (1 to 40320)"),
+        (#"{"lookahead":{"items":2,"limit":1.5}}"#, "params.lookahead.limit"),
+        (#"{"lookahead":{"items":2,"limit":2,"depth":1}}"#, "params.lookahead.depth: unknown field"),
+        (#"{"lookahead":5}"#, "params.lookahead"),
+    ])
+    func badLookaheadsAreRefused(_ text: String, _ message: String) throws {
+        let document = try JSONDocument(parsing: text)
+        var p = try Params(document.root, path: "params")
+        do {
+            _ = try ModelDecoding.properties(&p)
+            Issue.record("\(text) was accepted")
+        } catch {
+            #expect(error.message.hasPrefix(message), "\(text): \(error.message)")
+        }
     }
 }

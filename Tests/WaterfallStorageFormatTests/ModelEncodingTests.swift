@@ -110,6 +110,8 @@ import WaterfallTestSupport
         SectionProperties(pinHeader: true), SectionProperties(),
         SectionProperties(tieBreak: .cursor, spanPlacement: .leastWhitespace),
         SectionProperties(columns: 2, spanPlacement: .lowest),
+        SectionProperties(columns: 2, lookahead: Lookahead(items: 8, limit: 40320)),
+        SectionProperties(lookahead: Lookahead(items: 1, limit: 1)),
     ])
     func newPropertiesRoundTrip(properties: SectionProperties) throws {
         var w = ByteWriter()
@@ -175,11 +177,23 @@ import WaterfallTestSupport
     }
 
     @Test func badNewPropertyBytesAreNamed() {
-        // Bit 16 is no property.
-        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 65536")) {
-            try ([0x80, 0x80, 0x04] as [UInt8]).withUnsafeBytes { bytes in
+        // Bit 17 is no property.
+        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 131072")) {
+            try ([0x80, 0x80, 0x08] as [UInt8]).withUnsafeBytes { bytes in
                 var r = ByteReader(bytes)
                 return try r.properties()
+            }
+        }
+        // Bit 16 (lookahead) with 9 items, and with a limit of 0.
+        for (bytes, what) in [
+            ([0x80, 0x80, 0x04, 9, 1, 0, 0, 0] as [UInt8], "lookahead 9, 1"),
+            ([0x80, 0x80, 0x04, 2, 0, 0, 0, 0], "lookahead 2, 0"),
+        ] {
+            #expect(throws: FormatError.malformed(offset: 8, what: what)) {
+                try bytes.withUnsafeBytes { bytes in
+                    var r = ByteReader(bytes)
+                    return try r.properties()
+                }
             }
         }
         // Bit 15 (spanPlacement) with the value 2.

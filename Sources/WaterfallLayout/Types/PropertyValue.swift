@@ -19,6 +19,8 @@ public enum PropertyKind: Sendable, Hashable {
     case reflow
     /// `"lowest"` or `"leastWhitespace"` (`spanPlacement`).
     case spanPlacement
+    /// `{"items": 1…8, "limit": 1…40320}` (`lookahead`).
+    case lookahead
 }
 
 /// A section property's value, whatever the property: what the codecs read and write.
@@ -31,6 +33,7 @@ public enum PropertyValue: Sendable, Hashable {
     case flag(Bool)
     case reflow(Reflow)
     case spanPlacement(SpanPlacement)
+    case lookahead(Lookahead)
 }
 
 /// A Swift type a section property is stored as, and its `PropertyValue` case.
@@ -113,4 +116,13 @@ extension SpanPlacement: PropertyValueConvertible {
         self = v
     }
     public var propertyValue: PropertyValue { .spanPlacement(self) }
+}
+
+extension Lookahead: PropertyValueConvertible {
+    public static var fallback: Lookahead { .off }
+    public init?(propertyValue value: PropertyValue) {
+        guard case .lookahead(let v) = value else { return nil }
+        self = v
+    }
+    public var propertyValue: PropertyValue { .lookahead(self) }
 }

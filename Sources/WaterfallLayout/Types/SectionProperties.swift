@@ -19,6 +19,7 @@ public struct SectionProperties: Sendable, Hashable {
     public var pinHeader: Bool?
     public var reflow: Reflow?
     public var spanPlacement: SpanPlacement?
+    public var lookahead: Lookahead?
 
     public init(
         columns: Int? = nil,
@@ -36,7 +37,8 @@ public struct SectionProperties: Sendable, Hashable {
         tieBreak: TieBreak? = nil,
         pinHeader: Bool? = nil,
         reflow: Reflow? = nil,
-        spanPlacement: SpanPlacement? = nil
+        spanPlacement: SpanPlacement? = nil,
+        lookahead: Lookahead? = nil
     ) {
         self.columns = columns
         self.minColumnWidth = minColumnWidth
@@ -54,6 +56,7 @@ public struct SectionProperties: Sendable, Hashable {
         self.pinHeader = pinHeader
         self.reflow = reflow
         self.spanPlacement = spanPlacement
+        self.lookahead = lookahead
     }
 }
 
@@ -81,6 +84,7 @@ public struct SectionPatch: Sendable, Hashable {
     public var pinHeader: PropertyChange<Bool>?
     public var reflow: PropertyChange<Reflow>?
     public var spanPlacement: PropertyChange<SpanPlacement>?
+    public var lookahead: PropertyChange<Lookahead>?
 
     public init() {}
 }

@@ -32,13 +32,15 @@ public enum SectionPropertyTable {
     public static let reflow = SectionProperty<Reflow>("reflow", .reflow, \.reflow, \.reflow, builtIn: .exact)
     public static let spanPlacement = SectionProperty<SpanPlacement>(
         "spanPlacement", .spanPlacement, \.spanPlacement, \.spanPlacement, builtIn: .lowest)
+    public static let lookahead = SectionProperty<Lookahead>(
+        "lookahead", .lookahead, \.lookahead, \.lookahead, builtIn: .off)
 
     /// Every property, in storage-bit order (append only).
     public static let all: [AnySectionProperty] = [
         columns.erased, minColumnWidth.erased, maxColumns.erased, columnSpacing.erased, rowSpacing.erased,
         insets.erased, headerHeight.erased, footerHeight.erased, headerInsets.erased, footerInsets.erased,
         placement.erased, tolerance.erased, tieBreak.erased, pinHeader.erased, reflow.erased,
-        spanPlacement.erased,
+        spanPlacement.erased, lookahead.erased,
     ]
 
     /// The pairs a section may not set together: "columns or minColumnWidth, not both".

@@ -24,7 +24,8 @@ package struct FuzzTemplate: Sendable {
         #""columns":3,"columnSpacing":4,"rowSpacing":6,"insets":{"top":1,"left":2,"bottom":3,"right":4},"#
         + #""headerHeight":10,"footerHeight":12,"headerInsets":{"top":1,"left":2,"bottom":3,"right":4},"#
         + #""footerInsets":{"top":1,"left":2,"bottom":3,"right":4},"tolerance":2,"placement":"shortest","#
-        + #""tieBreak":"cursor","spanPlacement":"leastWhitespace","pinHeader":true"#
+        + #""tieBreak":"cursor","spanPlacement":"leastWhitespace","pinHeader":true,"#
+        + #""lookahead":{"items":1,"limit":2}"#
     private static let adaptive = #""minColumnWidth":40,"maxColumns":4,"columnSpacing":5,"placement":"next""#
     private static let item = #"{"h":10,"w":5,"span":2,"id":"a"}"#
     private static let anchor = #","anchor":{"section":0,"i":1},"diff":true"#
