@@ -111,7 +111,7 @@ package struct RandomCommands {
             p.tieBreak = .leftmost
             if reflowChance > 0 { p.reflow = .exact }
         }
-        return Lookahead(items: int(1...6), limit: [1, 2, 6, 24, 120, 720][int(0...5)])
+        return Lookahead(items: int(1...5), limit: [1, 2, 3, 6, 24, 120][int(0...5)])
     }
 
     package mutating func section() -> SectionSpec {

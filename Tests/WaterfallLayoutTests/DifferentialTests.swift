@@ -61,7 +61,7 @@ import WaterfallTestSupport
     @Test(arguments: 7000..<7016)
     func lookaheadSections(seed: Int) async throws {
         try await run(
-            seed: UInt64(seed), maxItems: 60, axisChance: 0.3, spanPlacementChance: 0.4, lookaheadChance: 0.7,
+            seed: UInt64(seed), maxItems: 40, axisChance: 0.3, spanPlacementChance: 0.4, lookaheadChance: 0.7,
             steps: max(20, Self.steps / 2))
     }
 
