@@ -24,7 +24,7 @@ struct BenchOptions: Equatable {
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "viewport", "scopeddelete", "widths",
         "client", "json",
         "numparse", "numformat", "memory", "storage", "stages", "durability", "recovery", "layouts", "tiebreak",
-        "spans", "reflow", "css",
+        "spans", "lookahead", "reflow", "css",
         "floor", "simdjson",
         "fuzz", "soak",
     ]
@@ -33,7 +33,9 @@ struct BenchOptions: Equatable {
     static let flags = [
         Flag(name: "--quick", help: "smaller sizes and fewer runs (a few minutes instead of ten or more)"),
         Flag(name: "--only", value: "NAME,…", help: "only these scenarios (listed below, and run in that order)"),
-        Flag(name: "--columns", value: "N,…", help: "the column counts of the kernel, tiebreak and spans scenarios"),
+        Flag(
+            name: "--columns", value: "N,…",
+            help: "the column counts of the kernel, tiebreak, spans and lookahead scenarios"),
         Flag(
             name: "--report", value: "PATH",
             help: "also write every table with the machine, toolchain, date and command to PATH (Markdown)"),
