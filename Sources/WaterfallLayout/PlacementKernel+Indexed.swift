@@ -5,8 +5,8 @@ extension PlacementKernel {
     /// Item `index` is written at `ys[index - offset]`, `heights[index - offset]` and `columns[index - offset]`.
     /// `exact` sizes lists that must grow at the end of the range exactly (a whole section's index, built once),
     /// rather than by doubling (a list that keeps growing).
-    /// Up to 64 columns the kernel writes the entries itself, chunk by chunk into scratch lists that stay in cache;
-    /// wider sections append them from the placed columns afterwards.
+    /// Up to 64 columns (and under lookahead at any count) the kernel writes the entries itself, chunk by chunk into
+    /// scratch lists that stay in cache; wider sections append them from the placed columns afterwards.
     ///
     /// - Complexity: that of `place`, plus O(entries).
     static func placeIndexed(
@@ -32,18 +32,16 @@ extension PlacementKernel {
         // Indexed by item index, as the kernel's outputs are.
         let itemYs = UnsafePointer(ys - offset)
         let c = geometry.columnCount
-        guard c <= ColumnEntries.maxColumns else {
+        // Lookahead places a window's items out of index order: only the kernel's own entries, written as it
+        // places them, keep each list in y order.
+        guard c <= ColumnEntries.maxColumns || geometry.lookahead.isActive else {
             let output = KernelOutput(
                 ys: ys, heights: heights, columns: columns, entries: NoColumnEntries(), offset: offset)
             let inexact = place(inputs, range, geometry: geometry, cursor: &cursor, output: output)
-            if geometry.lookahead.isActive {
-                appendEntriesByWindow(inputs, range, geometry: geometry, ys: itemYs, columns: output.columns, &lists)
-            } else {
-                for index in range {
-                    let column = output.columns.get(index)
-                    for j in column..<(column + inputs[index].span(in: c)) {
-                        lists[j].append(Int32(truncatingIfNeeded: index))
-                    }
+            for index in range {
+                let column = output.columns.get(index)
+                for j in column..<(column + inputs[index].span(in: c)) {
+                    lists[j].append(Int32(truncatingIfNeeded: index))
                 }
             }
             if samples != nil {
@@ -72,23 +70,4 @@ extension PlacementKernel {
         }
     }
 
-    /// Appends the entries of items `range`, placed with lookahead, window by window, each window's items by y:
-    /// within a column that is the order the winning order placed them in, so each list stays in y order.
-    private static func appendEntriesByWindow(
-        _ inputs: UnsafeBufferPointer<ItemInput>, _ range: Range<Int>, geometry: SectionGeometry,
-        ys: UnsafePointer<Double>, columns: ColumnOutput, _ lists: inout [ContiguousArray<Int32>]
-    ) {
-        let c = geometry.columnCount
-        var start = range.lowerBound
-        while start < range.upperBound {
-            let window = start..<min(range.upperBound, start + geometry.lookahead.items)
-            for index in window.sorted(by: { (ys[$0], $0) < (ys[$1], $1) }) {
-                let column = columns.get(index)
-                for j in column..<(column + inputs[index].span(in: c)) {
-                    lists[j].append(Int32(truncatingIfNeeded: index))
-                }
-            }
-            start = window.upperBound
-        }
-    }
 }

@@ -1,5 +1,6 @@
 import Testing
 import WaterfallLayout
+import WaterfallTestSupport
 
 /// `lookahead` (the Geometry article, "Gaps filled by lookahead"), worked out by hand. Three columns 100 wide with
 /// spacing 10 (a width of 320), rowSpacing 10.
@@ -116,5 +117,27 @@ import WaterfallLayout
             return
         }
         #expect(field == "sections[0].lookahead")
+    }
+
+    /// Past 64 columns, with items of height 0 stacked at one y (rowSpacing 0): the kernel's own entries keep each
+    /// column's index in placement order, so frames, an edit inside a window and a query all match the reference.
+    @Test func wideSectionsMatchTheReference() async throws {
+        var random = RandomCommands(seed: 77, maxItems: 300, columns: 80...80)
+        var items = random.items(300)
+        for k in stride(from: 0, to: items.count, by: 7) { items[k].height = 0 }
+        let properties = SectionProperties(columns: 80, rowSpacing: 0, lookahead: Lookahead(items: 4, limit: 24))
+        let spec = LayoutSpec(width: 8000, sections: [SectionSpec(properties: properties, items: items)])
+        var layout = try await build(spec)
+        var reference = ReferenceLayout(spec)
+        #expect(layout.itemFrames(0) == reference.layout().sections[0].items)
+        let edit = LayoutCommand.insertItems(section: 0, at: 10, items: ItemList(random.items(3)))
+        let accepted = reference.apply([edit])
+        #expect(accepted)
+        _ = try await layout.apply([edit])
+        let expected = reference.layout().sections[0].items
+        #expect(layout.itemFrames(0) == expected)
+        let band = rect(0, 300, 8000, 40)
+        let found = layout.elements(in: band).compactMap(\.index)
+        #expect(found == expected.indices.filter { expected[$0].isVisible(in: band) })
     }
 }

@@ -26,7 +26,7 @@ public struct Lookahead: Sendable, Hashable {
 
 extension SectionSpec {
     /// Whether the section places its items with lookahead, its own or the defaults'.
-    public func usesLookahead(defaults: SectionProperties) -> Bool {
+    package func usesLookahead(defaults: SectionProperties) -> Bool {
         (properties.lookahead ?? defaults.lookahead)?.isActive == true
     }
 }
