@@ -70,7 +70,7 @@ struct ColumnEntries: ColumnEntrySink {
     ) rethrows -> R {
         let capacity = max(1, min(items, scratchEntries / columnCount))
         guard capacity * columnCount <= 256 else {
-            return try scratch.withEntryBuffers { base, counts in
+            return try scratch.withEntryBuffers(columnCount: columnCount) { base, counts in
                 counts.initialize(repeating: 0, count: columnCount)
                 return try body(
                     ColumnEntries(capacity: capacity, base: base, counts: counts, columnCount: columnCount))

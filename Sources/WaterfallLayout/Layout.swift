@@ -203,7 +203,9 @@ public struct Layout: Sendable {
         // append after a section's last item, a feed's usual change, skips most of the rest.
         if let s = change.plainSection {
             let diff: LayoutDiff
-            if case .insertItems(_, let at, let items) = change.commands[0], !items.isEmpty, at == metrics[s].count {
+            if case .insertItems(_, let at, let items) = change.commands[0], !items.isEmpty, at == metrics[s].count,
+                sections[s].appendStartsWindow
+            {
                 diff = await appendItems(items, toSection: s, listingItems: listingItems)
             } else {
                 diff = await changeItems(

@@ -223,6 +223,12 @@ struct LayoutShape {
 
     /// Checks a section's resolved geometry at every width and returns its column count summed over the widths.
     private func checkGeometry(_ own: SectionProperties, _ field: String, section: Int) throws(LayoutError) -> Int {
+        if let reason = own.lookaheadConflict(defaults: defaults) {
+            // Named as the geometry's faults are: by what the command changed (the section, or the defaults).
+            let lookahead = Validation.text(.lookahead(SectionPropertyTable.lookahead.resolve(own, defaults)))
+            throw .invalidValue(
+                field: field, value: "lookahead " + lookahead, reason: "of section \(section) " + reason)
+        }
         var total = 0
         for width in widths { total += try checkGeometry(own, field, section: section, width: width) }
         return total

@@ -7,8 +7,8 @@ extension PlacementKernel {
     /// Item `index` is written at `ys[index - offset]`, `heights[index - offset]` and `columns[index - offset]`.
     /// `exact` sizes lists that must grow at the end of the range exactly (a whole section's index, built once),
     /// rather than by doubling (a list that keeps growing).
-    /// Up to 64 columns the kernel writes the entries itself, chunk by chunk into scratch lists that stay in cache;
-    /// wider sections append them from the placed columns afterwards.
+    /// Up to 64 columns (and under lookahead at any count) the kernel writes the entries itself, chunk by chunk into
+    /// scratch lists that stay in cache; wider sections append them from the placed columns afterwards.
     ///
     /// - Complexity: that of `place`, plus O(entries).
     static func placeIndexed(
@@ -34,7 +34,9 @@ extension PlacementKernel {
         // Indexed by item index, as the kernel's outputs are.
         let itemYs = UnsafePointer(ys - offset)
         let c = geometry.columnCount
-        guard c <= ColumnEntries.maxColumns else {
+        // Lookahead places a window's items out of index order: only the kernel's own entries, written as it
+        // places them, keep each list in y order.
+        guard c <= ColumnEntries.maxColumns || geometry.lookahead.isActive else {
             let output = KernelOutput(
                 ys: ys, heights: heights, columns: columns, entries: NoColumnEntries(), offset: offset)
             let inexact = place(inputs, range, geometry: geometry, cursor: &cursor, output: output)
@@ -56,9 +58,12 @@ extension PlacementKernel {
         return ColumnEntries.withScratch(columnCount: c, items: range.count, scratch: &scratch) { entries in
             let output = KernelOutput(ys: ys, heights: heights, columns: columns, entries: entries, offset: offset)
             var inexact = 0
+            // Chunks end at windows, which are placed whole.
+            let k = geometry.lookahead.isActive ? geometry.lookahead.items : 1
+            let chunk = entries.capacity >= range.count ? entries.capacity : entries.capacity - entries.capacity % k
             var start = range.lowerBound
             while start < range.upperBound {
-                let end = min(range.upperBound, start + entries.capacity)
+                let end = min(range.upperBound, start + chunk)
                 inexact += place(inputs, start..<end, geometry: geometry, cursor: &cursor, output: output)
                 entries.flush(into: &lists, last: exact && end == range.upperBound, samples: &samples, ys: itemYs)
                 start = end
@@ -66,4 +71,5 @@ extension PlacementKernel {
             return inexact
         }
     }
+
 }

@@ -22,6 +22,9 @@ enum PlacementKernel {
         if geometry.reflow == .stable {
             return placeStable(inputs, range, geometry: geometry, cursor: &cursor, output: output)
         }
+        if geometry.lookahead.isActive {
+            return placeLookahead(inputs, range, geometry: geometry, cursor: &cursor, output: output)
+        }
         let c = geometry.columnCount
         // The run loops size every item at one column width: columns of different widths take the general loop.
         let shortest = geometry.placement == .shortest && geometry.shares == nil

@@ -41,9 +41,10 @@ struct PlacementScratch: Sendable {
     /// Elements a buffer may keep between changes: a run of a few hundred items, as re-placing one item costs.
     static let keptCapacity = 1_024
 
-    /// Calls `body` with `ColumnEntries.scratchEntries` entries and `ColumnEntries.maxColumns` counts.
+    /// Calls `body` with `ColumnEntries.scratchEntries` entries and counts for `ColumnEntries.maxColumns` columns, or
+    /// `columnCount` when that is more.
     mutating func withEntryBuffers<R>(
-        _ body: (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int>) throws -> R
+        columnCount: Int, _ body: (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int>) throws -> R
     ) rethrows -> R {
         if entries.isEmpty {
             // Not zeroed: `ColumnEntries` reads only entries it wrote (up to its counts, which it zeroes). Filling
@@ -56,6 +57,8 @@ struct PlacementScratch: Sendable {
                 }
             counts = ContiguousArray(repeating: 0, count: ColumnEntries.maxColumns)
         }
+        // Past `maxColumns` only under lookahead, whose entries must come from the kernel.
+        if counts.count < columnCount { counts = ContiguousArray(repeating: 0, count: columnCount) }
         return try entries.withUnsafeMutableBufferPointer { entries in
             try counts.withUnsafeMutableBufferPointer { counts in
                 try body(entries.baseAddress!, counts.baseAddress!)

@@ -19,6 +19,7 @@ struct SectionGeometry: Sendable, Hashable {
     var stamps: [StampBlock]
     /// Local y where the lowest stamp ends (the top of the items area when there are none).
     var stampsBottom: Double
+    var lookahead: Lookahead
     /// Whether the header, if there is one, carries a pinned range (`pinMaxY`).
     var pinHeader: Bool
     var reflow: Reflow
@@ -51,6 +52,7 @@ struct SectionGeometry: Sendable, Hashable {
         tolerance = P.tolerance.resolve(own, defaults)
         tieBreak = P.tieBreak.resolve(own, defaults)
         spanPlacement = P.spanPlacement.resolve(own, defaults)
+        lookahead = P.lookahead.resolve(own, defaults)
         pinHeader = P.pinHeader.resolve(own, defaults)
         reflow = P.reflow.resolve(own, defaults)
         layoutWidth = width

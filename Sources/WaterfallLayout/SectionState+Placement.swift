@@ -97,7 +97,7 @@ extension SectionState {
     /// items whose section-local frame changed (ascending).
     ///
     /// Placement restarts from the column state read back at the first changed item. Past the last edit it checks,
-    /// every few hundred items, whether the columns now stand where they stood before the change plus one constant;
+    /// every few hundred items (at windows, under lookahead), whether the columns now stand where they stood before the change plus one constant;
     /// from there the old frames hold (shifted by that constant) and placement stops.
     ///
     /// - Complexity: O(re-placed items + columns × log n), plus O(tail) when the tail shifts or indices move.
@@ -107,7 +107,9 @@ extension SectionState {
         guard full || change.itemsChanged else { return [] }
         if full { return placeAll(comparingWith: change, scratch: &scratch) }
         let count = inputs.count
-        let start = min(change.firstDirty, count)
+        // Lookahead places windows whole: from the first one the change touches.
+        let window = geometry.lookahead.isActive ? geometry.lookahead.items : 1
+        let start = min(change.firstDirty, count) / window * window
         // Nothing before the first dirty item moved, so from the old count on the items are all new ones.
         if start == change.oldCount {
             placeAppended(from: start, scratch: &scratch)
@@ -122,8 +124,11 @@ extension SectionState {
         var run = RegionRun(section: self, start: start, scratch: &scratch)
         var converged: (newIndex: Int, shift: Double)?
         // Convergence is checked only past the last edit, where new item i is old item i - delta.
-        var nextCheck = max(start, change.lastDirty) + 1
-        let checkInterval = max(256, 4 * geometry.columnCount)
+        // Under lookahead only at a window, and only when old and new windows coincide there (the count changed
+        // by a multiple of the window).
+        var nextCheck = (max(start, change.lastDirty) + window) / window * window
+        if delta % window != 0 { nextCheck = Int.max }
+        let checkInterval = (max(256, 4 * geometry.columnCount) + window - 1) / window * window
         var index = start
         while index < count {
             if index == nextCheck {
@@ -153,6 +158,12 @@ extension SectionState {
         for column in cuts.indices { refreshSamples(column: column, fromEntry: cuts[column]) }
         scratch.cuts = cuts
         return changed
+    }
+
+    /// Whether items appended now start a window of their own, so that nothing placed moves: always without
+    /// lookahead, and under it when the last window is full.
+    var appendStartsWindow: Bool {
+        !geometry.lookahead.isActive || count % geometry.lookahead.items == 0
     }
 
     /// Places items `start...` appended after all the old ones (the feed's usual change), straight into the section's
@@ -212,7 +223,7 @@ extension SectionState {
         let index = change.firstDirty
         let c = geometry.columnCount
         guard change.map.isIdentity, change.lastDirty == index + 1, index == inputs.count - 1, index < heights.count,
-            geometry.reflow != .stable, geometry.stamps.isEmpty, let previous = change.previousInputs[index],
+            geometry.reflow != .stable, geometry.stamps.isEmpty, !geometry.lookahead.isActive, let previous = change.previousInputs[index],
             previous.span(in: c) == inputs[index].span(in: c), previous.column == inputs[index].column
         else { return nil }
         let old = heights[index]

@@ -23,6 +23,8 @@ package enum PropertyKind: Sendable, Hashable {
     case stamps
     /// 1 to 1024 numbers from 10⁻⁶ to 10⁶, one per column (`columnWidths`).
     case weights
+    /// `{"items": 1…8, "limit": 1…40320}` (`lookahead`).
+    case lookahead
 }
 
 /// A section property's value, whatever the property: what the codecs read and write.
@@ -37,6 +39,7 @@ package enum PropertyValue: Sendable, Hashable {
     case spanPlacement(SpanPlacement)
     case stamps([Stamp])
     case weights([Double])
+    case lookahead(Lookahead)
 }
 
 /// A Swift type a section property is stored as, and its `PropertyValue` case.
@@ -119,6 +122,15 @@ extension SpanPlacement: PropertyValueConvertible {
         self = v
     }
     package var propertyValue: PropertyValue { .spanPlacement(self) }
+}
+
+extension Lookahead: PropertyValueConvertible {
+    package static var fallback: Lookahead { .off }
+    package init?(propertyValue value: PropertyValue) {
+        guard case .lookahead(let v) = value else { return nil }
+        self = v
+    }
+    package var propertyValue: PropertyValue { .lookahead(self) }
 }
 
 /// The element of a list-valued section property (`stamps`, `columnWidths`): which `PropertyValue` case carries

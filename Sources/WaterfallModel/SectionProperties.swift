@@ -23,6 +23,7 @@ public struct SectionProperties: Sendable, Hashable {
     public var stamps: [Stamp]?
     /// Relative widths, one per column (Geometry, "Columns of different widths"); nil: equal columns.
     public var columnWidths: [Double]?
+    public var lookahead: Lookahead?
 
     public init(
         columns: Int? = nil,
@@ -42,7 +43,8 @@ public struct SectionProperties: Sendable, Hashable {
         reflow: Reflow? = nil,
         spanPlacement: SpanPlacement? = nil,
         stamps: [Stamp]? = nil,
-        columnWidths: [Double]? = nil
+        columnWidths: [Double]? = nil,
+        lookahead: Lookahead? = nil
     ) {
         self.columns = columns
         self.minColumnWidth = minColumnWidth
@@ -62,6 +64,7 @@ public struct SectionProperties: Sendable, Hashable {
         self.spanPlacement = spanPlacement
         self.stamps = stamps
         self.columnWidths = columnWidths
+        self.lookahead = lookahead
     }
 }
 
@@ -91,6 +94,7 @@ public struct SectionPatch: Sendable, Hashable {
     public var spanPlacement: PropertyChange<SpanPlacement>?
     public var stamps: PropertyChange<[Stamp]>?
     public var columnWidths: PropertyChange<[Double]>?
+    public var lookahead: PropertyChange<Lookahead>?
 
     public init() {}
 }

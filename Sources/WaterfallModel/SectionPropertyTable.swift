@@ -36,13 +36,15 @@ package enum SectionPropertyTable {
     /// No built-in default: unset means equal columns, which `SectionGeometry` resolves with the column count.
     public static let columnWidths = SectionProperty<[Double]>(
         "columnWidths", .weights, \.columnWidths, \.columnWidths)
+    public static let lookahead = SectionProperty<Lookahead>(
+        "lookahead", .lookahead, \.lookahead, \.lookahead, builtIn: .off)
 
     /// Every property, in storage-bit order (append only).
     package static let all: [AnySectionProperty] = [
         columns.erased, minColumnWidth.erased, maxColumns.erased, columnSpacing.erased, rowSpacing.erased,
         insets.erased, headerHeight.erased, footerHeight.erased, headerInsets.erased, footerInsets.erased,
         placement.erased, tolerance.erased, tieBreak.erased, pinHeader.erased, reflow.erased,
-        spanPlacement.erased, stamps.erased, columnWidths.erased,
+        spanPlacement.erased, stamps.erased, columnWidths.erased, lookahead.erased,
     ]
 
     /// The pairs a section may not set together: "columns or minColumnWidth, not both".

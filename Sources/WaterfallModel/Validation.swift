@@ -91,6 +91,18 @@ package enum Validation {
         }
     }
 
+    /// Checks a lookahead's members: `items` 1…8, `limit` 1…40320.
+    static func lookahead(_ value: Lookahead, _ field: String) throws(LayoutError) {
+        guard value.items >= 1, value.items <= Lookahead.maxItems else {
+            throw .invalidValue(
+                field: field + ".items", value: String(value.items), reason: "must be an integer from 1 to 8")
+        }
+        guard value.limit >= 1, value.limit <= Lookahead.maxLimit else {
+            throw .invalidValue(
+                field: field + ".limit", value: String(value.limit), reason: "must be an integer from 1 to 40320")
+        }
+    }
+
     /// Checks every property `p` sets, in table order, and each exclusive pair once its refused side is reached.
     package static func properties(_ p: SectionProperties, _ prefix: String, limits: LayoutLimits) throws(LayoutError) {
         for property in SectionPropertyTable.all {
@@ -120,6 +132,7 @@ package enum Validation {
             (.spanPlacement, .spanPlacement):
             break
         case (.stamps, .stamps(let v)): try stamps(v, field)
+        case (.lookahead, .lookahead(let v)): try lookahead(v, field)
         default:
             // The codecs make each kind's case: another is a bug in one of them, refused rather than trapped on.
             assertionFailure("\(field): \(value) is not of kind \(kind)")
@@ -140,6 +153,7 @@ package enum Validation {
         case .spanPlacement(let v): return v.rawValue
         case .stamps(let v): return "\(v.count) stamps"
         case .weights(let v): return "[" + v.map(format).joined(separator: ", ") + "]"
+        case .lookahead(let v): return "{items: \(v.items), limit: \(v.limit)}"
         }
     }
 

@@ -43,6 +43,12 @@ extension StylesheetRequest {
                 "\(subject) has scale \(Self.text(spec.scale)): pixel snapping is not linear in the width, and layout.css "
                     + "needs scale 0")
         }
+        if let s = spec.sections.indices.first(where: { spec.sections[$0].usesLookahead(defaults: spec.defaults) }) {
+            throw .badParams(
+                "params.layout",
+                "\(subject) has lookahead in section \(s): each window's best order changes at widths of its own, "
+                    + "more pieces than layout.css writes (its frames come from layout.get or query)")
+        }
         if let field = ResponsiveLayout.firstStamps(in: spec) {
             throw .badParams("params.layout", "\(subject) sets \(field): \(ResponsiveLayout.stampsRefusal)")
         }

@@ -250,6 +250,13 @@ extension ByteReader {
             weights.reserveCapacity(n)
             for _ in 0..<n { weights.append(try double(property.name)) }
             return .weights(weights)
+        case .lookahead:
+            let items = Int(try u8("lookahead.items"))
+            let limit = Int(try u32("lookahead.limit"))
+            guard (1...Lookahead.maxItems).contains(items), (1...Lookahead.maxLimit).contains(limit) else {
+                throw malformed("lookahead \(items), \(limit)")
+            }
+            return .lookahead(Lookahead(items: items, limit: limit))
         }
     }
 

@@ -266,6 +266,9 @@ extension ByteWriter {
                 double(stamp.height)
             }
         case .weights(let v): doubles(v)
+        case .lookahead(let v):
+            u8(UInt8(truncatingIfNeeded: v.items))
+            u32(UInt32(truncatingIfNeeded: v.limit))
         }
     }
 

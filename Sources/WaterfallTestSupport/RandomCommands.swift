@@ -29,6 +29,9 @@ package struct RandomCommands {
     /// How often a change updates again the items an update of it just updated (0: never, which leaves the draws
     /// as they were): a second update of an item within one change, as a client's batch may send.
     package var updateAgainChance = 0.0
+    /// How often a section or the defaults set `lookahead` (0: never, which leaves the draws as they were); most
+    /// such sets also set the rules lookahead goes with.
+    package var lookaheadChance = 0.0
     /// How often a generated item has an aspect size (its height then depends on the width); the draw is made
     /// whatever the chance, so that a seed's sequence does not depend on it.
     package var aspectChance = 0.15
@@ -114,6 +117,7 @@ package struct RandomCommands {
         if weighted, columnWidthsChance > 0, let n = p.columns, chance(columnWidthsChance) {
             p.columnWidths = weights(n)
         }
+        if lookaheadChance > 0 && chance(lookaheadChance) { p.lookahead = lookahead(alongside: &p) }
         return p
     }
 
@@ -128,6 +132,16 @@ package struct RandomCommands {
         }
     }
 
+    /// A lookahead, mostly with the rules it goes with set beside it in `p`.
+    private mutating func lookahead(alongside p: inout SectionProperties) -> Lookahead {
+        if chance(0.85) {
+            p.placement = .shortest
+            p.tieBreak = .leftmost
+            if reflowChance > 0 { p.reflow = .exact }
+        }
+        return Lookahead(items: int(1...5), limit: [1, 2, 3, 6, 24, 120][int(0...5)])
+    }
+
     package mutating func section() -> SectionSpec {
         SectionSpec(properties: properties(), items: items(int(0...maxItems)))
     }
@@ -140,6 +154,11 @@ package struct RandomCommands {
             defaults: chance(0.5) ? properties(weighted: false) : .init(),
             sections: (0..<int(0...4)).map { _ in section() })
         if axisChance > 0 && chance(axisChance) { spec.axis = .horizontal }
+        // A new layout must be valid: a section whose lookahead meets a rule it cannot go with turns it off.
+        for k in spec.sections.indices
+        where spec.sections[k].properties.lookaheadConflict(defaults: spec.defaults) != nil {
+            spec.sections[k].properties.lookahead = .off
+        }
         return spec
     }
 
@@ -208,6 +227,7 @@ package struct RandomCommands {
                 patch.columnWidths = p.columnWidths.map { .set($0) } ?? .reset
                 if let n = p.columns, chance(0.8) { patch.columns = .set(n) }
             }
+            if lookaheadChance > 0 && chance(0.3) { patch.lookahead = p.lookahead.map { .set($0) } ?? .reset }
             if chance(0.3) { patch.insets = .set(bad ? Insets(top: 0, left: 5000, bottom: 0, right: 0) : insets()) }
             return .configureSection(s, patch)
         default:

@@ -16,6 +16,7 @@ extension ReferenceLayout {
             // Geometry, "Stamps": every stamp within its section's columns.
             for section in copy.spec.sections where !copy.stampsFit(section.properties) { return false }
             for section in copy.spec.sections where !copy.weightsFit(section.properties) { return false }
+            for section in copy.spec.sections where copy.refusesLookahead(section.properties) { return false }
             // Geometry, "Horizontal feeds": along x an aspect item is row height × w / h long, so h must be > 0.
             if copy.spec.axis == .horizontal {
                 for section in copy.spec.sections {
@@ -119,6 +120,7 @@ extension ReferenceLayout {
         merge(patch.spanPlacement, &p.spanPlacement)
         merge(patch.stamps, &p.stamps)
         merge(patch.columnWidths, &p.columnWidths)
+        merge(patch.lookahead, &p.lookahead)
         return p
     }
 }

@@ -79,6 +79,15 @@ package struct ReferenceLayout: Sendable {
         return Resolved(own, spec.defaults, spec, columnLimit).widths != nil
     }
 
+    /// Whether a section would combine lookahead with a rule it cannot go with (Geometry, "Gaps filled by
+    /// lookahead": round robin, `tieBreak: cursor`, stable reflow).
+    func refusesLookahead(_ own: SectionProperties) -> Bool {
+        let r = Resolved(own, spec.defaults, spec, columnLimit)
+        guard r.lookahead.items > 1 && r.lookahead.limit > 1 else { return false }
+        return r.placement == .next || r.tieBreak == .cursor || r.reflow == .stable || !r.stamps.isEmpty
+            || (own.columnWidths ?? spec.defaults.columnWidths) != nil
+    }
+
     /// What decides a section's columns: the reflow, the column count and the rule (Geometry, "Stable reflow": a
     /// stable section whose key changes chooses its columns again).
     func columnKey(_ own: SectionProperties) -> ColumnKey {
@@ -140,9 +149,10 @@ package struct ReferenceLayout: Sendable {
         var cursor = 0
         var tieCursor = 0
         var itemsBottom = top
-        var frames: [Rect] = []
-        var columns: [Int] = []
-        var spans: [Int] = []
+        let count = section.items.count
+        var frames = [Rect](repeating: Rect(x: 0, y: 0, width: 0, height: 0), count: count)
+        var columns = [Int](repeating: 0, count: count)
+        var spans = [Int](repeating: 0, count: count)
         // Geometry, "Stamps": each stamp's columns and its top and bottom in the section.
         let stamps = r.stamps.map { (columns: $0.column..<($0.column + $0.span), top: top + $0.y, height: $0.height) }
         for stamp in stamps { itemsBottom = max(itemsBottom, stamp.top + stamp.height) }
@@ -163,7 +173,9 @@ package struct ReferenceLayout: Sendable {
             }
             return t
         }
-        for item in section.items {
+        // Places item `i` on `colY` and adds the whitespace it leaves above its columns to `whitespace`.
+        func place(_ i: Int, _ whitespace: inout Double) {
+            let item = section.items[i]
             var s: Int
             switch item.span {
             case .full: s = c
@@ -210,6 +222,7 @@ package struct ReferenceLayout: Sendable {
             }
             // Stamps never go with columnWidths (refused), so clearing with the equal columns' height is exact.
             let y = clear(colY[j..<(j + s)].max()!, h, j..<(j + s))
+            for k in j..<(j + s) { whitespace += y - colY[k] }
             var x = r.insets.left + Double(j) * (r.columnWidth + r.columnSpacing)
             if let widths = r.widths {
                 // Geometry, "Columns of different widths": x the widths and spacings before, w the covered widths
@@ -223,10 +236,34 @@ package struct ReferenceLayout: Sendable {
                 if spec.scale > 0 { h = (h * spec.scale).rounded(.toNearestOrAwayFromZero) / spec.scale }
             }
             for k in j..<(j + s) { colY[k] = y + h + r.rowSpacing }
-            frames.append(Rect(x: x, y: y, width: w, height: h))
-            columns.append(j)
-            spans.append(s)
+            frames[i] = Rect(x: x, y: y, width: w, height: h)
+            columns[i] = j
+            spans[i] = s
             itemsBottom = max(itemsBottom, y + h)
+        }
+        // Geometry, "Gaps filled by lookahead": windows of k by index, each in the first of the first `limit`
+        // orders (lexicographic) with the least whitespace, found by placing every order in full.
+        let k = r.lookahead.items > 1 && r.lookahead.limit > 1 ? r.lookahead.items : 1
+        for first in stride(from: 0, to: count, by: k) {
+            let window = Array(first..<min(count, first + k))
+            var ignored = 0.0
+            guard window.count > 1 else {
+                place(first, &ignored)
+                continue
+            }
+            var order = window
+            var best = window
+            var least = Double.infinity
+            var tried = 0
+            let saved = (colY, itemsBottom)
+            repeat {
+                var whitespace = 0.0
+                for i in order { place(i, &whitespace) }
+                (colY, itemsBottom) = saved
+                if whitespace < least { (least, best) = (whitespace, order) }
+                tried += 1
+            } while tried < r.lookahead.limit && Self.permuteForward(&order)
+            for i in best { place(i, &ignored) }
         }
         var footer: Rect?
         var footerBlock = 0.0
@@ -267,6 +304,19 @@ package struct ReferenceLayout: Sendable {
     }
 }
 
+extension ReferenceLayout {
+    /// The next permutation of `order` in lexicographic order; false (leaving it as it was) after the last.
+    static func permuteForward(_ order: inout [Int]) -> Bool {
+        guard var i = order.indices.dropLast().last(where: { order[$0] < order[$0 + 1] }) else { return false }
+        var j = order.count - 1
+        while order[j] <= order[i] { j -= 1 }
+        order.swapAt(i, j)
+        i += 1
+        order[i...].reverse()
+        return true
+    }
+}
+
 /// The Geometry article's property resolution ("Where a property comes from"), written out on its own.
 private struct Resolved {
     var columns: Int
@@ -283,6 +333,7 @@ private struct Resolved {
     var tieBreak: TieBreak
     var spanPlacement: SpanPlacement
     var stamps: [Stamp]
+    var lookahead: Lookahead
     var pinHeader: Bool
     var reflow: Reflow
     /// Each column's width under `columnWidths`; nil for equal columns.
@@ -301,6 +352,7 @@ private struct Resolved {
         tieBreak = own.tieBreak ?? defaults.tieBreak ?? .leftmost
         spanPlacement = own.spanPlacement ?? defaults.spanPlacement ?? .lowest
         stamps = own.stamps ?? defaults.stamps ?? []
+        lookahead = own.lookahead ?? defaults.lookahead ?? Lookahead(items: 1, limit: 1)
         pinHeader = own.pinHeader ?? defaults.pinHeader ?? false
         reflow = own.reflow ?? defaults.reflow ?? .exact
         let avail = spec.width - insets.left - insets.right

@@ -103,6 +103,7 @@ package enum CommandEncoding {
         case .spanPlacement(let v): return .string(v.rawValue)
         case .stamps(let v): return .array(v.map(stamp))
         case .weights(let v): return .array(v.map { .double($0) })
+        case .lookahead(let v): return ["items": .integer(v.items), "limit": .integer(v.limit)]
         }
     }
 

@@ -161,6 +161,14 @@ enum ModelDecoding {
         return insets
     }
 
+    /// Reads a lookahead object: `items` and `limit`, both required and range-checked.
+    static func lookahead(_ p: inout Params) throws(ProtocolError) -> Lookahead {
+        let items = try WireRange.check(p.int("items"), in: WireRange.lookaheadItems, p.field("items"))
+        let limit = try WireRange.check(p.int("limit"), in: WireRange.lookaheadLimit, p.field("limit"))
+        try p.finish()
+        return Lookahead(items: items, limit: limit)
+    }
+
     static func direction(_ node: JSONView, _ field: @autoclosure () -> String) throws(ProtocolError) -> Direction {
         if node.isEqual(toKey: "ltr") { return .ltr }
         if node.isEqual(toKey: "rtl") { return .rtl }
@@ -226,6 +234,9 @@ enum ModelDecoding {
         case .spanPlacement: return .spanPlacement(try choice(node, p.field(key)))
         case .stamps: return .stamps(try stamps(node, p.field(key)))
         case .weights: return .weights(try weights(node, p.field(key)))
+        case .lookahead:
+            var object = try p.nested(node, path: p.field(key))
+            return .lookahead(try lookahead(&object))
         case .flag:
             guard let value = node.bool else {
                 throw .badParams(p.field(key), "must be true or false, not \(node.kind) \(Request.text(node))")

@@ -1,3 +1,5 @@
+import WaterfallModel
+
 /// The range of every integer the protocol reads, checked where it is decoded (`bad_params` naming the field and
 /// the value), so that no value from the wire meets arithmetic unchecked.
 ///
@@ -14,6 +16,10 @@
     package static let columns: ClosedRange<Int> = 1...1024
     /// An item's kept `column` in a stable section: a column of the widest section.
     package static let column: ClosedRange<Int> = 0...1023
+    /// `lookahead.items`: the items of a window.
+    package static let lookaheadItems: ClosedRange<Int> = 1...Lookahead.maxItems
+    /// `lookahead.limit`: the orders weighed per window.
+    package static let lookaheadLimit: ClosedRange<Int> = 1...Lookahead.maxLimit
 
     /// `value` when it lies in `range`, else the `bad_params` error for `field`.
     @inlinable @inline(__always)

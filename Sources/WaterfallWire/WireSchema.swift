@@ -96,6 +96,10 @@ package enum WireSchema {
                     ], required: ["column", "y", "h"]),
             ]
         case .weights: weights
+        case .lookahead:
+            object(
+                [("items", integer(WireRange.lookaheadItems)), ("limit", integer(WireRange.lookaheadLimit))],
+                required: ["items", "limit"])
         }
     }
 

@@ -24,7 +24,7 @@ struct BenchOptions: Equatable {
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "viewport", "scopeddelete", "widths",
         "client", "json",
         "numparse", "numformat", "memory", "storage", "stages", "durability", "recovery", "layouts", "tiebreak",
-        "spans", "stamps", "weights", "reflow", "css",
+        "spans", "stamps", "weights", "lookahead", "reflow", "css",
         "floor", "profile", "simdjson",
         "fuzz", "soak",
     ]
@@ -35,7 +35,7 @@ struct BenchOptions: Equatable {
         Flag(name: "--only", value: "NAME,…", help: "only these scenarios (listed below, and run in that order)"),
         Flag(
             name: "--columns", value: "N,…",
-            help: "the column counts of the kernel, tiebreak, spans, stamps and weights scenarios"),
+            help: "the column counts of the kernel, tiebreak, spans, stamps, weights and lookahead scenarios"),
         Flag(
             name: "--report", value: "PATH",
             help: "also write every table with the machine, toolchain, date and command to PATH (Markdown)"),

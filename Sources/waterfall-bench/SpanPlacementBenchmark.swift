@@ -7,12 +7,7 @@ import WaterfallTestSupport
 /// it), the holes between items, in column-points (spacing 0, so nothing else is empty).
 enum SpanPlacementBenchmark {
     static func run(items: Int, columns: [Int], runs: Int, table: inout Table) async {
-        var random = SplitMix64(seed: 42)
-        let mixed = (0..<items).map { _ in
-            let roll = Int.random(in: 0..<10, using: &random)
-            let span = roll < 7 ? 1 : roll < 9 ? 2 : 3
-            return Item(height: Double(Int.random(in: 50...400, using: &random)), span: .columns(span))
-        }
+        let mixed = mixedSpans(items)
         for c in columns {
             func layout(_ rule: SpanPlacement) async -> Layout? {
                 let properties = SectionProperties(columns: c, columnSpacing: 0, rowSpacing: 0, spanPlacement: rule)
@@ -36,8 +31,18 @@ enum SpanPlacementBenchmark {
         }
     }
 
+    /// `count` items of mixed spans (70% one column, 20% two, 10% three), 50 to 400 high, the same for every run.
+    static func mixedSpans(_ count: Int) -> [Item] {
+        var random = SplitMix64(seed: 42)
+        return (0..<count).map { _ in
+            let roll = Int.random(in: 0..<10, using: &random)
+            let span = roll < 7 ? 1 : roll < 9 ? 2 : 3
+            return Item(height: Double(Int.random(in: 50...400, using: &random)), span: .columns(span))
+        }
+    }
+
     /// The holes between the items of `layout`'s section 0, whose columns are 100 wide with no spacing.
-    private static func holes(_ layout: Layout, columns: Int) -> Double {
+    static func holes(_ layout: Layout, columns: Int) -> Double {
         var bottom = [Double](repeating: 0, count: columns)
         var filled = [Double](repeating: 0, count: columns)
         for item in layout.frames(ofSection: 0).items {

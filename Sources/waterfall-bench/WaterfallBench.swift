@@ -68,6 +68,9 @@ enum WaterfallBench {
             await ColumnWidthsBenchmark.run(
                 items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }
+        if wants("lookahead") {
+            await LookaheadBenchmark.run(items: 10_000, columns: columns ?? [3, 4, 5, 6], runs: runs, table: &table)
+        }
         if wants("reflow") {
             await ReflowBenchmark.run(items: million, columns: columns ?? [2, 3, 5, 8], runs: runs, table: &table)
         }

@@ -79,10 +79,20 @@ import WaterfallTestSupport
             seed: UInt64(seed), maxItems: 60, axisChance: 0.3, columnWidthsChance: 0.8, steps: max(20, Self.steps / 2))
     }
 
+    /// Sections and defaults setting `lookahead` (Geometry, "Gaps filled by lookahead"), some with spans placed by
+    /// whitespace, some combined with rules it cannot go with (refused by both), some horizontal: windows placed in
+    /// their best order through every kind of change.
+    @Test(arguments: 7000..<7016)
+    func lookaheadSections(seed: Int) async throws {
+        try await run(
+            seed: UInt64(seed), maxItems: 40, axisChance: 0.3, spanPlacementChance: 0.4, lookaheadChance: 0.7,
+            steps: max(20, Self.steps / 2))
+    }
+
     private func run(
         seed: UInt64, maxItems: Int, columns: ClosedRange<Int> = 1...5, heights: [Double]? = nil,
         reflowChance: Double = 0.3, axisChance: Double = 0, spanPlacementChance: Double = 0, stampsChance: Double = 0,
-        columnWidthsChance: Double = 0, updateAgainChance: Double = 0, steps: Int
+        columnWidthsChance: Double = 0, updateAgainChance: Double = 0, lookaheadChance: Double = 0, steps: Int
     ) async throws {
         var random = RandomCommands(seed: seed, maxItems: maxItems, columns: columns, heights: heights)
         random.reflowChance = reflowChance
@@ -91,6 +101,7 @@ import WaterfallTestSupport
         random.stampsChance = stampsChance
         random.columnWidthsChance = columnWidthsChance
         random.updateAgainChance = updateAgainChance
+        random.lookaheadChance = lookaheadChance
         var spec = random.layout()
         // The layout starts valid: stamps its sections cannot hold are left out (commands still try such ones).
         if spec.sections.contains(where: { !ReferenceLayout(spec).stampsFit($0.properties) }) {

@@ -15,7 +15,8 @@ import WaterfallWire
         headerInsets: Insets(top: 0, left: 5, bottom: 0, right: 0), footerInsets: .zero, placement: .next,
         tolerance: 2, tieBreak: .cursor, pinHeader: true, spanPlacement: .leastWhitespace,
         stamps: [Stamp(column: 1, span: 2, y: 0.5, height: 30), Stamp(column: 0, y: 1e9, height: 1e-3)],
-        columnWidths: [2, 0.5, 1.25])
+        columnWidths: [2, 0.5, 1.25],
+        lookahead: Lookahead(items: 5, limit: 40320))
 
     @Test(arguments: [
         every, SectionProperties(), SectionProperties(columns: 3, tieBreak: .leftmost, pinHeader: false),
@@ -35,7 +36,7 @@ import WaterfallWire
             keys == [
                 "minColumnWidth", "maxColumns", "columnSpacing", "rowSpacing", "insets", "headerHeight",
                 "footerHeight", "headerInsets", "footerInsets", "placement", "tolerance", "tieBreak", "pinHeader",
-                "spanPlacement", "stamps", "columnWidths",
+                "spanPlacement", "stamps", "columnWidths", "lookahead",
             ])
         let members = CommandEncoding.members(of: SectionProperties(tieBreak: .cursor, pinHeader: false))
         #expect(Self.text(.object(members)) == #"{"tieBreak":"cursor","pinHeader":false}"#)
@@ -120,5 +121,25 @@ import WaterfallWire
         var writer = JSONWriter()
         writer.write(value)
         return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// A lookahead object: both members required, each in range, nothing else.
+    @Test(arguments: [
+        (#"{"lookahead":{"items":3}}"#, "params.lookahead.limit: missing"),
+        (#"{"lookahead":{"items":9,"limit":1}}"#, "params.lookahead.items: 9 is out of range (1 to 8)"),
+        (#"{"lookahead":{"items":2,"limit":0}}"#, "params.lookahead.limit: 0 is out of range (1 to 40320)"),
+        (#"{"lookahead":{"items":2,"limit":1.5}}"#, "params.lookahead.limit"),
+        (#"{"lookahead":{"items":2,"limit":2,"depth":1}}"#, "params.lookahead.depth: unknown field"),
+        (#"{"lookahead":5}"#, "params.lookahead"),
+    ])
+    func badLookaheadsAreRefused(_ text: String, _ message: String) throws {
+        let document = try JSONDocument(parsing: text)
+        var p = try Params(document.root, path: "params")
+        do {
+            _ = try ModelDecoding.properties(&p)
+            Issue.record("\(text) was accepted")
+        } catch {
+            #expect(error.message.hasPrefix(message), "\(text): \(error.message)")
+        }
     }
 }

@@ -119,6 +119,8 @@ import WaterfallTestSupport
         SectionProperties(stamps: []),
         SectionProperties(columns: 3, columnWidths: [2, 1, 1.0 / 3]),
         SectionProperties(tieBreak: .cursor, columnWidths: [1e-6]),
+        SectionProperties(columns: 2, lookahead: Lookahead(items: 8, limit: 40320)),
+        SectionProperties(lookahead: Lookahead(items: 1, limit: 1)),
     ])
     func newPropertiesRoundTrip(properties: SectionProperties) throws {
         var w = ByteWriter()
@@ -184,9 +186,9 @@ import WaterfallTestSupport
     }
 
     @Test func badNewPropertyBytesAreNamed() {
-        // Bit 18 is no property.
-        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 262144")) {
-            try ([0x80, 0x80, 0x10] as [UInt8]).withUnsafeBytes { bytes in
+        // Bit 19 is no property.
+        #expect(throws: FormatError.malformed(offset: 3, what: "properties mask 524288")) {
+            try ([0x80, 0x80, 0x20] as [UInt8]).withUnsafeBytes { bytes in
                 var r = ByteReader(bytes)
                 return try r.properties()
             }
@@ -209,6 +211,18 @@ import WaterfallTestSupport
             try ([0x80, 0x80, 0x08, 0xD0, 0x0F] as [UInt8]).withUnsafeBytes { bytes in
                 var r = ByteReader(bytes)
                 return try r.properties()
+            }
+        }
+        // Bit 18 (lookahead) with 9 items, and with a limit of 0.
+        for (bytes, what) in [
+            ([0x80, 0x80, 0x10, 9, 1, 0, 0, 0] as [UInt8], "lookahead 9, 1"),
+            ([0x80, 0x80, 0x10, 2, 0, 0, 0, 0], "lookahead 2, 0"),
+        ] {
+            #expect(throws: FormatError.malformed(offset: 8, what: what)) {
+                try bytes.withUnsafeBytes { bytes in
+                    var r = ByteReader(bytes)
+                    return try r.properties()
+                }
             }
         }
         // Bit 15 (spanPlacement) with the value 2.

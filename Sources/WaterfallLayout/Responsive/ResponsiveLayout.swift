@@ -55,6 +55,11 @@ public struct ResponsiveLayout: Sendable {
                 reason: "snaps heights to pixels, which is not linear in the width: responsive layouts need scale 0")
         }
         if let field = firstStamps(in: spec) { throw .invalidValue(field: field, value: "", reason: stampsRefusal) }
+        if let s = spec.sections.indices.first(where: { spec.sections[$0].usesLookahead(defaults: spec.defaults) }) {
+            throw .invalidValue(
+                field: "sections[\(s)].lookahead", value: "",
+                reason: "is not linear in the width: each window's best order changes at widths of its own")
+        }
         guard minWidth.isFinite, minWidth > 0 else {
             throw .invalidValue(field: "minWidth", value: "\(minWidth)", reason: "must be a number > 0")
         }

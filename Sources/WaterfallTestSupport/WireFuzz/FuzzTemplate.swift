@@ -25,7 +25,8 @@ package struct FuzzTemplate: Sendable {
         #""columns":3,"columnSpacing":4,"rowSpacing":6,"insets":{"top":1,"left":2,"bottom":3,"right":4},"#
         + #""headerHeight":10,"footerHeight":12,"headerInsets":{"top":1,"left":2,"bottom":3,"right":4},"#
         + #""footerInsets":{"top":1,"left":2,"bottom":3,"right":4},"tolerance":2,"placement":"shortest","#
-        + #""tieBreak":"cursor","spanPlacement":"leastWhitespace","pinHeader":true"#
+        + #""tieBreak":"cursor","spanPlacement":"leastWhitespace","pinHeader":true,"#
+        + #""lookahead":{"items":1,"limit":2}"#
     /// With stamps (not in `weighted`: a section may not set stamps and columnWidths together).
     private static let fixed = fixedBase + #","stamps":[{"column":1,"span":2,"y":5,"h":20}]"#
     /// A section's own fixed properties with columns of different widths (defaults with them would refuse an
