@@ -1,4 +1,5 @@
 import Testing
+import WaterfallClient
 import WaterfallLayout
 import WaterfallTestSupport
 
@@ -75,8 +76,8 @@ import WaterfallTestSupport
             let commands = (0..<(random.chance(0.2) ? random.int(2...3) : 1)).map { _ in
                 random.command(counts: counts)
             }
-            var client = ClientFrames(layout)
-            let before = ClientFrames(layout)
+            var client = FrameModel(layout)
+            let before = FrameModel(layout)
             // A scroll anchor on a third of the requests, followed by the reference through the items' identity.
             let anchor = random.chance(0.3) ? random.anchor(counts: counts) : nil
             var expectedAnchor: AnchorOutcome?
@@ -100,15 +101,14 @@ import WaterfallTestSupport
                 }
                 _ = try await serial.apply(commands)
                 #expect(accepted, "engine accepted what the reference refused: \(context): \(commands)")
-                client.replay(commands)
-                try client.apply(diff, screen: layout.screen)
-                #expect(client == ClientFrames(layout), "diff does not replay: \(context): \(commands)")
-                #expect(ClientFrames(serial) == ClientFrames(layout), "parallel differs from serial: \(context)")
+                try client.apply(diff, replaying: commands, screen: layout.screen)
+                #expect(client.sections == FrameModel(layout).sections, "diff does not replay: \(context): \(commands)")
+                #expect(FrameModel(serial) == FrameModel(layout), "parallel differs from serial: \(context)")
                 try expectEqual(layout, reference, "\(context): \(commands)")
                 expectSameQuery(layout, reference, &random, context)
             } catch let error as LayoutError {
                 #expect(!accepted, "engine refused what the reference accepted: \(context): \(error)")
-                #expect(ClientFrames(layout) == before, "a rejected command changed the layout: \(context)")
+                #expect(FrameModel(layout) == before, "a rejected command changed the layout: \(context)")
             }
         }
     }
