@@ -123,8 +123,10 @@ package final class ChildProcess: @unchecked Sendable {
 
     // MARK: Running
 
-    /// Sends `signal`.
-    package func signal(_ number: Int32) { kill(pid, number) }
+    /// Sends `signal`, unless the child has been reaped (its pid may be another process's by then).
+    package func signal(_ number: Int32) {
+        if ended == nil { kill(pid, number) }
+    }
 
     /// How the child ended, or nil while it runs; reaps it.
     package func exitStatus() -> Exit? {
@@ -162,7 +164,7 @@ package final class ChildProcess: @unchecked Sendable {
     @discardableResult
     package func stop(_ signal: Int32 = SIGTERM, within seconds: Double = 5) -> Exit? {
         guard ended == nil else { return ended }
-        kill(pid, signal)
+        self.signal(signal)
         if let exit = waitForExit(within: seconds) { return exit }
         kill9()
         return nil
@@ -173,9 +175,9 @@ package final class ChildProcess: @unchecked Sendable {
     @discardableResult
     package func stop(_ signal: Int32 = SIGTERM, within seconds: Double = 5) async -> Exit? {
         guard ended == nil else { return ended }
-        kill(pid, signal)
+        self.signal(signal)
         if let exit = await waitForExit(within: seconds) { return exit }
-        kill(pid, SIGKILL)
+        self.signal(SIGKILL)
         _ = await waitForExit(within: 60)
         return nil
     }
