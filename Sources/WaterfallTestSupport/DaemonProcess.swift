@@ -79,6 +79,7 @@ package final class DaemonProcess: @unchecked Sendable {
         if let config = options.config {
             let path = directory + "/config.json"
             guard let file = fopen(path, "w") else {
+                if made != nil { removeDirectory(directory) }
                 throw ChildProcess.SpawnError(description: "cannot write \(path)")
             }
             fputs(config, file)
