@@ -76,7 +76,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WaterfallLayoutTests",
-            dependencies: ["WaterfallLayout", "WaterfallTestSupport"],
+            dependencies: ["WaterfallLayout", "WaterfallClient", "WaterfallTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "WaterfallJSONTests", dependencies: ["WaterfallJSON"], swiftSettings: strict),

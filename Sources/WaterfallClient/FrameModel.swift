@@ -177,6 +177,7 @@ public struct FrameModel: Sendable, Hashable {
             sections[s].items.insert(contentsOf: repeatElement(nil, count: items.count), at: at)
         case .deleteItems(let s, let indices):
             for i in indices { try check(section: s, item: i) }
+            guard Set(indices).count == indices.count else { throw .mismatch("delete items \(indices) twice over") }
             for i in indices.sorted(by: >) { sections[s].items.remove(at: i) }
         case .updateItems(let s, let updates):
             // An update whose frame did not change is not in the diff, even when its id changed: the id comes from here.
@@ -186,8 +187,9 @@ public struct FrameModel: Sendable, Hashable {
             }
         case .moveItem(let from, let to):
             try check(section: from.section, item: from.item)
+            // Checked against the counts after the removal, before it, so that a refused move changes nothing.
+            try check(section: to.section, item: to.item, inclusive: from.section != to.section)
             let item = sections[from.section].items.remove(at: from.item)
-            try check(section: to.section, item: to.item, inclusive: true)
             // An item moved to another section is new there, and the diff lists it.
             sections[to.section].items.insert(from.section == to.section ? item : nil, at: to.item)
         case .insertSections(let at, let specs):
@@ -202,6 +204,7 @@ public struct FrameModel: Sendable, Hashable {
             for s in indices where !sections.indices.contains(s) {
                 throw .mismatch("delete section \(s) of \(sections.count)")
             }
+            guard Set(indices).count == indices.count else { throw .mismatch("delete sections \(indices) twice over") }
             for s in indices.sorted(by: >) { sections.remove(at: s) }
         case .moveSection(let from, let to):
             guard sections.indices.contains(from), to >= 0, to < sections.count else {

@@ -223,7 +223,8 @@ extension SectionState {
         let index = change.firstDirty
         let c = geometry.columnCount
         guard change.map.isIdentity, change.lastDirty == index + 1, index == inputs.count - 1, index < heights.count,
-            geometry.reflow != .stable, geometry.stamps.isEmpty, !geometry.lookahead.isActive, let previous = change.previousInputs[index],
+            geometry.reflow != .stable, geometry.stamps.isEmpty, !geometry.lookahead.isActive,
+            let previous = change.previousInputs[index],
             previous.span(in: c) == inputs[index].span(in: c), previous.column == inputs[index].column
         else { return nil }
         let old = heights[index]

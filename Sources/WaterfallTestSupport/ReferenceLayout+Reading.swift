@@ -8,8 +8,8 @@ extension ReferenceLayout {
     /// Items of the item's own section are judged by their placement: columns across the feed, local tops and
     /// lengths along it (the gap along the feed local too); items of other sections lie before or after it by
     /// section order, must overlap it across the feed on screen, and are as far as their leading edges say.
-    package func neighbors(of path: ItemPath) -> [ItemPath?] {
-        let sections = layout().sections
+    /// `sections` are this layout's, from `layout()`, which a caller checking several things computes once.
+    package func neighbors(of path: ItemPath, in sections: [Section]) -> [ItemPath?] {
         let mine = sections[path.section]
         let me = mine.items[path.item]
         let vertical = spec.axis == .vertical

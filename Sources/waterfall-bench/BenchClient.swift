@@ -33,7 +33,8 @@ final class BenchClient: @unchecked Sendable {
     func readLines(_ lines: Int) -> (first: String, bytes: Int)? { try? socket.skipLines(lines) }
 
     /// `call(line)` timed: its reply, the wall seconds it took and the CPU seconds `daemon` spent meanwhile.
-    func timedCall(_ line: [UInt8], on daemon: BenchDaemon) -> (reply: [UInt8], seconds: Double, cpuSeconds: Double)? {
+    func timedCall(_ line: [UInt8], on daemon: DaemonProcess) -> (reply: [UInt8], seconds: Double, cpuSeconds: Double)?
+    {
         let startCPU = daemon.cpuSeconds
         let start = nanoseconds()
         guard let reply = call(line) else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import WaterfallTestSupport
 
 /// The benchmark's command line, parsed before anything runs: a mistyped flag must not start minutes of work.
 struct BenchOptions: Equatable {
@@ -8,8 +9,9 @@ struct BenchOptions: Equatable {
         case run
         /// Print the usage.
         case help
-        /// `--serve SOCKET [FLAGS]`: be the daemon of a scenario (`BenchDaemon`), with waterfalld's flags.
-        case serve(socket: String, flags: [String])
+        /// `--serve [FLAGS]`: be the daemon of a scenario (`DaemonProcess.bench`), with waterfalld's flags and
+        /// environment.
+        case serve(flags: [String])
     }
 
     /// A flag the benchmark takes: its name, its value's placeholder (nil for a switch) and its help.
@@ -64,9 +66,9 @@ struct BenchOptions: Equatable {
                 inline = String(argument[argument.index(after: equals)...])
             }
             if name == "--serve" {
-                // Everything after the socket is waterfalld's, checked by its own parser.
-                guard let socket = inline ?? rest.popFirst() else { throw UsageError("--serve needs a socket path") }
-                options.action = .serve(socket: socket, flags: Array(rest))
+                // Everything after it is waterfalld's, checked by its own parser.
+                guard inline == nil else { throw UsageError("--serve takes no value") }
+                options.action = .serve(flags: Array(rest))
                 return options
             }
             guard let flag = flags.first(where: { $0.name == name || (name == "-h" && $0.name == "--help") }) else {

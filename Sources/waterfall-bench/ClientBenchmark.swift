@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import WaterfallClient
 import WaterfallLayout
+import WaterfallTestSupport
 
 /// The Swift client (`WaterfallClient`) against the benchmark's raw blocking client, on the same daemon and in
 /// turn: what its async calls, id matching and typed decoding cost. The raw client stays the benchmark's own
@@ -15,7 +16,7 @@ enum ClientBenchmark {
     }
 
     static func run(_ sizes: Sizes, table: inout Table) async {
-        guard let daemon = BenchDaemon(), let setup = BenchClient(path: daemon.socketPath) else {
+        guard let daemon = DaemonProcess.bench(), let setup = BenchClient(path: daemon.socketPath) else {
             table.add("client", "the daemon did not start")
             return
         }

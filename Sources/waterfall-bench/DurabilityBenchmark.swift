@@ -25,7 +25,7 @@ enum DurabilityBenchmark {
         let bulk = EndToEndBenchmark.Pipeline(
             lines: BulkFeed.insertLines(BulkFeed(count: bulkItems).itemTexts.real, bulkItems / 100), perChunk: 1)
         for setting in settings {
-            guard let daemon = BenchDaemon(arguments: setting.flags),
+            guard let daemon = DaemonProcess.bench(arguments: setting.flags),
                 let setup = BenchClient(path: daemon.socketPath)
             else {
                 table.add("durability, \(setting.name)", "the daemon did not start")

@@ -1,7 +1,8 @@
 import Synchronization
 import WaterfallJSON
+import WaterfallTestSupport
 
-/// Requests through the real daemon over its socket; see `BenchDaemon` for why a process.
+/// Requests through the real daemon over its socket; see `DaemonProcess.bench` for why a process.
 enum EndToEndBenchmark {
     struct Sizes {
         var requests: Int
@@ -12,7 +13,7 @@ enum EndToEndBenchmark {
     }
 
     static func run(_ sizes: Sizes, table: inout Table) {
-        guard let daemon = BenchDaemon(), let setup = BenchClient(path: daemon.socketPath) else {
+        guard let daemon = DaemonProcess.bench(), let setup = BenchClient(path: daemon.socketPath) else {
             table.add("end to end", "the daemon did not start")
             return
         }
@@ -92,7 +93,7 @@ enum EndToEndBenchmark {
         var seconds: Double
         var cpu: Double
         var replyBytes: Int
-        /// The daemon's minor page faults (`BenchDaemon.minorFaults`).
+        /// The daemon's minor page faults (`DaemonProcess.minorFaults`).
         var faults = 0
     }
 
@@ -106,7 +107,7 @@ enum EndToEndBenchmark {
 
     /// The median round of `runs` after one warm-up.
     static func measure(
-        _ daemon: BenchDaemon, _ pipelines: [Pipeline], runs: Int, expectingErrors: Bool = false
+        _ daemon: DaemonProcess, _ pipelines: [Pipeline], runs: Int, expectingErrors: Bool = false
     ) -> Round {
         var rounds: [Round] = []
         for _ in 0...runs {
@@ -121,7 +122,7 @@ enum EndToEndBenchmark {
 
     /// Each pipeline on its own connection: a thread writes its chunks while another reads the replies, which are
     /// expected to be results (errors, with `expectingErrors`).
-    static func pipelined(_ daemon: BenchDaemon, _ pipelines: [Pipeline], expectingErrors: Bool = false) -> Round? {
+    static func pipelined(_ daemon: DaemonProcess, _ pipelines: [Pipeline], expectingErrors: Bool = false) -> Round? {
         let expected = expectingErrors ? "\"error\"" : "\"result\""
         let clients = pipelines.compactMap { _ in BenchClient(path: daemon.socketPath) }
         guard clients.count == pipelines.count else { return nil }
@@ -156,7 +157,7 @@ enum EndToEndBenchmark {
     }
 
     /// Round trips of one request at a time, each timed, after a tenth as many untimed.
-    static func ping(_ daemon: BenchDaemon, count: Int) -> Samples {
+    static func ping(_ daemon: DaemonProcess, count: Int) -> Samples {
         let samples = Mutex(Samples(capacity: count))
         guard let client = BenchClient(path: daemon.socketPath) else { return Samples() }
         runOnThreads([
@@ -176,7 +177,7 @@ enum EndToEndBenchmark {
 
     /// Sends `pipeline`, inserts into section 0 of a fresh one-section, 3-column layout named `bulk`, pipelined;
     /// the median round.
-    static func bulkLoad(_ daemon: BenchDaemon, _ pipeline: Pipeline, runs: Int) -> Round {
+    static func bulkLoad(_ daemon: DaemonProcess, _ pipeline: Pipeline, runs: Int) -> Round {
         guard let control = BenchClient(path: daemon.socketPath) else {
             return Round(seconds: .infinity, cpu: 0, replyBytes: 0)
         }

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import WaterfallClient
+import WaterfallTestSupport
 
 /// The request path against the machine's limit: the daemon and `floor.c` (a line server that parses
 /// nothing) driven by the same `loadgen` client, one client pipelining one-item `items.update` requests 256 deep and
@@ -18,7 +19,8 @@ enum FloorBenchmark {
             table.add("floor", "skipped: \(peers.missing.joined(separator: "; "))")
             return
         }
-        guard let daemon = BenchDaemon(arguments: ["--ephemeral"]), let setup = BenchClient(path: daemon.socketPath)
+        guard let daemon = DaemonProcess.bench(arguments: ["--ephemeral"]),
+            let setup = BenchClient(path: daemon.socketPath)
         else {
             table.add("floor", "the daemon did not start")
             return
@@ -26,10 +28,7 @@ enum FloorBenchmark {
         defer { daemon.stop() }
         let floorSocket = peers.directory + "/floor.sock"
         guard let server = peers.spawn(floor, [floorSocket], output: "floor-server") else { return }
-        defer {
-            kill(server.pid, SIGKILL)
-            _ = peers.wait(server)
-        }
+        defer { server.kill9() }
         for _ in 0..<2_000 where access(floorSocket, F_OK) != 0 { usleep(1_000) }
         let heights = BenchLayouts.heights(1_000).map { "{\"h\":\(Int($0))}" }.joined(separator: ",")
         for c in 0..<sizes.clients {
@@ -120,7 +119,7 @@ enum FloorBenchmark {
             return Double(nanoseconds() - start) / 1e9
         }
 
-        func round(_ daemon: BenchDaemon, lines: [String]) -> Round {
+        func round(_ daemon: DaemonProcess, lines: [String]) -> Round {
             let cpu = daemon.cpuSeconds
             let seconds = time(daemon.socketPath, lines: lines)
             return Round(seconds: seconds, cpu: daemon.cpuSeconds - cpu)
@@ -130,7 +129,7 @@ enum FloorBenchmark {
     /// The Swift client (`WaterfallClient`, 256 calls in flight) against loadgen (256 deep) on the same daemon and
     /// layout, in turn.
     private static func swiftClient(
-        _ daemon: BenchDaemon, _ drive: Driver, line: String, _ sizes: Sizes, _ table: inout Table,
+        _ daemon: DaemonProcess, _ drive: Driver, line: String, _ sizes: Sizes, _ table: inout Table,
         _ ratios: inout RatioTable
     ) async {
         let client: WaterfallClient
@@ -192,7 +191,7 @@ enum FloorBenchmark {
 
         /// Times `body`; this process runs nothing else meanwhile, so its CPU time is the client's (loadgen is a
         /// process of its own).
-        static func measure(_ daemon: BenchDaemon, _ body: () async -> Void) async -> (Round, Double) {
+        static func measure(_ daemon: DaemonProcess, _ body: () async -> Void) async -> (Round, Double) {
             let start = nanoseconds()
             let (ownStart, daemonStart) = (Measure.processCPUSeconds(), daemon.cpuSeconds)
             await body()

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WaterfallServer
+import WaterfallTestSupport
 
 /// Many durable layouts on a stock host: the built daemon under a soft and hard limit of 128 descriptors takes
 /// `layouts` layouts of two items, then one-item updates to 16 layouts in turn (their journals stay open) and one to
@@ -27,7 +28,7 @@ enum ManyLayoutsBenchmark {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = directory + "/c.json"
         guard (try? #"{"fsync":"\#(policy)"}"#.write(toFile: config, atomically: true, encoding: .utf8)) != nil,
-            let daemon = BenchDaemon(arguments: ["--config", config], in: directory, fileLimit: fileLimit),
+            let daemon = DaemonProcess.bench(arguments: ["--config", config], in: directory, fileLimit: fileLimit),
             let client = BenchClient(path: daemon.socketPath)
         else {
             table.add(name, "the daemon did not start")
@@ -63,7 +64,7 @@ enum ManyLayoutsBenchmark {
             "\(Format.seconds(reopening / Double(layouts))) against \(Format.seconds(open / Double(layouts)))",
             Format.ratio(reopening / open), "\(reopens) reopens")
         guard
-            let restarted = BenchDaemon(
+            let restarted = DaemonProcess.bench(
                 arguments: ["--config", config], in: directory, patience: 300, fileLimit: fileLimit)
         else {
             table.add("\(name): recovery after kill -9", "the daemon did not come back")
@@ -73,7 +74,7 @@ enum ManyLayoutsBenchmark {
         let list = BenchClient(path: restarted.socketPath)?.call(Array(#"{"id":"l","method":"layout.list"}"#.utf8))
         let back = list.map { String(decoding: $0, as: UTF8.self).components(separatedBy: #""seq":"#).count - 1 } ?? 0
         table.add(
-            "\(name): recovery after kill -9, spawn → first ping", Format.seconds(restarted.secondsToFirstPing),
+            "\(name): recovery after kill -9, spawn → listening", Format.seconds(restarted.secondsToListening ?? 0),
             "\(back) of \(layouts) layouts back")
     }
 

@@ -1,3 +1,5 @@
+import WaterfallTestSupport
+
 /// The daemon's resident memory per item after loading large layouts over the socket.
 ///
 /// Each load runs in a fresh daemon, so that the baseline (its RSS after one ping) is not inflated by earlier
@@ -5,7 +7,7 @@
 enum MemoryBenchmark {
     static func run(loads: [(sections: Int, items: Int)], table: inout Table, ratios: inout RatioTable) {
         for load in loads {
-            guard let daemon = BenchDaemon(), let control = BenchClient(path: daemon.socketPath) else {
+            guard let daemon = DaemonProcess.bench(), let control = BenchClient(path: daemon.socketPath) else {
                 table.add("memory", "the daemon did not start")
                 return
             }

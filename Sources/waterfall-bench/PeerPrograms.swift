@@ -59,21 +59,17 @@ final class PeerPrograms: @unchecked Sendable {
 
     /// Runs `executable` to its end; its exit status and standard output (nil if it could not start).
     func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String)? {
-        guard let pid = spawn(executable, arguments, output: "out-\(UInt32.random(in: 0...UInt32.max))") else {
+        guard let child = spawn(executable, arguments, output: "out-\(UInt32.random(in: 0...UInt32.max))") else {
             return nil
         }
-        return wait(pid)
+        return wait(child)
     }
 
-    /// Starts `executable` in the background; its pid, with its output going to `output` in the directory.
-    func spawn(_ executable: String, _ arguments: [String], output: String) -> (pid: pid_t, output: String)? {
+    /// Starts `executable` in the background, with its output going to `output` in the directory.
+    func spawn(_ executable: String, _ arguments: [String], output: String) -> ChildProcess? {
         let path = directory + "/" + output
-        let environment = ["PATH=\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"]
         do {
-            let pid = try ChildProcess.spawn(
-                executable, arguments, environment: environment, input: "/dev/null", output: path,
-                errors: path + ".err")
-            return (pid, path)
+            return try ChildProcess(executable, arguments, output: path, errors: path + ".err")
         } catch {
             print("  could not \(error)")
             return nil
@@ -81,13 +77,13 @@ final class PeerPrograms: @unchecked Sendable {
     }
 
     /// Waits for a program started by `spawn`; its exit status and output (errors appended).
-    func wait(_ started: (pid: pid_t, output: String)) -> (status: Int32, output: String) {
-        var status: Int32 = 0
-        while waitpid(started.pid, &status, 0) < 0 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: started.output, encoding: .utf8)) ?? ""
-        let errors = (try? String(contentsOfFile: started.output + ".err", encoding: .utf8)) ?? ""
-        let exited = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (exited, output + errors)
+    func wait(_ child: ChildProcess) -> (status: Int32, output: String) {
+        let exited: Int32 =
+            switch child.waitForExit() {
+            case .exited(let status): status
+            case .killed(let signal): 128 + signal
+            }
+        return (exited, child.standardOutput + child.standardError)
     }
 
     /// The first number before `unit` in `text` (as in "= 1234567 req/s" or "= 21.5 M items/s").

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WaterfallTestSupport
 
 /// Where the daemon's CPU goes on the request path: one `loadgen` client pipelining one-item `items.update`
 /// requests 256 deep (the floor scenario's load), sampled by `perf record` on the daemon, each sample's function
@@ -32,7 +33,8 @@ enum ProfileBenchmark {
             table.add("request path profile", "skipped: \(peers.missing.joined(separator: "; "))")
             return
         }
-        guard let daemon = BenchDaemon(arguments: ["--ephemeral"]), let setup = BenchClient(path: daemon.socketPath)
+        guard let daemon = DaemonProcess.bench(arguments: ["--ephemeral"]),
+            let setup = BenchClient(path: daemon.socketPath)
         else {
             table.add("request path profile", "the daemon did not start")
             return

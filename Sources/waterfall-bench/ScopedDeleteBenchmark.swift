@@ -1,4 +1,5 @@
 import Foundation
+import WaterfallTestSupport
 
 /// Scoped diffs of large deletes, through the real daemon: a change with a viewport must cost what it moved plus
 /// what the viewport lists, whatever the viewport's size. A viewport that covers the whole layout lists every item
@@ -18,7 +19,7 @@ enum ScopedDeleteBenchmark {
     }
 
     static func run(_ sizes: Sizes, table: inout Table) {
-        guard let (daemon, control) = BenchDaemon.ephemeral(for: "scopeddelete", &table) else { return }
+        guard let (daemon, control) = DaemonProcess.ephemeral(for: "scopeddelete", &table) else { return }
         defer { daemon.stop() }
         let deleted = (0..<sizes.deleted).map(String.init).joined(separator: ",")
         compare(
@@ -40,7 +41,7 @@ enum ScopedDeleteBenchmark {
     /// Times `method` with `params` on a fresh layout of `items` items in three columns, alternately with a
     /// viewport that covers the whole layout and without one, and adds the row of the ratio.
     private static func compare(
-        _ daemon: BenchDaemon, _ control: BenchClient, items: Int, runs: Int, _ name: String, params: String,
+        _ daemon: DaemonProcess, _ control: BenchClient, items: Int, runs: Int, _ name: String, params: String,
         method: String, _ table: inout Table
     ) {
         let heights = (0..<items).map { "{\"h\":\(20 + ($0 * 37) % 380)}" }.joined(separator: ",")

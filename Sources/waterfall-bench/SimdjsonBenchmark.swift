@@ -15,7 +15,7 @@ enum SimdjsonBenchmark {
             table.add("simdjson", "skipped: \(peers.missing.joined(separator: "; "))")
             return
         }
-        guard let daemon = BenchDaemon(arguments: ["--ephemeral"]) else {
+        guard let daemon = DaemonProcess.bench(arguments: ["--ephemeral"]) else {
             table.add("simdjson", "the daemon did not start")
             return
         }

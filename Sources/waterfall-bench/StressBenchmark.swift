@@ -13,14 +13,14 @@ enum StressBenchmark {
         let mutations = Environment.integer("WATERFALL_FUZZ_CASES") ?? 1_000_000
         let seed = UInt64(Environment.integer("WATERFALL_FUZZ_SEED") ?? 17)
         let durable = Environment.integer("WATERFALL_FUZZ_EPHEMERAL") != 1
-        guard let directory = temporaryDirectory(), let executable = daemonPath() else {
+        guard let directory = temporaryDirectory(), let executable = DaemonProcess.builtDaemon else {
             table.add("fuzz", "no built waterfalld next to the benchmark, or no temporary directory")
             return
         }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let start = nanoseconds()
         do {
-            let daemon = try FuzzDaemon(executable: executable, directory: directory, durable: durable)
+            let daemon = try FuzzFixture.daemon(executable, in: directory, durable: durable)
             let fuzzer = try WireFuzzer(daemon: daemon)
             if durable { fuzzer.killEvery = 3_000 }
             let cases = WireFuzzTable.cases()
@@ -37,7 +37,7 @@ enum StressBenchmark {
                 fflush(nil)
             }
             let seconds = Double(nanoseconds() - start) / 1e9
-            let stopped = daemon.stop() ?? "did not stop"
+            let stopped = daemon.stop()?.description ?? "did not stop"
             for failure in fuzzer.failures { print("  FAILURE (seed \(seed)): \(failure)") }
             table.add(
                 "wire fuzz, \(durable ? "durable" : "--ephemeral"), seed \(seed)",
@@ -53,7 +53,7 @@ enum StressBenchmark {
         let requests = Environment.integer("WATERFALL_SOAK_REQUESTS") ?? 2_000_000
         let connections = Environment.integer("WATERFALL_SOAK_CONNECTIONS") ?? 8
         let rounds = Environment.integer("WATERFALL_SOAK_ROUNDS") ?? 1
-        guard let executable = daemonPath() else {
+        guard let executable = DaemonProcess.builtDaemon else {
             table.add("soak", "no built waterfalld next to the benchmark")
             return
         }
@@ -63,11 +63,11 @@ enum StressBenchmark {
                 defer { try? FileManager.default.removeItem(atPath: directory) }
                 let start = nanoseconds()
                 do {
-                    let daemon = try FuzzDaemon(executable: executable, directory: directory, durable: durable)
+                    let daemon = try FuzzFixture.daemon(executable, in: directory, durable: durable)
                     let outcome = WireSoak.run(
                         path: daemon.socketPath, connections: connections, requests: requests, seed: UInt64(round))
                     let seconds = Double(nanoseconds() - start) / 1e9
-                    let stopped = daemon.stop() ?? "did not stop"
+                    let stopped = daemon.stop()?.description ?? "did not stop"
                     for failure in outcome.failures { print("  FAILURE: \(failure)") }
                     table.add(
                         "soak \(round), \(durable ? "durable" : "--ephemeral"), \(connections) connections",
@@ -82,12 +82,6 @@ enum StressBenchmark {
     }
 
     // MARK: Private
-
-    private static func daemonPath() -> String? {
-        let own = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let daemon = own.deletingLastPathComponent().appendingPathComponent("waterfalld").path
-        return FileManager.default.isExecutableFile(atPath: daemon) ? daemon : nil
-    }
 
     /// A directory for a daemon's socket and state: in /dev/shm where there is one. Fuzzing and soaking are not disk
     /// tests (the fixture's fsync is "never"), and on this host's ext4, mounted with `discard`, every layout the fuzzer

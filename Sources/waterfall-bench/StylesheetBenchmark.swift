@@ -6,7 +6,8 @@ import WaterfallTestSupport
 /// the pieces, and the stylesheet's bytes, raw and gzipped (by `gzip -c`: Foundation has no zlib on Linux).
 enum StylesheetBenchmark {
     static func run(feedItems: Int, runs: Int, table: inout Table) {
-        guard let daemon = BenchDaemon(arguments: ["--ephemeral"]), let client = BenchClient(path: daemon.socketPath)
+        guard let daemon = DaemonProcess.bench(arguments: ["--ephemeral"]),
+            let client = BenchClient(path: daemon.socketPath)
         else {
             table.add("layout.css", "the daemon did not start")
             return

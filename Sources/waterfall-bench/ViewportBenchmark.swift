@@ -18,7 +18,7 @@ enum ViewportBenchmark {
     }
 
     static func run(_ sizes: Sizes, table: inout Table) async {
-        guard let (daemon, control) = BenchDaemon.ephemeral(for: "viewport", &table) else { return }
+        guard let (daemon, control) = DaemonProcess.ephemeral(for: "viewport", &table) else { return }
         defer { daemon.stop() }
         let feed = BulkFeed(count: sizes.items)
         control.load(BulkFeed.insertLines(feed.itemTexts.real, sizes.perInsert))
@@ -39,7 +39,7 @@ enum ViewportBenchmark {
     /// `listing`, the viewport shows that item (the one changed): its reply must list it; without, nothing in the
     /// viewport moves and its reply must list no item frame.
     private static func scopedUpdate(
-        _ daemon: BenchDaemon, _ control: BenchClient, _ sizes: Sizes, viewport: Viewport, _ name: String,
+        _ daemon: DaemonProcess, _ control: BenchClient, _ sizes: Sizes, viewport: Viewport, _ name: String,
         listing item: Int? = nil, _ table: inout Table
     ) {
         let middle = sizes.items / 2
@@ -89,7 +89,7 @@ enum ViewportBenchmark {
 
     /// `sizes.changes` height changes in the middle of a `streamItems` layout, read by `sizes.subscribers`
     /// subscribers (each with its own viewport when `scoped`): events per second delivered, daemon CPU per change.
-    private static func stream(_ daemon: BenchDaemon, _ sizes: Sizes, scoped: Bool, _ table: inout Table) {
+    private static func stream(_ daemon: DaemonProcess, _ sizes: Sizes, scoped: Bool, _ table: inout Table) {
         guard let control = BenchClient(path: daemon.socketPath) else { return }
         let items = (0..<sizes.streamItems).map { "{\"h\":\(20 + ($0 * 37) % 380)}" }.joined(separator: ",")
         control.expectResult(

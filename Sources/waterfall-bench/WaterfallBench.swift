@@ -21,9 +21,9 @@ enum WaterfallBench {
         case .help:
             print(BenchOptions.usage)
             return
-        case .serve(let socket, let flags):
-            // The daemon of the end-to-end and memory scenarios when no built `waterfalld` is at hand (`BenchDaemon`).
-            await BenchDaemon.serve(socket: socket, flags: flags)
+        case .serve(let flags):
+            // The daemon of the end-to-end and memory scenarios when no built `waterfalld` is at hand (`DaemonProcess.bench`).
+            await DaemonProcess.serve(flags: flags)
             return
         case .run:
             break

@@ -15,7 +15,8 @@ enum WidthsBenchmark {
     static let widths = [375, 390, 414, 428]
 
     static func run(_ sizes: Sizes, table: inout Table) {
-        guard let daemon = BenchDaemon(arguments: ["--ephemeral"]), let control = BenchClient(path: daemon.socketPath)
+        guard let daemon = DaemonProcess.bench(arguments: ["--ephemeral"]),
+            let control = BenchClient(path: daemon.socketPath)
         else {
             table.add("widths", "the daemon did not start")
             return
@@ -41,7 +42,7 @@ enum WidthsBenchmark {
     /// Item `at`'s height changed on each layout in turn, one request at a time, with its diff in the reply or
     /// without (then the placement is most of the cost, not the reply's JSON, which is the first width's only).
     private static func update(
-        _ daemon: BenchDaemon, _ control: BenchClient, _ sizes: Sizes, at: Int, _ position: String, diff: Bool,
+        _ daemon: DaemonProcess, _ control: BenchClient, _ sizes: Sizes, at: Int, _ position: String, diff: Bool,
         _ table: inout Table
     ) {
         var seconds = (one: [Double](), four: [Double]())

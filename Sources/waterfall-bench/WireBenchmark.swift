@@ -18,7 +18,7 @@ enum WireBenchmark {
     }
 
     static func run(_ sizes: Sizes, table: inout Table) {
-        guard let (daemon, control) = BenchDaemon.ephemeral(for: "wire", &table) else { return }
+        guard let (daemon, control) = DaemonProcess.ephemeral(for: "wire", &table) else { return }
         defer { daemon.stop() }
         // Uniform doubles in [20, 400) from mulberry32(42), written as JavaScript's JSON.stringify writes them (the
         // shortest text that reads back, 17 significant digits for most), and the same rounded to integers.
@@ -47,7 +47,7 @@ enum WireBenchmark {
     /// Updates the middle item of a million real-valued heights, one request at a time, with its full diff and
     /// with `"diff": false` in turn, so that the host's drift falls on both sides of the ratio.
     private static func midListUpdate(
-        _ daemon: BenchDaemon, _ control: BenchClient, lines: [String], _ sizes: Sizes, _ table: inout Table
+        _ daemon: DaemonProcess, _ control: BenchClient, lines: [String], _ sizes: Sizes, _ table: inout Table
     ) {
         control.load(lines)
         let middle = sizes.items / 2

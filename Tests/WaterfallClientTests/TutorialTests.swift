@@ -86,9 +86,9 @@ private struct TutorialRun {
     let directory: String
     let socket: String
     let environment: [String: String]
-    var daemon: BuiltBinary?
+    var daemon: DaemonProcess?
     var subscriber: LineSocket?
-    var watcher: BuiltBinary?
+    var watcher: ChildProcess?
     /// The lines of the watcher's output already compared.
     var watcherLines = 0
 
@@ -121,8 +121,7 @@ private struct TutorialRun {
             let prefix = "WATERFALLD_SOCKET=\(socket) .build/release/waterfalld"
             try #require(text.hasPrefix(prefix), "\(at): the daemon must be started as \(prefix) …")
             let arguments = text.dropFirst(prefix.count).split(separator: " ").map(String.init)
-            daemon = try BuiltBinary(
-                "waterfalld", arguments, environment: environment, directory: directory, name: "daemon")
+            daemon = try DaemonProcess(.init(arguments: arguments, environment: environment))
             for _ in 0..<500 where access(socket, F_OK) != 0 { try await Task.sleep(for: .milliseconds(10)) }
         case "subscriber":
             if text.hasPrefix("socat ") {
@@ -135,9 +134,7 @@ private struct TutorialRun {
             for line in output { compare(try subscriber?.readLine(), line) }
         case "watcher":
             if text.hasPrefix("waterfallctl ") {
-                watcher = try BuiltBinary(
-                    "/bin/sh", ["-c", "exec 2>&1; exec " + text], environment: environment, directory: directory,
-                    name: "watcher")
+                watcher = try ChildProcess("/bin/sh", ["-c", "exec 2>&1; exec " + text], environment: environment)
             }
             for line in output { compare(try await watcherLine(), line) }
         default:
@@ -173,8 +170,9 @@ private struct TutorialRun {
 
     mutating func stop() {
         subscriber = nil
-        watcher?.stop()
-        daemon?.stop()
+        // Killed, and reaped off this thread.
+        watcher = nil
+        daemon = nil
     }
 
     // MARK: Private
@@ -200,7 +198,6 @@ private struct TutorialRun {
     }
 
     private func watcherOutput() -> [String] {
-        let text = (try? String(contentsOfFile: directory + "/watcher.out", encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").map(String.init)
+        (watcher?.standardOutput ?? "").split(separator: "\n").map(String.init)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import WaterfallClient
 import WaterfallLayout
 import WaterfallTestSupport
 
@@ -185,12 +186,11 @@ import WaterfallTestSupport
     @Test(arguments: cases)
     func diff(_ c: Case) async throws {
         var layout = try await build(MutationTests.base)
-        var client = ClientFrames(layout)
+        var client = FrameModel(layout)
         let diff = try await layout.apply(c.commands)
         #expect(diff == c.diff)
-        client.replay(c.commands)
-        try client.apply(diff)
-        #expect(client == ClientFrames(layout))
+        try client.apply(diff, replaying: c.commands)
+        #expect(client.sections == FrameModel(layout).sections)
     }
 
     @Test func headerRemoved() async throws {
@@ -281,7 +281,7 @@ import WaterfallTestSupport
     func changeInTheMiddleConverges(_ c: Convergence) async throws {
         var layout = try await build(c.layout)
         let before = layout.itemFrames(0)
-        var client = ClientFrames(layout)
+        var client = FrameModel(layout)
         let command = LayoutCommand.updateItems(section: 0, updates: [c.update])
         let diff = try await layout.apply([command])
         #expect(layout.lastPlacedCount < 600)
@@ -296,9 +296,8 @@ import WaterfallTestSupport
         // The frames equal a layout from scratch, and the diff lists the changed item and the moved tail.
         #expect(layout.frames(ofSection: 0) == (try await build(layout.currentSpec)).frames(ofSection: 0))
         #expect(diff.sections.first?.items.map(\.index) == [c.update.index] + Array(tail))
-        client.replay([command])
-        try client.apply(diff)
-        #expect(client == ClientFrames(layout))
+        try client.apply(diff, replaying: [command])
+        #expect(client.sections == FrameModel(layout).sections)
     }
 
     /// With `next`, a taller item moves only the later items of its own column: the columns never stand at one
@@ -309,7 +308,7 @@ import WaterfallTestSupport
                 width: 320, SectionProperties(columns: 3, placement: .next), heights: Array(repeating: 10, count: 3000))
         )
         let before = layout.itemFrames(0)
-        var client = ClientFrames(layout)
+        var client = FrameModel(layout)
         // Item 1,500 is in column 0 (1500 % 3 == 0), at row 500: y 500 * 20.
         let command = LayoutCommand.updateItems(section: 0, updates: [ItemUpdate(index: 1500, item: Item(height: 15))])
         let diff = try await layout.apply([command])
@@ -320,9 +319,8 @@ import WaterfallTestSupport
         // 999 rows of 10 + 10, the last row 10, and 5 more in column 0.
         #expect(diff.sections.first?.height == 19_995.0)
         #expect(layout.frames(ofSection: 0) == (try await build(layout.currentSpec)).frames(ofSection: 0))
-        client.replay([command])
-        try client.apply(diff)
-        #expect(client == ClientFrames(layout))
+        try client.apply(diff, replaying: [command])
+        #expect(client.sections == FrameModel(layout).sections)
     }
 
     /// A section moved by a dy that is not a dyadic fraction: adding dy to an old frame may differ from placing it
@@ -338,15 +336,14 @@ import WaterfallTestSupport
                         properties: SectionProperties(columns: 2, rowSpacing: 0.3),
                         items: (0..<500).map { Item(height: Double($0 % 9) / 10 + 0.1) }),
                 ]))
-        var client = ClientFrames(layout)
+        var client = FrameModel(layout)
         let commands: [LayoutCommand] = [.insertItems(section: 0, at: 3, items: plainItems([0.7]))]
         let diff = try await layout.apply(commands)
         let dy = try #require(diff.sections.last?.dy)
         #expect(diff.sections.last?.section == 1)
         #expect(dy != 0 && dy.rounded() != dy)
-        client.replay(commands)
-        try client.apply(diff)
-        #expect(client == ClientFrames(layout))
+        try client.apply(diff, replaying: commands)
+        #expect(client.sections == FrameModel(layout).sections)
         let fresh = try await build(layout.currentSpec)
         #expect((0..<2).map { fresh.frames(ofSection: $0) } == (0..<2).map { layout.frames(ofSection: $0) })
     }

@@ -1,4 +1,5 @@
 import Testing
+import WaterfallClient
 import WaterfallLayout
 import WaterfallTestSupport
 
@@ -114,14 +115,14 @@ import WaterfallTestSupport
         layout.parallelGrain = 1
         var serial = try await Layout.make(spec, allowsParallelism: false).layout
         var reference = ReferenceLayout(spec)
-        try expectEqual(layout, reference, "seed \(seed), after create")
+        try expectEqual(layout, reference.layout(), "seed \(seed), after create")
         for step in 0..<steps {
             let context = "seed \(seed), step \(step)"
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
             let commands = random.updatingAgain(
                 (0..<(random.chance(0.2) ? random.int(2...3) : 1)).map { _ in random.command(counts: counts) })
-            var client = ClientFrames(layout)
-            let before = ClientFrames(layout)
+            let before = FrameModel(layout)
+            var client = before
             // A scroll anchor on a third of the requests, followed by the reference through the items' identity.
             let anchor = random.chance(0.3) ? random.anchor(counts: counts) : nil
             var expectedAnchor: AnchorOutcome?
@@ -145,21 +146,24 @@ import WaterfallTestSupport
                 }
                 _ = try await serial.apply(commands)
                 #expect(accepted, "engine accepted what the reference refused: \(context): \(commands)")
-                client.replay(commands)
-                try client.apply(diff, screen: layout.screen)
-                #expect(client == ClientFrames(layout), "diff does not replay: \(context): \(commands)")
-                #expect(ClientFrames(serial) == ClientFrames(layout), "parallel differs from serial: \(context)")
-                try expectEqual(layout, reference, "\(context): \(commands)")
-                expectSameQuery(layout, reference, &random, context)
+                try client.apply(diff, replaying: commands, screen: layout.screen)
+                let after = FrameModel(layout)
+                #expect(client.sections == after.sections, "diff does not replay: \(context): \(commands)")
+                #expect(FrameModel(serial) == after, "parallel differs from serial: \(context)")
+                // Laid out from scratch once, for the frames, the query and the neighbours.
+                let expected = reference.layout()
+                try expectEqual(layout, expected, "\(context): \(commands)")
+                expectSameQuery(layout, reference, expected.sections, &random, context)
             } catch let error as LayoutError {
                 #expect(!accepted, "engine refused what the reference accepted: \(context): \(error)")
-                #expect(ClientFrames(layout) == before, "a rejected command changed the layout: \(context)")
+                #expect(FrameModel(layout) == before, "a rejected command changed the layout: \(context)")
             }
         }
     }
 
-    private func expectEqual(_ layout: Layout, _ reference: ReferenceLayout, _ context: String) throws {
-        let expected = reference.layout()
+    private func expectEqual(
+        _ layout: Layout, _ expected: (sections: [ReferenceLayout.Section], contentHeight: Double), _ context: String
+    ) throws {
         try #require(layout.sectionCount == expected.sections.count, "section count: \(context)")
         let along = layout.axis == .horizontal ? layout.contentSize.width : layout.contentSize.height
         #expect(along == expected.contentHeight, "content extent: \(context)")
@@ -187,7 +191,8 @@ import WaterfallTestSupport
     /// A random screen rect's elements, in both orders, and a random item's neighbours, against scans of the
     /// reference's screen frames.
     private func expectSameQuery(
-        _ layout: Layout, _ reference: ReferenceLayout, _ random: inout RandomCommands, _ context: String
+        _ layout: Layout, _ reference: ReferenceLayout, _ sections: [ReferenceLayout.Section],
+        _ random: inout RandomCommands, _ context: String
     ) {
         let horizontal = layout.axis == .horizontal
         let rtl = layout.direction == .rtl
@@ -203,7 +208,7 @@ import WaterfallTestSupport
         var pinned: [Bool] = []
         // Each element's section and top relative to its section's start, as reading order judges rows.
         var tops: [(section: Int, top: Double)] = []
-        for (s, section) in reference.layout().sections.enumerated() {
+        for (s, section) in sections.enumerated() {
             if var header = section.header {
                 let resting = header
                 if let bound = section.pinMaxY {
@@ -250,6 +255,6 @@ import WaterfallTestSupport
         let got = [n.above, n.below, n.left, n.right].map { element in
             element.map { ItemPath(section: $0.section, item: $0.index ?? -1) }
         }
-        #expect(got == reference.neighbors(of: path), "neighbors of \(path): \(context)")
+        #expect(got == reference.neighbors(of: path, in: sections), "neighbors of \(path): \(context)")
     }
 }

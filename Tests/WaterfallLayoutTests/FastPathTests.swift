@@ -1,4 +1,5 @@
 import Testing
+import WaterfallClient
 import WaterfallLayout
 import WaterfallTestSupport
 
@@ -29,7 +30,7 @@ struct FastPathTests {
                 .insertItems(section: s, at: counts[s] + items.count, items: []),
             ])
             #expect(fast == slow, "seed \(seed), step \(step)")
-            #expect(ClientFrames(layout) == ClientFrames(general), "seed \(seed), step \(step)")
+            #expect(FrameModel(layout) == FrameModel(general), "seed \(seed), step \(step)")
             #expect(layout.seq == general.seq && layout.lastPlacedCount == general.lastPlacedCount)
             appends += 1
         }
@@ -60,7 +61,7 @@ struct FastPathTests {
             // A second, empty, command sends the same change down the general path.
             let slow = try await general.apply([command, .insertItems(section: s, at: 0, items: [])])
             #expect(fast == slow, "seed \(seed), step \(step): \(command)")
-            #expect(ClientFrames(layout) == ClientFrames(general), "seed \(seed), step \(step)")
+            #expect(FrameModel(layout) == FrameModel(general), "seed \(seed), step \(step)")
             #expect(layout.seq == general.seq && layout.lastPlacedCount == general.lastPlacedCount)
             #expect(layout.itemCount == general.itemCount && layout.contentSize == general.contentSize)
             fastChanges += 1
@@ -94,16 +95,15 @@ struct FastPathTests {
                 commands = [.updateItems(section: s, updates: [ItemUpdate(index: counts[s] - 1, item: item)])]
                 inPlace += 1
             }
-            var client = ClientFrames(layout)
+            var client = FrameModel(layout)
             guard reference.apply(commands) else {
                 await #expect(throws: LayoutError.self, "\(context): \(commands)") { try await layout.apply(commands) }
                 continue
             }
             let diff = try await layout.apply(commands)
             if case .updateItems = commands[0], layout.lastPlacedCount == 1 { placedOne += 1 }
-            client.replay(commands)
-            try client.apply(diff)
-            #expect(client == ClientFrames(layout), "diff does not replay: \(context): \(commands)")
+            try client.apply(diff, replaying: commands)
+            #expect(client.sections == FrameModel(layout).sections, "diff does not replay: \(context): \(commands)")
             let expected = reference.layout()
             #expect(layout.contentSize.height == expected.contentHeight, "content height: \(context)")
             for (s, want) in expected.sections.enumerated() {
@@ -119,10 +119,10 @@ struct FastPathTests {
         var layout = try await Layout.make(
             LayoutSpec(width: 300, sections: [SectionSpec(items: [Item(height: 10)])])
         ).layout
-        let before = ClientFrames(layout)
+        let before = FrameModel(layout)
         await #expect(throws: LayoutError.self) {
             try await layout.apply([.insertItems(section: 0, at: 1, items: [Item(height: -1)])])
         }
-        #expect(ClientFrames(layout) == before && layout.seq == 1)
+        #expect(FrameModel(layout) == before && layout.seq == 1)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import WaterfallClient
 import WaterfallLayout
 import WaterfallTestSupport
 
@@ -117,7 +118,7 @@ import WaterfallTestSupport
                 commands.append(
                     .configureLayout(LayoutPatch(widths: randomWidths(&random, including: first, spread: spread))))
             }
-            let before = layout.widths.map { ClientFrames(layout.at(width: $0)!) }
+            let before = layout.widths.map { FrameModel(layout.at(width: $0)!) }
             let widthsBefore = layout.widths
             do {
                 let validated = try layout.validate(commands)
@@ -126,15 +127,16 @@ import WaterfallTestSupport
                 for outcome in outcomes {
                     guard let k = widthsBefore.firstIndex(of: outcome.from) else { continue }
                     var client = before[k]
-                    client.replay(commands)
-                    try client.apply(outcome.diff)
-                    let after = ClientFrames(layout.at(width: outcome.width)!)
-                    #expect(client == after, "diff at \(outcome.width) does not replay: \(context): \(commands)")
+                    try client.apply(outcome.diff, replaying: commands)
+                    let after = FrameModel(layout.at(width: outcome.width)!)
+                    #expect(
+                        client.sections == after.sections,
+                        "diff at \(outcome.width) does not replay: \(context): \(commands)")
                 }
                 try await expectFresh(layout, "\(context): \(commands)")
             } catch let error as LayoutError {
                 #expect(layout.widths == widthsBefore, "refused: \(context): \(error)")
-                let after = layout.widths.map { ClientFrames(layout.at(width: $0)!) }
+                let after = layout.widths.map { FrameModel(layout.at(width: $0)!) }
                 #expect(after == before, "a refused change changed the layout: \(context)")
             }
         }
@@ -163,7 +165,7 @@ import WaterfallTestSupport
             let fresh = try await Layout.make(spec).layout
             let here = try #require(layout.at(width: width))
             #expect(here.seq == layout.seq, "seq at \(width): \(context)")
-            #expect(ClientFrames(here) == ClientFrames(fresh), "frames at \(width): \(context)")
+            #expect(FrameModel(here).sections == FrameModel(fresh).sections, "frames at \(width): \(context)")
             #expect(here.contentSize == fresh.contentSize, "content size at \(width): \(context)")
         }
     }

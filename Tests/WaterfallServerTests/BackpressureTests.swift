@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import WaterfallTestSupport
 
 /// Replies are produced as the client drains them: a client that reads gets replies of any size and is never
 /// closed, and the daemon holds a few chunks of a large reply, not the whole of it; work for a client that left
@@ -10,8 +11,8 @@ import Testing
     static let items = 1_000_000
 
     @Test func aPromptReaderGetsAMillionItemReplyAndAThousandPingsAfterItInBoundedMemory() async throws {
-        let daemon = try await SpawnedDaemon()
-        let client = try TestClient(path: daemon.path, timeout: 120)
+        let daemon = try await DaemonProcess.start()
+        let client = try TestClient(path: daemon.socketPath, timeout: 120)
         try await client.createLayout("big", items: Self.items)
         let before = daemon.status("VmRSS")
         daemon.resetPeakMemory()
@@ -24,7 +25,7 @@ import Testing
         let growth = daemon.status("VmHWM") - before
         try #require(
             replies.count == 1001,
-            "the connection was closed after \(replies.count) replies; the daemon said: \(daemon.process.standardError())"
+            "the connection was closed after \(replies.count) replies; the daemon said: \(daemon.standardError)"
         )
         let reply = replies[0]
         #expect(reply.hasPrefix(#"{"jsonrpc":"2.0","id":"get","result":{"seq":1,"#))
@@ -38,12 +39,12 @@ import Testing
                 + "build), peak RSS \(before + growth) bytes, \(growth) over the \(before) before it")
         // The layout itself is held before; the reply may add a few chunks, the socket's and the pause's worth.
         #expect(growth < 12 << 20, "the daemon's peak RSS grew by \(growth) bytes during the reply")
-        #expect(await daemon.stop() == 0)
+        #expect(await daemon.stop() == .exited(0))
     }
 
     @Test func aPingWithAFifteenMebibyteIDIsAnsweredAndTheRequestsAfterItToo() async throws {
-        let daemon = try await SpawnedDaemon()
-        let client = try TestClient(path: daemon.path, timeout: 60)
+        let daemon = try await DaemonProcess.start()
+        let client = try TestClient(path: daemon.socketPath, timeout: 60)
         let id = String(repeating: "x", count: 15 << 20)
         var requests = #"{"id":"\#(id)","method":"ping"}"# + "\n"
         for k in 0..<10 { requests += #"{"id":\#(k),"method":"ping"}"# + "\n" }
@@ -51,18 +52,18 @@ import Testing
         let replies = try await client.readLines(11)
         try #require(
             replies.count == 11,
-            "the connection was closed after \(replies.count) replies; the daemon said: \(daemon.process.standardError())"
+            "the connection was closed after \(replies.count) replies; the daemon said: \(daemon.standardError)"
         )
         #expect(replies[0] == #"{"jsonrpc":"2.0","id":"\#(id)","result":{"pong":true}}"#)
         #expect(replies[10] == #"{"jsonrpc":"2.0","id":9,"result":{"pong":true}}"#)
-        #expect(await daemon.stop() == 0)
+        #expect(await daemon.stop() == .exited(0))
     }
 
     @Test func aClientThatQueuesLargeRepliesAndLeavesLeavesTheDaemonIdle() async throws {
-        let daemon = try await SpawnedDaemon()
-        let setup = try TestClient(path: daemon.path, timeout: 120)
+        let daemon = try await DaemonProcess.start()
+        let setup = try TestClient(path: daemon.socketPath, timeout: 120)
         try await setup.createLayout("big", items: Self.items)
-        let client = try TestClient(path: daemon.path, timeout: 60)
+        let client = try TestClient(path: daemon.socketPath, timeout: 60)
         var requests = ""
         for k in 0..<500 { requests += #"{"id":\#(k),"method":"layout.get","params":{"layout":"big"}}"# + "\n" }
         try await client.write(requests)
@@ -88,9 +89,9 @@ import Testing
         // machine busy with other builds, and still tells the two apart.
         #expect(toIdle < 1, "the daemon kept working for \(toIdle) s after its client left")
         // And it still serves.
-        let after = try TestClient(path: daemon.path)
+        let after = try TestClient(path: daemon.socketPath)
         try await after.write(#"{"id":1,"method":"ping"}"# + "\n")
         #expect(try await after.readLines(1) == [#"{"jsonrpc":"2.0","id":1,"result":{"pong":true}}"#])
-        #expect(await daemon.stop() == 0)
+        #expect(await daemon.stop() == .exited(0))
     }
 }

@@ -51,34 +51,16 @@ import WaterfallTestSupport
     }
 
     /// Starts the daemon on `directory` (its state, socket and config `c.json`), under a soft limit of `fileLimit`
-    /// descriptors if given (and a hard limit of `hardLimit`, else the same), set by `sh`'s `ulimit`, and connects.
+    /// descriptors if given (and a hard limit of `hardLimit`, else the same), and connects.
     static func start(
-        _ daemon: String, _ directory: String, fileLimit: Int? = nil, hardLimit: Int? = nil
+        _ directory: String, fileLimit: Int? = nil, hardLimit: Int? = nil
     ) async throws -> (DaemonProcess, TestClient) {
-        let socket = directory + "/w.sock"
-        let flags = ["--state-dir", directory + "/state", "--socket", socket, "--config", directory + "/c.json"]
-        let process =
-            if let fileLimit {
-                try DaemonProcess(
-                    executable: "/bin/sh",
-                    arguments: [
-                        "-c", "ulimit -Sn \(fileLimit) && ulimit -Hn \(hardLimit ?? fileLimit) && exec \"$0\" \"$@\"",
-                        daemon,
-                    ] + flags,
-                    environment: [:])
-            } else {
-                try DaemonProcess(executable: daemon, arguments: flags, environment: [:])
-            }
-        var client: TestClient?
-        _ = await eventually(within: 60) {
-            client = try? TestClient(path: socket, timeout: 10)
-            return client != nil
-        }
-        guard let client else { throw TestFailure("the daemon did not listen: \(process.standardError())") }
-        return (process, client)
+        let options = DaemonProcess.Options(
+            arguments: ["--config", directory + "/c.json"], fileLimit: fileLimit, hardFileLimit: hardLimit)
+        let process = try await DaemonProcess.start(options, in: directory, within: 60)
+        return (process, try TestClient(path: process.socketPath, timeout: 10))
     }
 
-    /// Sends `lines` pipelined and returns the replies.
     static func exchange(_ client: TestClient, _ lines: [String], _ process: DaemonProcess) async throws -> [String] {
         var replies: [String] = []
         do {
@@ -88,7 +70,7 @@ import WaterfallTestSupport
                 replies += try await client.readLines(part.count)
             }
         } catch {
-            throw TestFailure("\(error) after \(replies.count) replies; the daemon said: \(process.standardError())")
+            throw TestFailure("\(error) after \(replies.count) replies; the daemon said: \(process.standardError)")
         }
         return replies
     }
@@ -98,14 +80,14 @@ import WaterfallTestSupport
     /// setting whose promise is strongest, runs 20 rounds; the others run 10.
     @Test(arguments: ["always", "everysec", "never"])
     func killedDaemonsLoseNothingAcknowledged(fsync: String) async throws {
-        let daemon = try #require(DaemonProcess.daemonPath)
+        try #require(DaemonProcess.builtDaemon != nil)
         let rounds = Environment.integer("WATERFALL_CRASH_ROUNDS") ?? (fsync == "always" ? 20 : 10)
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         try #"{"fsync": "\#(fsync)"}"#.write(toFile: directory + "/c.json", atomically: false, encoding: .utf8)
         let initial = StorageCrashTests.initial
         let create = WireCommand.create("a", initial)
-        var (process, client) = try await Self.start(daemon, directory)
+        var (process, client) = try await Self.start(directory)
         let created = try await Self.exchange(
             client, [#"{"id":0,"method":"layout.create","params":"# + create.jsonText + "}"], process)
         #expect(created.first.flatMap(Self.seq) == 1)
@@ -118,7 +100,7 @@ import WaterfallTestSupport
             process.signal(SIGKILL)
             _ = await process.waitForExit(within: 10)
             await task.value
-            (process, client) = try await Self.start(daemon, directory)
+            (process, client) = try await Self.start(directory)
             let get = #"{"id":"get","method":"layout.get","params":{"layout":"LAYOUT"}}"#
             let recovered = try await Self.exchange(
                 client, [get.replacingOccurrences(of: "LAYOUT", with: "a")], process)
@@ -148,6 +130,6 @@ import WaterfallTestSupport
         // The writers got changes in, not just the creation.
         #expect(writer.sent.count >= rounds)
         process.signal(SIGTERM)
-        #expect(await process.waitForExit(within: 10).status == 0)
+        #expect(await process.waitForExit(within: 10)?.status == 0)
     }
 }

@@ -16,15 +16,15 @@ import WaterfallTestSupport
 
     @Test(arguments: ["everysec", "always"])
     func tenThousandLayoutsUnderALowLimit(fsync: String) async throws {
-        guard let daemon = DaemonProcess.daemonPath else {
+        guard DaemonProcess.builtDaemon != nil else {
             throw TestFailure("the built waterfalld is not next to the tests (swift build builds it)")
         }
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         try #"{"fsync":"\#(fsync)"}"#.write(toFile: directory + "/c.json", atomically: false, encoding: .utf8)
-        let socket = directory + "/w.sock"
+        let socket = directory + "/waterfalld.sock"
 
-        var (process, client) = try await DaemonCrashTests.start(daemon, directory, fileLimit: Self.limit)
+        var (process, client) = try await DaemonCrashTests.start(directory, fileLimit: Self.limit)
         let pinger = Pinger(socket: socket)
         let pinging = Task { await pinger.run() }
         let started = Date()
@@ -48,7 +48,7 @@ import WaterfallTestSupport
         #expect(pinger.pings > Int(seconds / 0.05) / 4, "only \(pinger.pings) pings in \(seconds) s")
         #expect(pinger.failures.isEmpty, "pings failed: \(pinger.failures.prefix(5))")
         #expect(pinger.slowest <= 2, "the slowest ping took \(pinger.slowest) s")
-        #expect(kill(process.pid, 0) == 0, "the daemon died: \(process.standardError().suffix(2000))")
+        #expect(kill(process.pid, 0) == 0, "the daemon died: \(process.standardError.suffix(2000))")
         #expect(Self.openDescriptors(process.pid) <= Self.limit)
 
         process.signal(SIGKILL)
@@ -57,7 +57,7 @@ import WaterfallTestSupport
         let bytes = StateDirectory.diskUsage(of: directory + "/state")
         #expect(bytes < 200 << 20, "the state directory takes \(bytes) bytes")
 
-        (process, client) = try await DaemonCrashTests.start(daemon, directory, fileLimit: Self.limit)
+        (process, client) = try await DaemonCrashTests.start(directory, fileLimit: Self.limit)
         try await client.write(#"{"id":"list","method":"layout.list"}"# + "\n")
         let list = try await client.readLines(1).first ?? ""
         for k in [0, 1, 4_999, Self.layouts - 1] {
@@ -69,7 +69,7 @@ import WaterfallTestSupport
         client.closeNow()
 
         // Any number of layouts comes back under the lowest limit the daemon runs with.
-        (process, client) = try await DaemonCrashTests.start(daemon, directory, fileLimit: 64)
+        (process, client) = try await DaemonCrashTests.start(directory, fileLimit: 64)
         try await client.write(#"{"id":"list","method":"layout.list"}"# + "\n")
         let again = try await client.readLines(1).first ?? ""
         #expect(again.components(separatedBy: #""seq":2,"#).count - 1 == Self.layouts)
@@ -79,11 +79,11 @@ import WaterfallTestSupport
 
     /// The soft limit is raised to the hard one at start, and `stats` shows how it is shared.
     @Test func raisesTheSoftLimitToTheHardOne() async throws {
-        let daemon = try #require(DaemonProcess.daemonPath)
+        try #require(DaemonProcess.builtDaemon != nil)
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         try "{}".write(toFile: directory + "/c.json", atomically: false, encoding: .utf8)
-        let (process, client) = try await DaemonCrashTests.start(daemon, directory, fileLimit: 100, hardLimit: 1000)
+        let (process, client) = try await DaemonCrashTests.start(directory, fileLimit: 100, hardLimit: 1000)
         try await client.write(#"{"id":1,"method":"stats"}"# + "\n")
         let stats = try await client.readLines(1).first ?? ""
         #expect(
@@ -97,16 +97,16 @@ import WaterfallTestSupport
 
     /// A limit too small to run with stops the start with one line naming it and what is needed.
     @Test func refusesToStartUnderALimitTooSmall() async throws {
-        let daemon = try #require(DaemonProcess.daemonPath)
+        try #require(DaemonProcess.builtDaemon != nil)
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let process = try DaemonProcess(
-            executable: "/bin/sh",
-            arguments: ["-c", "ulimit -n 40 && exec \"$0\" \"$@\"", daemon, "--state-dir", directory + "/state"],
-            environment: ["WATERFALLD_SOCKET": directory + "/w.sock"])
-        #expect(await process.waitForExit(within: 10).status == 1)
+            .init(
+                arguments: ["--state-dir", directory + "/state"],
+                environment: ["WATERFALLD_SOCKET": directory + "/w.sock"], fileLimit: 40))
+        #expect(await process.waitForExit(within: 10)?.status == 1)
         #expect(
-            process.standardError()
+            process.standardError
                 == "waterfalld: the open-file limit (RLIMIT_NOFILE) is 40 descriptors; waterfalld needs at least 48 "
                 + "(raise it with LimitNOFILE= in the service's unit, or ulimit -n)\n")
         #expect(access(directory + "/w.sock", F_OK) != 0)

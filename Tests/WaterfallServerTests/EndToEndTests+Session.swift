@@ -5,16 +5,15 @@ import WaterfallTestSupport
 
 /// The README's socat session against the built binary, line for line.
 extension EndToEndTests {
-    @Test(.enabled(if: DaemonProcess.which("socat") != nil, "socat is not installed (.ci/run installs it)"))
+    @Test(.enabled(if: ChildProcess.which("socat") != nil, "socat is not installed (.ci/run installs it)"))
     func runsTheReadmeSession() async throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let socket = directory + "/wf.sock"
-        let daemon = try DaemonProcess(
-            executable: DaemonProcess.daemonPath ?? "", arguments: [], environment: ["WATERFALLD_SOCKET": socket])
+        let daemon = try DaemonProcess(.init(environment: ["WATERFALLD_SOCKET": socket]))
         #expect(await waitForFile(socket))
         func session(_ request: String) async throws -> String {
-            try await DaemonProcess.socat(request + "\n", path: socket)
+            try await socat(request + "\n", path: socket)
         }
 
         #expect(
@@ -29,11 +28,10 @@ extension EndToEndTests {
 
         // The second terminal: an interactive socat that keeps its connection open (`ignoreeof` stands for the
         // terminal that is never closed) and prints the events.
-        let subscriber = try DaemonProcess(
-            executable: DaemonProcess.which("socat") ?? "",
-            arguments: ["-t", "5", "-,ignoreeof", "UNIX-CONNECT:\(socket)"],
+        let subscriber = try ChildProcess(
+            ChildProcess.which("socat") ?? "", ["-t", "5", "-,ignoreeof", "UNIX-CONNECT:\(socket)"],
             environment: [:], input: #"{"id":1,"method":"subscribe","params":{"layout":"feed"}}"# + "\n")
-        #expect(await eventually { subscriber.standardOutput().hasPrefix(#"{"jsonrpc":"2.0","id":1,"result":{}}"#) })
+        #expect(await eventually { subscriber.standardOutput.hasPrefix(#"{"jsonrpc":"2.0","id":1,"result":{}}"#) })
 
         let inserted =
             #"{"seq":2,"contentSize":{"w":375,"h":510.25},"diff":{"sections":[{"section":0,"origin":0,"#
@@ -73,14 +71,14 @@ extension EndToEndTests {
             + #""items.insert","params":{"layout":"feed","section":0,"at":3,"items":[{"h":60},{"w":4,"h":3,"#
             + #""span":"full"}]}}],"diff":{"sections":[{"section":0,"origin":0,"height":510.25,"count":5,"items":["#
             + #"{"i":3,"x":10,"y":174,"w":172.5,"h":60},{"i":4,"x":10,"y":244,"w":355,"h":266.25}]}]}}}"#
-        #expect(await eventually { subscriber.standardOutput().split(separator: "\n").count == 3 })
-        let events = subscriber.standardOutput().split(separator: "\n").map(String.init)
+        #expect(await eventually { subscriber.standardOutput.split(separator: "\n").count == 3 })
+        let events = subscriber.standardOutput.split(separator: "\n").map(String.init)
         #expect(events.count == 3)
         #expect(events.dropFirst().first == insertEvent)
         #expect(events.last?.contains(#""method":"layout.changed","params":{"layout":"feed","seq":3,"#) == true)
         subscriber.signal(SIGTERM)
         _ = await subscriber.waitForExit(within: 5)
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(within: 5).status == 0)
+        #expect(await daemon.waitForExit(within: 5)?.status == 0)
     }
 }

@@ -6,24 +6,26 @@ import WaterfallTestSupport
 @testable import WaterfallServer
 
 /// The built binary, driven with socat as users will; skipped only when the binary was not built.
-@Suite(.enabled(if: DaemonProcess.daemonPath != nil, "waterfalld is not built next to the test bundle"))
+@Suite(.enabled(if: DaemonProcess.builtDaemon != nil, "waterfalld is not built next to the test bundle"))
 struct EndToEndTests {
-    private var daemon: String { DaemonProcess.daemonPath ?? "" }
+    private var daemon: String { DaemonProcess.builtDaemon ?? "" }
 
     @Test func servesSocatAndStopsOnSIGTERMWithinTwoSeconds() async throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let socket = directory + "/w.sock"
-        let process = try DaemonProcess(executable: daemon, arguments: [], environment: ["WATERFALLD_SOCKET": socket])
+        let process = try DaemonProcess(.init(environment: ["WATERFALLD_SOCKET": socket]))
         #expect(await waitForFile(socket))
-        let reply = try await DaemonProcess.socat(#"{"id":1,"method":"ping"}"# + "\n", path: socket)
+        let reply = try await socat(#"{"id":1,"method":"ping"}"# + "\n", path: socket)
         #expect(reply == #"{"jsonrpc":"2.0","id":1,"result":{"pong":true}}"# + "\n")
         // A client still connected must not hold the shutdown up.
         let idle = try TestClient(path: socket)
         try await idle.write("{\"id\":2}\n")
         _ = try await idle.readLines(1)
         process.signal(SIGTERM)
-        let (status, elapsed) = await process.waitForExit(within: 5)
+        let stopping = Date()
+        let status = await process.waitForExit(within: 5)?.status
+        let elapsed = Date().timeIntervalSince(stopping)
         #expect(status == 0)
         #expect(elapsed < 2)
         #expect(access(socket, F_OK) != 0, "the socket file must be removed")
@@ -34,14 +36,13 @@ struct EndToEndTests {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let socket = directory + "/w.sock"
-        let first = try DaemonProcess(executable: daemon, arguments: ["--socket", socket], environment: [:])
+        let first = try DaemonProcess(.init(arguments: ["--socket", socket]))
         #expect(await waitForFile(socket))
-        let second = try DaemonProcess(executable: daemon, arguments: ["--socket=\(socket)"], environment: [:])
-        let (status, _) = await second.waitForExit(within: 5)
-        #expect(status == 1)
-        #expect(second.standardError().contains("another process is serving on \(socket)"))
+        let second = try DaemonProcess(.init(arguments: ["--socket=\(socket)"]))
+        #expect(await second.waitForExit(within: 5)?.status == 1)
+        #expect(second.standardError.contains("another process is serving on \(socket)"))
         first.signal(SIGINT)
-        #expect(await first.waitForExit(within: 5).status == 0)
+        #expect(await first.waitForExit(within: 5)?.status == 0)
     }
 
     @Test func exitsWithEXCONFIGNamingABadKey() async throws {
@@ -49,22 +50,21 @@ struct EndToEndTests {
         defer { removeDirectory(directory) }
         let file = directory + "/c.json"
         try #"{"maxLineByte": 100}"#.write(toFile: file, atomically: false, encoding: .utf8)
-        let process = try DaemonProcess(executable: daemon, arguments: ["--config", file], environment: [:])
-        #expect(await process.waitForExit(within: 5).status == 78)
-        #expect(process.standardError().contains("'maxLineByte'"))
+        let process = try DaemonProcess(.init(arguments: ["--config", file]))
+        #expect(await process.waitForExit(within: 5)?.status == 78)
+        #expect(process.standardError.contains("'maxLineByte'"))
     }
 
     @Test func printsHelpWithTheResolvedSocketAndRefusesUnknownFlags() async throws {
         let help = try DaemonProcess(
-            executable: daemon, arguments: ["--help"], environment: ["WATERFALLD_SOCKET": "/run/test/w.sock"]
-        )
-        #expect(await help.waitForExit(within: 5).status == 0)
-        let text = help.standardOutput()
+            .init(arguments: ["--help"], environment: ["WATERFALLD_SOCKET": "/run/test/w.sock"]))
+        #expect(await help.waitForExit(within: 5)?.status == 0)
+        let text = help.standardOutput
         #expect(text.contains("Socket: /run/test/w.sock"))
         #expect(text.contains("--log-level"))
-        let bad = try DaemonProcess(executable: daemon, arguments: ["--frobnicate"], environment: [:])
-        #expect(await bad.waitForExit(within: 5).status == 2)
-        #expect(bad.standardError().contains("--frobnicate"))
+        let bad = try DaemonProcess(.init(arguments: ["--frobnicate"]))
+        #expect(await bad.waitForExit(within: 5)?.status == 2)
+        #expect(bad.standardError.contains("--frobnicate"))
     }
 
     @Test func reloadsOnSIGHUPAndKeepsTheOldConfigWhenTheNewOneIsBad() async throws {
@@ -73,9 +73,7 @@ struct EndToEndTests {
         let socket = directory + "/w.sock"
         let file = directory + "/c.json"
         try #"{"logLevel": "info"}"#.write(toFile: file, atomically: false, encoding: .utf8)
-        let process = try DaemonProcess(
-            executable: daemon, arguments: ["--config", file, "--socket", socket], environment: [:]
-        )
+        let process = try DaemonProcess(.init(arguments: ["--config", file, "--socket", socket]))
         #expect(await waitForFile(socket))
         try #"{"logLevel": "loud"}"#.write(toFile: file, atomically: false, encoding: .utf8)
         process.signal(SIGHUP)
@@ -83,24 +81,24 @@ struct EndToEndTests {
         try #"{"logLevel": "debug"}"#.write(toFile: file, atomically: false, encoding: .utf8)
         process.signal(SIGHUP)
         try await Task.sleep(for: .milliseconds(100))
-        #expect(try await DaemonProcess.socat("{\"id\":3}\n", path: socket).contains(#""id":3"#))
+        #expect(try await socat("{\"id\":3}\n", path: socket).contains(#""id":3"#))
         process.signal(SIGTERM)
-        #expect(await process.waitForExit(within: 5).status == 0)
-        let log = process.standardError()
+        #expect(await process.waitForExit(within: 5)?.status == 0)
+        let log = process.standardError
         #expect(log.contains("keeping the old config"))
         #expect(log.contains("\"loud\""))
         #expect(log.contains("config reloaded (log level debug)"))
     }
 
-    @Test(.enabled(if: DaemonProcess.which("systemd-socket-activate") != nil, "systemd-socket-activate is missing"))
+    @Test(.enabled(if: ChildProcess.which("systemd-socket-activate") != nil, "systemd-socket-activate is missing"))
     func servesAnActivatedSocketAndNotifiesSystemd() async throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let socket = directory + "/activated.sock"
         let notify = try NotifyListener(path: directory + "/notify.sock")
-        let process = try DaemonProcess(
-            executable: DaemonProcess.which("systemd-socket-activate")!,
-            arguments: [
+        let process = try ChildProcess(
+            ChildProcess.which("systemd-socket-activate")!,
+            [
                 "-l", socket, "-E", "NOTIFY_SOCKET=\(notify.path)", "-E", "WATERFALLD_SOCKET=\(directory)/own.sock",
                 "-E", "STATE_DIRECTORY=\(directory)/state",
                 daemon, "--log-level", "debug",
@@ -109,12 +107,12 @@ struct EndToEndTests {
         )
         #expect(await waitForFile(socket))
         // systemd-socket-activate starts the daemon on the first connection, passing the socket as fd 3.
-        let reply = try await DaemonProcess.socat(#"{"id":"a","method":"ping"}"# + "\n", path: socket)
+        let reply = try await socat(#"{"id":"a","method":"ping"}"# + "\n", path: socket)
         #expect(reply == #"{"jsonrpc":"2.0","id":"a","result":{"pong":true}}"# + "\n")
         #expect(try await notify.receive().contains("READY=1"))
         #expect(access(directory + "/own.sock", F_OK) != 0, "an activated daemon must not bind its own socket")
         process.signal(SIGTERM)
-        #expect(await process.waitForExit(within: 5).status == 0)
+        #expect(await process.waitForExit(within: 5)?.status == 0)
         #expect(try await notify.receive().contains("STOPPING=1"))
         #expect(access(socket, F_OK) == 0, "an activated socket belongs to systemd and stays")
     }

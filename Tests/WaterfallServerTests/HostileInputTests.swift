@@ -89,19 +89,19 @@ import WaterfallTestSupport
 
     @Test(arguments: ["durable", "ephemeral"])
     func hostileLinesAreRefusedAndChangeNothing(mode: String) async throws {
-        guard let daemon = DaemonProcess.daemonPath else { return }
+        guard DaemonProcess.builtDaemon != nil else { return }
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let socket = directory + "/w.sock"
         var arguments = ["--socket", socket]
         arguments += mode == "durable" ? ["--state-dir", directory + "/state"] : ["--ephemeral"]
-        let process = try DaemonProcess(executable: daemon, arguments: arguments, environment: [:])
+        let process = try DaemonProcess(.init(arguments: arguments))
         var connected: TestClient?
         _ = await eventually(within: 20) {
             connected = try? TestClient(path: socket, timeout: 10)
             return connected != nil
         }
-        guard let client = connected else { throw TestFailure("no socket: \(process.standardError())") }
+        guard let client = connected else { throw TestFailure("no socket: \(process.standardError)") }
         let create =
             #"{"id":0,"method":"layout.create","params":{"layout":"feed","width":100,"sections":[{"items":[{"h":10}]}]}}"#
         _ = try await DaemonCrashTests.exchange(client, [create], process)
@@ -109,7 +109,7 @@ import WaterfallTestSupport
             let replies = try await DaemonCrashTests.exchange(
                 client, [hostile.line, #"{"id":2,"method":"layout.list"}"#], process)
             guard replies.count == 2 else {
-                Issue.record("\(hostile): no reply; the daemon said: \(process.standardError().suffix(600))")
+                Issue.record("\(hostile): no reply; the daemon said: \(process.standardError.suffix(600))")
                 return
             }
             let reply = replies[0]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaterfallTestSupport
 
 /// The Python and Node.js clients of `Examples/`: the Integrating article shows the files as they are, each runs
 /// its demonstration against the built daemon (create, 100 pipelined updates, 100 events on a subscribed
@@ -25,7 +26,7 @@ import Testing
 
     @Test(
         "The Python client runs against the daemon",
-        .enabled(if: DaemonProcess.which("python3") != nil, "python3 is not installed"))
+        .enabled(if: ChildProcess.which("python3") != nil, "python3 is not installed"))
     func pythonClientRuns() async throws {
         try await run(Self.clients[0], socketAsArgument: true)
         try await run(Self.clients[0], socketAsArgument: false)
@@ -34,7 +35,7 @@ import Testing
 
     @Test(
         "The Node.js client runs against the daemon",
-        .enabled(if: DaemonProcess.which("node") != nil, "node is not installed"))
+        .enabled(if: ChildProcess.which("node") != nil, "node is not installed"))
     func nodeClientRuns() async throws {
         try await run(Self.clients[1], socketAsArgument: true)
         try await run(Self.clients[1], socketAsArgument: false)
@@ -45,26 +46,25 @@ import Testing
 
     /// Runs the client with no argument and `$WATERFALLD_SOCKET` naming no socket: one line on stderr, exit 1.
     private func failToConnect(_ client: (String, String, String, String)) async throws {
-        let program = try #require(DaemonProcess.which(client.0))
+        let program = try #require(ChildProcess.which(client.0))
         let missing = "/tmp/waterfall-no-such-dir/waterfalld.sock"
-        let process = try DaemonProcess(
-            executable: program, arguments: [Self.examples + client.1], environment: ["WATERFALLD_SOCKET": missing])
+        let process = try ChildProcess(
+            program, [Self.examples + client.1], environment: ["WATERFALLD_SOCKET": missing])
         let exit = await process.waitForExit(within: 30)
-        #expect(exit.status == 1)
-        let lines = process.standardError().split(separator: "\n")
+        #expect(exit?.status == 1)
+        let lines = process.standardError.split(separator: "\n")
         #expect(lines.count == 1 && lines.first?.contains("cannot connect to \(missing)") == true, "\(lines)")
     }
 
     /// Runs the client's demonstration on a fresh daemon, naming its socket as the argument or in the environment.
     private func run(_ client: (String, String, String, String), socketAsArgument: Bool) async throws {
-        let daemon = try await SpawnedDaemon(arguments: ["--ephemeral"])
-        let program = try #require(DaemonProcess.which(client.0))
-        let process = try DaemonProcess(
-            executable: program,
-            arguments: [Self.examples + client.1] + (socketAsArgument ? [daemon.path] : []),
-            environment: socketAsArgument ? [:] : ["WATERFALLD_SOCKET": daemon.path])
+        let daemon = try await DaemonProcess.start(.init(arguments: ["--ephemeral"]))
+        let program = try #require(ChildProcess.which(client.0))
+        let process = try ChildProcess(
+            program, [Self.examples + client.1] + (socketAsArgument ? [daemon.socketPath] : []),
+            environment: socketAsArgument ? [:] : ["WATERFALLD_SOCKET": daemon.socketPath])
         let exit = await process.waitForExit(within: 60)
-        #expect(exit.status == 0, "\(client.0) \(client.1): \(process.standardError())")
+        #expect(exit?.status == 0, "\(client.0) \(client.1): \(process.standardError)")
         let expected = """
             created \(client.3), seq 1
             updated, seq 101
@@ -73,7 +73,7 @@ import Testing
             event: layout.dropped \(client.3)
 
             """
-        #expect(process.standardOutput() == expected)
+        #expect(process.standardOutput == expected)
         _ = await daemon.stop()
     }
 

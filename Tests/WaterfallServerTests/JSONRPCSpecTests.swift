@@ -181,14 +181,14 @@ import WaterfallTestSupport
         case .durable:
             let state = try makeTemporaryDirectory()
             defer { removeDirectory(state) }
-            let spawned = try await SpawnedDaemon(arguments: ["--state-dir", state])
+            let spawned = try await DaemonProcess.start(.init(arguments: ["--state-dir", state]))
             do {
-                try await body(spawned.path)
+                try await body(spawned.socketPath)
             } catch {
                 _ = await spawned.stop()
                 throw error
             }
-            #expect(await spawned.stop() == 0)
+            #expect(await spawned.stop() == .exited(0))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaterfallJSON
+import WaterfallTestSupport
 
 @testable import WaterfallServer
 
@@ -51,7 +52,7 @@ import WaterfallJSON
         let counts = lines.filter { $0.hasPrefix(#"waterfalld_request_duration_seconds_bucket{method="items.update""#) }
             .compactMap { Int($0.split(separator: " ").last ?? "") }
         #expect(counts.count == 13 && counts == counts.sorted() && counts.last == 7)
-        if let promtool = DaemonProcess.which("promtool") { try Self.check(text, with: promtool) }
+        if let promtool = ChildProcess.which("promtool") { try Self.check(text, with: promtool) }
         await fixture.stop()
     }
 

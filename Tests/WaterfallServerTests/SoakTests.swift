@@ -8,14 +8,14 @@ import WaterfallTestSupport
 @Suite struct SoakTests {
     @Test(arguments: [true, false])
     func everyRequestGetsOneReplyInOrder(durable: Bool) async throws {
-        let executable = try #require(DaemonProcess.daemonPath, "the built waterfalld is not next to the tests")
+        let executable = try #require(DaemonProcess.builtDaemon, "the built waterfalld is not next to the tests")
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let requests = Environment.integer("WATERFALL_SOAK_REQUESTS") ?? 12_000
         let (outcome, stopped, closes) = try await WireFuzzTests.onThread {
-            let daemon = try FuzzDaemon(executable: executable, directory: directory, durable: durable)
+            let daemon = try FuzzFixture.daemon(executable, in: directory, durable: durable)
             let outcome = WireSoak.run(path: daemon.socketPath, connections: 6, requests: requests, seed: 17)
-            let stopped = daemon.stop()
+            let stopped = daemon.stop()?.description
             // Why the daemon closed connections other than at their clients' end (its debug log); "closed by the
             // server" is the drain of the connections still open at the SIGTERM that ends the soak.
             let closes = daemon.standardError.split(separator: "\n").filter { line in

@@ -42,7 +42,7 @@ import WaterfallTestSupport
 
     @Test(arguments: cases)
     func isOneLineWithItsExitStatus(_ test: Case) async throws {
-        let daemon = try #require(DaemonProcess.daemonPath)
+        try #require(DaemonProcess.builtDaemon != nil)
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         if let config = test.config {
@@ -50,10 +50,10 @@ import WaterfallTestSupport
         }
         let arguments = test.arguments.map { $0.replacingOccurrences(of: "DIR", with: directory) }
         let process = try DaemonProcess(
-            executable: daemon, arguments: arguments, environment: ["WATERFALLD_SOCKET": directory + "/w.sock"])
-        #expect(await process.waitForExit(within: 10).status == test.status)
+            .init(arguments: arguments, environment: ["WATERFALLD_SOCKET": directory + "/w.sock"]))
+        #expect(await process.waitForExit(within: 10)?.status == test.status)
         // The error is one line, the last; log lines (the state directory recovered) may come before it.
-        let lines = process.standardError().split(separator: "\n")
+        let lines = process.standardError.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("waterfalld: ") }.count == 1, "\(lines)")
         let line = String(lines.last ?? "")
         #expect(line.hasPrefix("waterfalld: "), "\(line)")
@@ -64,17 +64,16 @@ import WaterfallTestSupport
 
     /// A second daemon on a state directory in use refuses to start, naming the directory and the pid holding it.
     @Test func aLockedStateDirectoryIsOneLineNamingThePid() async throws {
-        let daemon = try #require(DaemonProcess.daemonPath)
+        try #require(DaemonProcess.builtDaemon != nil)
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let state = directory + "/state"
-        let first = try await SpawnedDaemon(arguments: ["--state-dir", state])
+        let first = try await DaemonProcess.start(.init(arguments: ["--state-dir", state]))
         let second = try DaemonProcess(
-            executable: daemon, arguments: ["--state-dir", state, "--socket", directory + "/second.sock"],
-            environment: [:])
-        #expect(await second.waitForExit(within: 10).status == 1)
-        #expect(second.standardError() == "waterfalld: state directory \(state) is in use by pid \(first.pid)\n")
+            .init(arguments: ["--state-dir", state, "--socket", directory + "/second.sock"]))
+        #expect(await second.waitForExit(within: 10)?.status == 1)
+        #expect(second.standardError == "waterfalld: state directory \(state) is in use by pid \(first.pid)\n")
         #expect(access(directory + "/second.sock", F_OK) != 0)
-        #expect(await first.stop() == 0)
+        #expect(await first.stop() == .exited(0))
     }
 }

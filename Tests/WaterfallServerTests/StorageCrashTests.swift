@@ -65,15 +65,14 @@ import WaterfallTestSupport
         // The layout as the last recovery found it: each round's writer starts from there.
         var start: Layout?
         for round in 0..<rounds {
-            let child = try DaemonProcess(
-                executable: executable,
-                arguments: ["--testing-library", "swift-testing", "--filter", "StorageCrashTests/writer"],
+            let child = try ChildProcess(
+                executable, ["--testing-library", "swift-testing", "--filter", "StorageCrashTests/writer"],
                 environment: [Self.directoryVariable: path, Self.policyVariable: policy.rawValue])
-            #expect(await eventually(within: 20) { child.standardOutput().contains("ack") }, "round \(round)")
+            #expect(await eventually(within: 20) { child.standardOutput.contains("ack") }, "round \(round)")
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...150, using: &rng)))
             child.signal(SIGKILL)
             _ = await child.waitForExit(within: 10)
-            let acked = child.standardOutput().split(separator: "\n").compactMap { Int($0.dropFirst(4)) }.last ?? 0
+            let acked = child.standardOutput.split(separator: "\n").compactMap { Int($0.dropFirst(4)) }.last ?? 0
             let store = DurableStore(directory: try await lockedDirectory(path))
             let recovered = try await store.recover()
             store.close()

@@ -65,3 +65,21 @@ final class TestClient: @unchecked Sendable {
         }
     }
 }
+
+extension TestClient {
+    /// `layout.create` of one two-column section of `items` items of assorted heights, without a diff.
+    func createLayout(_ name: String, items: Int) async throws {
+        var text = #"{"id":"create","method":"layout.create","params":{"layout":""# + name
+        text += #"","width":375,"diff":false,"defaults":{"columns":2},"sections":[{"items":["#
+        text.reserveCapacity(text.utf8.count + items * 9)
+        for i in 0..<items {
+            if i > 0 { text += "," }
+            text += #"{"h":"# + String(40 + i % 97) + "}"
+        }
+        text += "]}]}}\n"
+        try await write(text)
+        guard let reply = try await readLines(1).first, reply.contains(#""seq":1"#) else {
+            throw TestFailure("layout.create of \(items) items failed")
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaterfallTestSupport
 
 /// A JSON-RPC library the daemon's authors did not write drives the built daemon: aiorpcx, the library ElectrumX
 /// is built on, over the Unix socket with its newline framing (its default), with calls, an error, a
@@ -45,11 +46,11 @@ import Testing
 
     /// Whether python3 can import aiorpcx.
     static func hasAiorpcx() async -> Bool {
-        guard let python = DaemonProcess.which("python3"),
-            let process = try? DaemonProcess(
-                executable: python, arguments: ["-c", "import aiorpcx"], environment: [:])
+        guard let python = ChildProcess.which("python3"),
+            let process = try? ChildProcess(
+                python, ["-c", "import aiorpcx"], environment: [:])
         else { return false }
-        return await process.waitForExit(within: 30).status == 0
+        return await process.waitForExit(within: 30)?.status == 0
     }
 
     @Test(
@@ -58,14 +59,14 @@ import Testing
             await hasAiorpcx()
         })
     func aiorpcxDrivesTheDaemon() async throws {
-        let daemon = try await SpawnedDaemon(arguments: ["--ephemeral"])
-        let python = try #require(DaemonProcess.which("python3"))
-        let process = try DaemonProcess(
-            executable: python, arguments: ["-c", Self.script, daemon.path], environment: [:])
+        let daemon = try await DaemonProcess.start(.init(arguments: ["--ephemeral"]))
+        let python = try #require(ChildProcess.which("python3"))
+        let process = try ChildProcess(
+            python, ["-c", Self.script, daemon.socketPath], environment: [:])
         let exit = await process.waitForExit(within: 60)
-        #expect(exit.status == 0, "aiorpcx client: \(process.standardError())")
+        #expect(exit?.status == 0, "aiorpcx client: \(process.standardError)")
         #expect(
-            process.standardOutput() == """
+            process.standardOutput == """
                 ping True
                 created seq 1
                 error -32001 params.layout: layout 'missing' does not exist

@@ -19,19 +19,19 @@ import WaterfallTestSupport
             #"{"id":3,"method":"layout.configure","params":{"layout":"feed","widths":[428,1024,375]}}"#,
             #"{"id":4,"method":"items.insert","params":{"layout":"feed","section":0,"at":1,"items":[{"h":70}],"width":1024}}"#,
         ]
-        let first = try await SpawnedDaemon(arguments: ["--state-dir", state])
-        let writer = try TestClient(path: first.path)
+        let first = try await DaemonProcess.start(.init(arguments: ["--state-dir", state]))
+        let writer = try TestClient(path: first.socketPath)
         try await writer.write(([Self.create] + changes).map { $0 + "\n" }.joined())
         let replies = try await writer.readLines(4)
         #expect(replies.allSatisfy { $0.contains(#""result""#) }, "\(replies)")
-        let before = try await frames(at: [428, 1024, 375], first.path)
+        let before = try await frames(at: [428, 1024, 375], first.socketPath)
         _ = await first.stop()
 
-        let second = try await SpawnedDaemon(arguments: ["--state-dir", state])
-        let reader = try TestClient(path: second.path)
+        let second = try await DaemonProcess.start(.init(arguments: ["--state-dir", state]))
+        let reader = try TestClient(path: second.socketPath)
         try await reader.write(#"{"id":1,"method":"layout.list"}"# + "\n")
         #expect(try await reader.readLines(1).first?.contains(#""seq":4,"widths":[428,1024,375]"#) == true)
-        #expect(try await frames(at: [428, 1024, 375], second.path) == before)
+        #expect(try await frames(at: [428, 1024, 375], second.socketPath) == before)
         // Each width's frames are those of a fresh layout at that one width from the export.
         try await reader.write(#"{"id":2,"method":"layout.export","params":{"layout":"feed"}}"# + "\n")
         let export = try JSONValue(parsing: try await reader.readLines(1)[0])
@@ -45,7 +45,7 @@ import WaterfallTestSupport
             let params = JSONValue.object([("layout", .string(name)), ("width", .int(Int64(width)))] + spec)
             try await reader.write(#"{"id":3,"method":"layout.create","params":"# + params.jsonText + "}\n")
             _ = try await reader.readLines(1)
-            let fresh = try await frames(of: name, at: nil, second.path)
+            let fresh = try await frames(of: name, at: nil, second.socketPath)
             #expect(fresh.replacingOccurrences(of: #""seq":1"#, with: #""seq":4"#) == before[width], "\(width)")
         }
         _ = await second.stop()
@@ -55,8 +55,9 @@ import WaterfallTestSupport
     func badWidthsAreRefusedAndChangeNothing(durable: Bool) async throws {
         let state = try makeTemporaryDirectory()
         defer { removeDirectory(state) }
-        let daemon = try await SpawnedDaemon(arguments: durable ? ["--state-dir", state] : ["--ephemeral"])
-        let client = try TestClient(path: daemon.path)
+        let daemon = try await DaemonProcess.start(
+            .init(arguments: durable ? ["--state-dir", state] : ["--ephemeral"]))
+        let client = try TestClient(path: daemon.socketPath)
         try await client.write(Self.create + "\n")
         _ = try await client.readLines(1)
         let seventeen = (1...17).map { String(100 + $0) }.joined(separator: ",")
@@ -70,7 +71,7 @@ import WaterfallTestSupport
             (#""widths":[375,"a"]"#, #"params.widths[1]: must be a number, not string \"a\""#),
             (#""widths":[375],"width":375"#, "params.widths: cannot be given with width"),
         ]
-        let before = try await frames(at: [375, 428, 820], daemon.path)
+        let before = try await frames(at: [375, 428, 820], daemon.socketPath)
         for (k, (params, message)) in cases.enumerated() {
             try await client.write(
                 #"{"id":\#(k),"method":"layout.configure","params":{"layout":"feed",\#(params)}}"# + "\n")
@@ -91,7 +92,7 @@ import WaterfallTestSupport
                 reply.contains("params.width: 500 is not a width of layout 'feed' (its widths: 375, 428, 820)"),
                 "\(method): \(reply)")
         }
-        #expect(try await frames(at: [375, 428, 820], daemon.path) == before)
+        #expect(try await frames(at: [375, 428, 820], daemon.socketPath) == before)
         _ = await daemon.stop()
     }
 

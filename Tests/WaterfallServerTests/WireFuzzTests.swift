@@ -27,7 +27,7 @@ import WaterfallTestSupport
 
     @Test(arguments: [true, false])
     func nothingAClientSendsStopsTheDaemon(durable: Bool) async throws {
-        let executable = try #require(DaemonProcess.daemonPath, "the built waterfalld is not next to the tests")
+        let executable = try #require(DaemonProcess.builtDaemon, "the built waterfalld is not next to the tests")
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         // CI's time (about a minute on this shared host): the durable daemon runs two cases of the table in three,
@@ -42,7 +42,7 @@ import WaterfallTestSupport
         let mutations = Self.mutations
         let outcome = try await Self.onThread { () throws -> Outcome in
             let start = Date()
-            let daemon = try FuzzDaemon(executable: executable, directory: directory, durable: durable)
+            let daemon = try FuzzFixture.daemon(executable, in: directory, durable: durable)
             let fuzzer = try WireFuzzer(daemon: daemon)
             // A few kills in a CI run, one per ~50,000 cases in a long one.
             if durable { fuzzer.killEvery = max(50, (table.count + mutations) / fuzzer.slots / 3) }
@@ -51,7 +51,7 @@ import WaterfallTestSupport
             fuzzer.run((0..<mutations).lazy.map { WireFuzzMutations.mutation(seed: seed, index: $0) })
             return Outcome(
                 cases: fuzzer.cases, failures: fuzzer.failures, failureCount: fuzzer.failureCount, kills: fuzzer.kills,
-                crashes: fuzzer.crashes, outcomes: fuzzer.outcomes, stopped: daemon.stop(),
+                crashes: fuzzer.crashes, outcomes: fuzzer.outcomes, stopped: daemon.stop()?.description,
                 seconds: Date().timeIntervalSince(start))
         }
         let kinds = outcome.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }

@@ -16,6 +16,17 @@ package enum FuzzFixture {
          "maxLineBytes": \(maxLineBytes), "maxLayouts": 1000}
         """
 
+    /// The built daemon at `executable` under this config, started in `directory` (on its state there, unless
+    /// ephemeral), once it listens.
+    package static func daemon(
+        _ executable: String, in directory: String, durable: Bool
+    ) throws(ChildProcess.SpawnError) -> DaemonProcess {
+        let daemon = try DaemonProcess(
+            DaemonProcess.Options(command: [executable], config: config, durable: durable), in: directory)
+        try daemon.requireListening()
+        return daemon
+    }
+
     /// The items of each section of the fixture layout.
     package static let itemCounts = [4, 0, 5]
 

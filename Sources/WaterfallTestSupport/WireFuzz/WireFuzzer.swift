@@ -30,7 +30,7 @@ package final class WireFuzzer {
 
     // MARK: Lifecycle
 
-    package init(daemon: FuzzDaemon) throws(LineSocket.Failure) {
+    package init(daemon: DaemonProcess) throws(LineSocket.Failure) {
         self.daemon = daemon
         socket = try LineSocket(path: daemon.socketPath)
     }
@@ -53,7 +53,7 @@ package final class WireFuzzer {
 
     // MARK: Private
 
-    private let daemon: FuzzDaemon
+    private let daemon: DaemonProcess
     private var socket: LineSocket
     private var prepared = false
     private var nextID = 1
@@ -302,7 +302,7 @@ package final class WireFuzzer {
     /// A round that could not be checked to its end: the daemon died, hung or broke the protocol. A dead daemon
     /// is restarted and the round's cases are replayed one at a time to name the one that kills it.
     private func roundFailed(_ round: [FuzzCase], lines: [String], _ error: FuzzProblem) {
-        let status = daemon.waitForExit(seconds: 2)
+        let status = daemon.waitForExit(within: 2)
         guard let status else {
             fail("\(error); the round's lines:\n  " + lines.map { String($0.prefix(400)) }.joined(separator: "\n  "))
             recover()
@@ -322,7 +322,7 @@ package final class WireFuzzer {
                 if reply.id != .string("p1") { reply = try nextReply() }
                 try resetSlots([0], drop: [])
             } catch {
-                guard let died = daemon.waitForExit(seconds: 2) else { continue }
+                guard let died = daemon.waitForExit(within: 2) else { continue }
                 named = true
                 fail("the daemon \(died) on: \(fuzzCase.label)\n  \(line.prefix(600))\n  it said: \(fatalLines())")
                 recover()

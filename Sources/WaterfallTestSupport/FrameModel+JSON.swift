@@ -1,20 +1,27 @@
+import WaterfallClient
 import WaterfallJSON
 import WaterfallLayout
 
-/// The wire forms of what a client holds: `layout.get` results and diffs read back into `ClientFrames` and
+/// The wire forms of what a client holds: `layout.get` results and diffs read back into `FrameModel` and
 /// `LayoutDiff`, so the diff contract can be checked end to end through the socket.
-extension ClientFrames {
-    /// The frames of a `layout.get` result (`{"seq", "contentSize", "sections": [...]}`), all sections.
+extension FrameModel {
+    /// The model of a `layout.get` result (`{"seq", "contentSize", "sections": [...]}`), all sections.
     package init(layoutGet result: JSONValue) throws(WireFormatError) {
         guard case .array(let sections)? = result["sections"] else { throw WireFormatError("no sections in \(result)") }
-        self.sections = try sections.map { json throws(WireFormatError) in
-            guard case .array(let items)? = json["items"] else { throw WireFormatError("no items in \(json)") }
-            return Section(
-                origin: try json.number("origin"), height: try json.number("height"),
-                header: try json["header"].map(WireFormat.rect), pinMaxY: try WireFormat.pinMaxY(json["header"]),
-                footer: try json["footer"].map(WireFormat.rect),
-                items: try items.map { item throws(WireFormatError) in try WireFormat.rect(item) })
-        }
+        guard let size = result["contentSize"] else { throw WireFormatError("no contentSize in \(result)") }
+        self.init(
+            seq: Int(try result.number("seq")),
+            contentSize: Size(width: try size.number("w"), height: try size.number("h")),
+            sections: try sections.map { json throws(WireFormatError) in
+                guard case .array(let items)? = json["items"] else { throw WireFormatError("no items in \(json)") }
+                return Section(
+                    origin: try json.number("origin"), height: try json.number("height"),
+                    header: try json["header"].map(WireFormat.rect), footer: try json["footer"].map(WireFormat.rect),
+                    pinMaxY: try WireFormat.pinMaxY(json["header"]),
+                    items: try items.map { item throws(WireFormatError) in
+                        Item(frame: try WireFormat.rect(item), id: item["id"]?.text)
+                    })
+            })
     }
 }
 
