@@ -118,10 +118,16 @@ final class LayoutRegistry: Sendable {
     /// An immutable copy of the layout named `name`, taken between two changes (free until the next change); at
     /// `width` when given (its frames are that width's), else at its first width.
     func snapshot(_ name: String, width: Double? = nil) async throws(ProtocolError) -> Layout {
-        let layout = try await existing(name).layout.read { $0 }
+        let layout = try await snapshotOfEveryWidth(name)
         guard let width else { return layout.first }
         guard let there = layout.at(width: width) else { throw WidthRoute.notAWidth(width, of: name, layout.widths) }
         return there
+    }
+
+    /// An immutable copy of the layout named `name` at every width (its settings and inputs are the same at each),
+    /// taken between two changes.
+    func snapshotOfEveryWidth(_ name: String) async throws(ProtocolError) -> LayoutWidths {
+        try await existing(name).layout.read { $0 }
     }
 
     /// Subscribes `sink` (the connection of session `id`) to the layout named `name` at `width` (nil: the first),
