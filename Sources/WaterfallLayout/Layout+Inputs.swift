@@ -1,7 +1,7 @@
 import WaterfallModel
 
-/// A layout's inputs read back, and a layout rebuilt from them at a given version: what durability needs to keep a
-/// layout across restarts without keeping its frames (they are derived).
+/// A layout's inputs read back (`LayoutWidths.restored` rebuilds a layout from them at a given version): what
+/// durability needs to keep a layout across restarts without keeping its frames (they are derived).
 extension Layout {
     /// Everything `Layout.make` would need to rebuild the same frames: the settings, and every section's own
     /// properties and items as they were given.
@@ -9,14 +9,12 @@ extension Layout {
     /// - Complexity: O(items); a million plain items build a 48 MB array of `Item`s, so a caller that only writes
     ///   them out uses `forEachItem(inSection:_:)` instead.
     public var spec: LayoutSpec {
-        var spec = LayoutSpec(
+        LayoutSpec(
             width: width, scale: scale, direction: direction, axis: axis, minContentHeight: minContentHeight,
             defaults: defaults,
             sections: sections.indices.map { s in
                 SectionSpec(properties: sections[s].properties, items: items(inSection: s))
             })
-        spec.widths = widths
-        return spec
     }
 
     /// The items of section `s` as they were given.
@@ -70,22 +68,5 @@ extension Layout {
             heights.append(input.height)
         }
         return true
-    }
-
-    /// Builds and places a layout from `spec` whose version is `seq` (not 1): a layout restored from storage, whose
-    /// next change must continue its numbering.
-    ///
-    /// Unlike `make`, it builds no diff: listing every frame of a large layout, only to drop it, would be a
-    /// large share of a restore.
-    ///
-    /// - Throws: `LayoutError` naming the first invalid field (stored inputs were valid when stored, so this means
-    ///   the limits shrank or the storage lies).
-    public static func restored(
-        _ spec: LayoutSpec, seq: Int, limits: LayoutLimits = .default, allowsParallelism: Bool = true
-    ) async throws(LayoutError) -> Layout {
-        var layout = try empty(spec, limits: limits, allowsParallelism: allowsParallelism)
-        _ = try await layout.apply([.insertSections(at: 0, sections: spec.sections)], listingItems: false)
-        layout.setSeq(seq)
-        return layout
     }
 }

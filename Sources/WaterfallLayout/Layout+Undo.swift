@@ -7,7 +7,7 @@ extension Layout {
     ///
     /// Ask before applying the change. It is validated, so every index in it is in range and no sum below can
     /// overflow; nil, too, for a change validated against another state (a caller's bug). Undo commands are applied
-    /// in order, in one change (see `replay(_:seq:)`), and always apply.
+    /// in order, in one change (see `LayoutWidths.replay(_:seq:)`), and always apply.
     ///
     /// Why not a copy: `Layout` is a value, and a copy kept across a change makes the change's first write to each
     /// section copy that section whole (40 MB for a million items), where the undo of an insert is one delete.

@@ -271,22 +271,6 @@ extension Layout {
 }
 
 extension Layout {
-    /// Applies `change` as `apply(_:listingItems:)` does and returns its diff scoped to a client holding
-    /// `viewport`'s elements, with the viewport after the change (moved by the anchor's `dy`).
-    ///
-    /// - Complexity: that of the change without item frames (as `"diff": false`), plus that of
-    ///   `scoped(_:hold:commands:anchor:)`.
-    public mutating func apply(
-        _ change: ValidatedChange, viewport: Viewport
-    ) async throws(LayoutError) -> (diff: LayoutDiff, anchor: AnchorOutcome?, viewport: Viewport) {
-        let held = hold(viewport)
-        let (full, anchor) = try await apply(change, listingItems: false)
-        let (diff, after) = scoped(full, hold: held, commands: change.commands, anchor: anchor)
-        return (diff, anchor, after)
-    }
-}
-
-extension Layout {
     /// What a client that holds nothing needs to hold `viewport`'s elements: the scoped diff of no change from an
     /// empty hold (each section crossed gets an entry; headers come with their resting frame and `pinMaxY`).
     public func scopedSnapshot(_ viewport: Viewport) -> LayoutDiff {

@@ -20,18 +20,12 @@ public struct Layout: Sendable {
     public internal(set) var itemCount: Int
     /// How many items the last change placed (not counting the ones it only shifted): what incremental saves.
     public internal(set) var lastPlacedCount = 0
-    // The settings below hold at every width: each is passed on to the other widths when set.
-    public var limits: LayoutLimits {
-        didSet { for k in others.indices { others[k].limits = limits } }
-    }
+    /// The resource limits of later commands.
+    public var limits: LayoutLimits
     /// Whether changes that touch many sections may place them in a task group (tests turn it off to compare).
-    public var allowsParallelism = true {
-        didSet { for k in others.indices { others[k].allowsParallelism = allowsParallelism } }
-    }
+    public var allowsParallelism = true
     /// The fewest items worth a child task (below it, starting a child task costs more than placing the items).
-    public var parallelGrain = 50_000 {
-        didSet { for k in others.indices { others[k].parallelGrain = parallelGrain } }
-    }
+    public var parallelGrain = 50_000
 
     var sections: [SectionState]
     /// `origins[k]` is the top of section k; one extra entry holds the bottom of the last section.
@@ -40,35 +34,30 @@ public struct Layout: Sendable {
     var metrics: [SectionMetrics]
     /// Placement's buffers, kept for the next change (nil while a change has them).
     var scratch: PlacementScratch?
-    /// The same layout at its other widths (`widths` after the first), each with no others of its own: every change
-    /// applies to all of them at once (`Layout+Widths`).
-    var others: [Layout] = []
-    /// Whether no item's height depends on the width (no aspect items), when known: what lets widths share the
-    /// first width's placement (`Layout+SharedWidths`). Kept by the first width only; nil when unknown.
-    var heightsIgnoreWidth: Bool?
-
     // MARK: Lifecycle
 
-    /// Builds and places a layout; the diff lists every section as new.
+    /// Builds and places a layout at `spec`'s first width (`LayoutWidths.make` lays it out at each of its widths);
+    /// the diff lists every section as new.
     ///
     /// - Throws: `LayoutError` naming the first invalid field.
+    /// - Complexity: O(items), shared among child tasks when there are enough.
     public static func make(
         _ spec: LayoutSpec, limits: LayoutLimits = .default, allowsParallelism: Bool = true
     ) async throws(LayoutError) -> (layout: Layout, diff: LayoutDiff) {
         var layout = try empty(spec, limits: limits, allowsParallelism: allowsParallelism)
         let change = try layout.validate([.insertSections(at: 0, sections: spec.sections)], namingOps: false)
-        let diff = await layout.performEverywhere(change, countsAsChange: false) { _ in true }[0].diff
-        layout.setSeq(1)
+        let diff = await layout.perform(change, countsAsChange: false, listingItems: true)
+        layout.seq = 1
         return (layout, diff)
     }
 
-    /// Checks `spec` as `make` does, without placing anything.
+    /// Checks `spec` as `LayoutWidths.make` does (at each of its widths), without placing anything.
     ///
     /// - Throws: `LayoutError` naming the first invalid field.
     /// - Complexity: O(spec's size).
     public static func check(_ spec: LayoutSpec, limits: LayoutLimits = .default) throws(LayoutError) {
-        let layout = try empty(spec, limits: limits, allowsParallelism: false)
-        _ = try layout.validate([.insertSections(at: 0, sections: spec.sections)], namingOps: false)
+        let layouts = try LayoutWidths.empty(spec, limits: limits, allowsParallelism: false)
+        _ = try layouts.validate([.insertSections(at: 0, sections: spec.sections)], namingOps: false)
     }
 
     /// A layout with `spec`'s settings and no sections yet, after checking them.
@@ -83,11 +72,6 @@ public struct Layout: Sendable {
             width: spec.width, scale: spec.scale, direction: spec.direction, axis: spec.axis,
             minContentHeight: spec.minContentHeight, defaults: spec.defaults, limits: limits)
         layout.allowsParallelism = allowsParallelism
-        layout.others = spec.widths.dropFirst().map { width in
-            var other = layout
-            other.width = width
-            return other
-        }
         return layout
     }
 
@@ -111,14 +95,11 @@ public struct Layout: Sendable {
 
     // MARK: Public
 
+    /// How many sections the layout has.
     public var sectionCount: Int { sections.count }
 
-    /// Items plus sections plus columns at every width, a measure of the memory the layout holds (the daemon
-    /// budgets it): a layout at k widths holds k frames per item.
-    public var weight: Int { others.reduce(ownWeight) { $0 + $1.ownWeight } }
-
-    /// The weight at this value's own width.
-    var ownWeight: Int { itemCount + metrics.reduce(0) { $0 + 1 + $1.columns } }
+    /// Items plus sections plus columns, a measure of the memory the layout holds (the daemon budgets it).
+    public var weight: Int { itemCount + metrics.reduce(0) { $0 + 1 + $1.columns } }
 
     /// The content size on screen: the layout's width, and the bottom of the last section or `minContentHeight`
     /// (transposed for a horizontal layout: the extent along x, then `width`).
@@ -133,23 +114,6 @@ public struct Layout: Sendable {
     @inlinable
     public var screen: ScreenMapping { ScreenMapping(axis: axis, direction: direction) }
 
-    /// Applies `commands` atomically and returns how the frames moved: `validate` then `apply(_:listingItems:)`.
-    ///
-    /// - Throws: `LayoutError` for the first invalid command; the layout is then unchanged.
-    /// - Complexity: validation O(commands + sections); placement O(changed items + columns × log n) per section
-    ///   touched; O(sections) for the origins and the diff of the sections that only moved.
-    ///
-    /// - Parameters:
-    ///   - listingItems: false leaves the item frames out of the diff (sections only), for a caller that will not
-    ///     send them (a bulk load that asked for no diff).
-    ///   - namingOps: whether error fields name their command (`ops[k].params.…`); by default only when there are
-    ///     several, and always for a caller whose request is a batch, even of one.
-    public mutating func apply(
-        _ commands: [LayoutCommand], listingItems: Bool = true, namingOps: Bool? = nil
-    ) async throws(LayoutError) -> LayoutDiff {
-        try await apply(validate(commands, namingOps: namingOps), listingItems: listingItems).diff
-    }
-
     /// Applies `change`, validated against the layout as it is, and returns how the frames moved and, when the
     /// change names an anchor, where that item went and how far its y moved.
     ///
@@ -159,13 +123,22 @@ public struct Layout: Sendable {
     ///
     /// - Throws: `LayoutError.inconsistent` when `change` was validated against another state (the caller's bug);
     ///   the layout is then unchanged. A change validated against this state always applies.
-    /// - Complexity: that of `apply(_:listingItems:namingOps:)` less the validation, plus O(size of the commands)
-    ///   to follow the anchor.
+    /// A configure that sets several widths lays this layout out at the first of them (`LayoutWidths` lays it out
+    /// at each).
+    ///
+    /// - Complexity: placement O(changed items + columns × log n) per section touched; O(sections) for the origins
+    ///   and the diff of the sections that only moved; plus O(size of the commands) to follow the anchor.
+    ///
+    /// - Parameter listingItems: false leaves the item frames out of the diff (sections only), for a caller that
+    ///   will not send them (a bulk load that asked for no diff).
     public mutating func apply(
         _ change: ValidatedChange, listingItems: Bool = true
     ) async throws(LayoutError) -> (diff: LayoutDiff, anchor: AnchorOutcome?) {
-        let outcomes = try await apply(change) { _ in listingItems }
-        return (outcomes[0].diff, outcomes[0].anchor)
+        guard change.stamp == stamp else {
+            throw .inconsistent("a change validated at seq \(change.stamp.seq) was applied at seq \(seq)")
+        }
+        let here = LayoutWidths.widths(after: change.commands).map { change.setting(width: $0[0]) } ?? change
+        return await applyHere(here, countsAsChange: true, listingItems: listingItems)
     }
 
     /// Applies `change` at this width alone (the caller checked its stamp), and follows its anchor.

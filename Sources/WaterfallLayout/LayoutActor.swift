@@ -6,25 +6,25 @@ import WaterfallModel
 /// A mutation may suspend while a task group places sections; the actor is reentrant across that suspension, so a
 /// small FIFO gate keeps a second request from seeing the layout half-changed.
 public actor LayoutActor {
-    private var layout: Layout
+    private var layout: LayoutWidths
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     // MARK: Lifecycle
 
-    public init(_ layout: Layout) {
+    public init(_ layout: LayoutWidths) {
         self.layout = layout
     }
 
     // MARK: Public
 
-    /// Runs `body` on the layout, to change it (`Layout.apply`), with no other request to this layout in between:
+    /// Runs `body` on the layout, to change it (`LayoutWidths.apply`), with no other request to this layout in between:
     /// what `body` publishes (events) goes out in the order of the changes. A caller may make several changes in
     /// one visit (a pipelining client's consecutive requests), each with its own result.
-    public func withLayout<T: Sendable>(_ body: @Sendable (inout Layout) async -> T) async -> T {
+    public func withLayout<T: Sendable>(_ body: @Sendable (inout LayoutWidths) async -> T) async -> T {
         await enter()
         defer { leave() }
-        var working = Layout.empty
+        var working = LayoutWidths.empty
         // Swapped out and back rather than copied, so that the working copy is unique and mutates in place.
         swap(&layout, &working)
         let result = await body(&working)
@@ -33,7 +33,7 @@ public actor LayoutActor {
     }
 
     /// Runs `body` on the current layout, after any mutation in flight (and before any that comes after).
-    public func read<T: Sendable>(_ body: @Sendable (Layout) -> T) async -> T {
+    public func read<T: Sendable>(_ body: @Sendable (LayoutWidths) -> T) async -> T {
         if busy {
             await enter()
             defer { leave() }
@@ -68,8 +68,13 @@ public actor LayoutActor {
     }
 }
 
-extension Layout {
+extension LayoutWidths {
     /// A stand-in held by `LayoutActor` while the real layout is being changed.
+    static let empty = LayoutWidths(first: .empty, rest: [])
+}
+
+extension Layout {
+    /// A stand-in for a layout taken out of its place while it changes.
     static let empty = Layout(placeholderWidth: 1)
 
     private init(placeholderWidth: Double) {

@@ -25,8 +25,9 @@ struct LayoutShape {
 
     // MARK: Lifecycle
 
-    init(_ layout: Layout) {
-        widths = layout.widths
+    /// The shape of `layout` laid out also as `others` (the same inputs at other widths).
+    init(_ layout: Layout, alongside others: [Layout]) {
+        widths = [layout.width] + others.map(\.width)
         scale = layout.scale
         direction = layout.direction
         axis = layout.axis
@@ -34,7 +35,7 @@ struct LayoutShape {
         // From the metrics (plain values), not from the sections, which a `map` would copy one by one.
         counts = layout.metrics.map(\.count)
         columnCounts = layout.metrics.map(\.columns)
-        for other in layout.others {
+        for other in others {
             for s in columnCounts.indices { columnCounts[s] += other.metrics[s].columns }
         }
         sections = layout.sections

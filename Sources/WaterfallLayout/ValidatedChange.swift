@@ -1,7 +1,8 @@
 import WaterfallModel
 
-/// A change that `Layout.validate(_:anchor:namingOps:)` checked against a layout as it stood: the only form of a
-/// change that `Layout.apply(_:listingItems:)` and `Layout.undoing(_:)` take, and so what a durable daemon's undo and
+/// A change that `Layout.validate(_:anchor:namingOps:)` (or `LayoutWidths.validate`) checked against a layout as it
+/// stood: the only form of a change that `Layout.apply(_:listingItems:)`, `LayoutWidths.apply` and
+/// `Layout.undoing(_:)` take, and so what a durable daemon's undo and
 /// journal read.
 ///
 /// Only the engine's validation makes one, so nothing can read a command before every index, count and value in it
@@ -40,12 +41,20 @@ extension Layout {
     public func validate(
         _ commands: [LayoutCommand], anchor: ItemPath? = nil, namingOps: Bool? = nil
     ) throws(LayoutError) -> ValidatedChange {
+        try validate(commands, anchor: anchor, namingOps: namingOps, alongside: [])
+    }
+
+    /// `validate(_:anchor:namingOps:)` for this layout as the first width of a layout also laid out as `others`:
+    /// geometry is checked at every width, and the limits count every width's frames.
+    func validate(
+        _ commands: [LayoutCommand], anchor: ItemPath?, namingOps: Bool?, alongside others: [Layout]
+    ) throws(LayoutError) -> ValidatedChange {
         if let anchor { try checkAnchor(anchor) }
-        if let (section, count) = quickCheck(commands) {
+        if let (section, count) = quickCheck(commands, widthCount: 1 + others.count) {
             return ValidatedChange(
                 commands: commands, anchor: anchor, stamp: stamp, itemCount: count, plainSection: section)
         }
-        let count = try validateOnShape(commands, namingOps: namingOps ?? (commands.count > 1))
+        let count = try validateOnShape(commands, namingOps: namingOps ?? (commands.count > 1), alongside: others)
         return ValidatedChange(commands: commands, anchor: anchor, stamp: stamp, itemCount: count, plainSection: nil)
     }
 
@@ -58,8 +67,10 @@ extension Layout {
     ///
     /// A function of its own so that the shape, which shares the sections' storage, is gone before the sections
     /// change: alive, it would make every change copy the sections it touches, whole.
-    private func validateOnShape(_ commands: [LayoutCommand], namingOps: Bool) throws(LayoutError) -> Int {
-        var shape = LayoutShape(self)
+    private func validateOnShape(
+        _ commands: [LayoutCommand], namingOps: Bool, alongside others: [Layout]
+    ) throws(LayoutError) -> Int {
+        var shape = LayoutShape(self, alongside: others)
         for (k, command) in commands.enumerated() {
             do throws(LayoutError) {
                 try shape.apply(command)
@@ -73,7 +84,7 @@ extension Layout {
     /// The section and the item count after `commands` when they are one item command that plainly passes every
     /// check (the usual request), found without a `LayoutShape`; nil to validate them the general way, which also
     /// names what fails.
-    private func quickCheck(_ commands: [LayoutCommand]) -> (section: Int, itemCount: Int)? {
+    private func quickCheck(_ commands: [LayoutCommand], widthCount: Int) -> (section: Int, itemCount: Int)? {
         // A horizontal layout's items have one more check (aspect heights), made the general way.
         guard commands.count == 1, axis == .vertical else { return nil }
         switch commands[0] {

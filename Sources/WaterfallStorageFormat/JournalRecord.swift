@@ -4,7 +4,7 @@ import WaterfallLayout
 package enum JournalRecord: Sendable, Hashable {
     /// The layout `layout` was made from `spec`; it is at `seq` (1) after.
     case create(layout: String, seq: Int, spec: LayoutSpec)
-    /// `commands` were applied as one change (one `Layout.apply`), taking the layout to `seq`.
+    /// `commands` were applied as one change (one `LayoutWidths.apply`), taking the layout to `seq`.
     case apply(seq: Int, commands: [LayoutCommand])
     /// The layout was dropped: whatever its files still hold is gone.
     case drop(layout: String)

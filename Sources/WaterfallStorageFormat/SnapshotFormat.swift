@@ -10,10 +10,12 @@ package enum SnapshotFormat {
     /// Items per record: big enough that framing is noise, small enough that no record nears 4 GB.
     package static let itemsPerRecord = 65_536
 
-    /// The snapshot file of `layout`, named `name`, covering the journal up to generation `generation`.
+    /// The snapshot file of `layouts`, named `name`, covering the journal up to generation `generation`.
     ///
     /// - Complexity: O(items); reads the layout in place (a caller hands it an immutable copy).
-    package static func encode(_ layout: Layout, name: String, generation: UInt64) -> [UInt8] {
+    package static func encode(_ layouts: LayoutWidths, name: String, generation: UInt64) -> [UInt8] {
+        // Inputs are the same at every width: the first width's are written, with the list of widths.
+        let layout = layouts.first
         var w = ByteWriter(capacity: RecordFile.headerSize + 64 + layout.itemCount * 10)
         w.bytes.append(contentsOf: RecordFile.header(.snapshot))
         RecordFile.append(to: &w) { w in
@@ -22,7 +24,7 @@ package enum SnapshotFormat {
             w.int(layout.seq)
             w.varint(generation)
             w.settings(
-                widths: layout.widths, scale: layout.scale, direction: layout.direction, axis: layout.axis,
+                widths: layouts.widths, scale: layout.scale, direction: layout.direction, axis: layout.axis,
                 minContentHeight: layout.minContentHeight, defaults: layout.defaults)
             w.varint(UInt64(layout.sectionCount))
         }

@@ -24,7 +24,7 @@ struct BenchOptions: Equatable {
     /// The scenarios, in the order they run.
     static let scenarios = [
         "kernel", "incremental", "parallel", "query", "diff", "e2e", "wire", "viewport", "scopeddelete", "widths",
-        "client", "json",
+        "aspectwidths", "client", "json",
         "numparse", "numformat", "memory", "storage", "stages", "durability", "recovery", "layouts", "tiebreak",
         "spans", "stamps", "weights", "lookahead", "reflow", "css",
         "floor", "profile", "simdjson",

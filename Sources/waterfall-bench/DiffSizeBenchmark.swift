@@ -7,13 +7,14 @@ import WaterfallWire
 enum DiffSizeBenchmark {
     static func run(items: Int, sections: Int, sectionItems: Int, table: inout Table) async {
         if var big = await BenchLayouts.make(sections: 1, items: items),
-            let diff = try? await big.apply([.insertItems(section: 0, at: items, items: [Item(height: 120)])])
+            let diff = try? await big.validateAndApply([.insertItems(section: 0, at: items, items: [Item(height: 120)])]
+            )
         {
             report("append 1 item to 1 section × \(items) items", diff, &table)
         }
         if var many = await BenchLayouts.make(sections: sections, items: sectionItems) {
             let update = ItemUpdate(index: sectionItems / 2, item: Item(height: 333))
-            if let diff = try? await many.apply([.updateItems(section: 0, updates: [update])]) {
+            if let diff = try? await many.validateAndApply([.updateItems(section: 0, updates: [update])]) {
                 report("change section 0 of \(sections) × \(sectionItems) (1 height)", diff, &table)
             }
         }

@@ -20,7 +20,7 @@ enum IncrementalBenchmark {
             return .insertItems(section: 0, at: items + appended - 1, items: [Item(height: 120)])
         }
         report("append 1 item", append, full, target: (1e-4, "1/10,000"), items: items, &table)
-        _ = try? await big.apply([.deleteItems(section: 0, indices: Array(items..<(items + appended)))])
+        _ = try? await big.validateAndApply([.deleteItems(section: 0, indices: Array(items..<(items + appended)))])
 
         let update = await time(&big, changes) { k in
             .updateItems(section: 0, updates: [ItemUpdate(index: middle, item: Item(height: k % 2 == 0 ? 333 : 77))])
@@ -35,10 +35,10 @@ enum IncrementalBenchmark {
         let deadline = nanoseconds() + budget
         for k in 0..<(changes + warmUp) where k < warmUp + 10 || nanoseconds() < deadline {
             let start = nanoseconds()
-            _ = try? await big.apply([.insertItems(section: 0, at: middle, items: [Item(height: 150)])])
+            _ = try? await big.validateAndApply([.insertItems(section: 0, at: middle, items: [Item(height: 150)])])
             let inserted = nanoseconds()
             placedByInsert = big.lastPlacedCount
-            _ = try? await big.apply([.deleteItems(section: 0, indices: [middle])])
+            _ = try? await big.validateAndApply([.deleteItems(section: 0, indices: [middle])])
             let deleted = nanoseconds()
             placedByDelete = big.lastPlacedCount
             if k == 0 && deleted - start > 2_000_000 { warmUp = 1 }
@@ -76,7 +76,7 @@ enum IncrementalBenchmark {
         for k in 0..<(warmUp + count) where k < warmUp + 10 || nanoseconds() < deadline {
             let change = command(k)
             let start = nanoseconds()
-            _ = try? await layout.apply([change])
+            _ = try? await layout.validateAndApply([change])
             let elapsed = Double(nanoseconds() - start) / 1e9
             // A slow change needs little warming up, and a tenth of the count of them would blow the budget.
             if k == 0 && elapsed > 1e-3 { warmUp = 1 }

@@ -11,7 +11,7 @@ enum ParallelBenchmark {
         var wide = false
         func change(_ layout: inout Layout) async {
             wide.toggle()
-            _ = try? await layout.apply([.configureLayout(LayoutPatch(width: wide ? 1000 : 900))])
+            _ = try? await layout.validateAndApply([.configureLayout(LayoutPatch(width: wide ? 1000 : 900))])
         }
         let (serial, parallel) = await Measure.interleaved(runs: runs) {
             layout.allowsParallelism = false

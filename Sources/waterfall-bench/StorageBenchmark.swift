@@ -42,8 +42,8 @@ enum StorageBenchmark {
         var spec = LayoutSpec(
             width: 1000, defaults: SectionProperties(columns: 3, columnSpacing: 4, rowSpacing: 4))
         spec.sections = Array(repeating: section, count: sections)
-        guard let layout = try? await Layout.make(spec).layout else { return }
-        let items = layout.itemCount
+        guard let layout = try? await LayoutWidths.make(spec).layouts else { return }
+        let items = layout.first.itemCount
         spec = LayoutSpec(width: 1)
         do {
             let directory = try StateDirectory(path: path)
@@ -67,7 +67,7 @@ enum StorageBenchmark {
             let recovered = try await again.recover()
             let seconds = Double(nanoseconds() - start) / 1e9
             again.close()
-            let same = recovered.first.map { $0.layout.contentSize == layout.contentSize } ?? false
+            let same = recovered.first.map { $0.layout.first.contentSize == layout.first.contentSize } ?? false
             table.add(
                 "storage, recovery of \(items) items (\(kind)): load, decode, place",
                 Format.seconds(seconds), same ? "same content size" : "DIFFERENT", "≤ 2 s")
@@ -77,7 +77,7 @@ enum StorageBenchmark {
             let decode = Measure.time { stored = try? file.withUnsafeBytes { try SnapshotFormat.decode($0) } }
             if let stored {
                 let start = nanoseconds()
-                _ = try? await Layout.restored(stored.spec, seq: stored.seq)
+                _ = try? await LayoutWidths.restored(stored.spec, seq: stored.seq)
                 let place = Double(nanoseconds() - start) / 1e9
                 table.add(
                     "storage, recovery of \(items) items (\(kind)), in parts",

@@ -116,7 +116,12 @@ enum WaterfallBench {
         if wants("widths") {
             let sizes = WidthsBenchmark.Sizes(
                 items: million, perInsert: quick ? 2_000 : 10_000, updates: quick ? 5 : 11)
-            WidthsBenchmark.run(sizes, table: &table)
+            WidthsBenchmark.run(sizes, feed: .fixed(sizes), table: &table)
+        }
+        if wants("aspectwidths") {
+            let sizes = WidthsBenchmark.Sizes(
+                items: 500_000, perInsert: quick ? 2_000 : 10_000, updates: quick ? 5 : 11)
+            WidthsBenchmark.run(sizes, feed: .aspect(sizes), table: &table)
         }
         if wants("client") {
             let sizes = ClientBenchmark.Sizes(

@@ -89,7 +89,7 @@ enum WireStagesBenchmark {
             if let command = pending {
                 pending = nil
                 let start = Measure.threadCPUSeconds()
-                guard (try? await layout.apply([command], listingItems: false)) != nil else { return nil }
+                guard (try? await layout.validateAndApply([command], listingItems: false)) != nil else { return nil }
                 apply += Measure.threadCPUSeconds() - start
             }
             pending = next

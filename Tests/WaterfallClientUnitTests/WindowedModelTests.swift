@@ -31,7 +31,7 @@ import WaterfallTestSupport
         let change = try layout.validate([
             .updateItems(section: 0, updates: [ItemUpdate(index: 50, item: Item(height: 20))])
         ])
-        let (diff, _, after) = try await layout.apply(change, viewport: Viewport(y: 0, height: 100))
+        let (diff, _, after) = try await layout.applyScoped(change, viewport: Viewport(y: 0, height: 100))
         #expect(after == Viewport(y: 0, height: 100))
         #expect(diff.sections.count == 1)
         #expect(diff.sections[0].items.isEmpty)
@@ -45,7 +45,7 @@ import WaterfallTestSupport
         let change = try layout.validate([
             .updateItems(section: 0, updates: [ItemUpdate(index: 5, item: Item(height: 20))])
         ])
-        let (diff, _, _) = try await layout.apply(change, viewport: Viewport(y: 0, height: 100))
+        let (diff, _, _) = try await layout.applyScoped(change, viewport: Viewport(y: 0, height: 100))
         #expect(diff.sections[0].items.map(\.index) == [5, 6, 7, 8, 9])
         #expect(diff.sections[0].items.map(\.frame.y) == [50, 70, 80, 90, 100])
     }
@@ -56,7 +56,7 @@ import WaterfallTestSupport
         var layout = try await Layout.make(Self.column(count: 100)).layout
         let change = try layout.validate(
             [.deleteItems(section: 0, indices: [0])], anchor: ItemPath(section: 0, item: 50))
-        let (diff, anchor, after) = try await layout.apply(change, viewport: Viewport(y: 500, height: 100))
+        let (diff, anchor, after) = try await layout.applyScoped(change, viewport: Viewport(y: 500, height: 100))
         #expect(anchor == .moved(ItemPath(section: 0, item: 49), dy: -10))
         #expect(after == Viewport(y: 490, height: 100))
         #expect(diff.sections[0].items.map(\.index) == Array(49...58))
@@ -79,7 +79,7 @@ import WaterfallTestSupport
         let change = try layout.validate([
             .updateItems(section: 0, updates: [ItemUpdate(index: 1500, item: Item(height: 999))])
         ])
-        let (diff, _, _) = try await layout.apply(change, viewport: viewport)
+        let (diff, _, _) = try await layout.applyScoped(change, viewport: viewport)
         #expect(!diff.sections[0].items.isEmpty)
         #expect(diff.sections[0].items.count <= 2 * inView)
     }
@@ -120,7 +120,7 @@ import WaterfallTestSupport
             }
             let anchor = random.chance(0.4) ? random.anchor(counts: counts) : nil
             guard let change = try? layout.validate(commands, anchor: anchor) else { continue }
-            let (diff, outcome, after) = try await layout.apply(change, viewport: model.viewport)
+            let (diff, outcome, after) = try await layout.applyScoped(change, viewport: model.viewport)
             let screen = layout.screen
             try model.apply(
                 seq: layout.seq, commands: commands, diff: screen.diff(diff), anchor: outcome.map(screen.anchor),

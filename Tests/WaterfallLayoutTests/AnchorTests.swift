@@ -133,11 +133,11 @@ import WaterfallLayout
     @Test(arguments: cases)
     func anchor(_ c: Case) async throws {
         var layout = try await build(Self.base)
-        let (diff, anchor) = try await layout.apply(c.commands, anchor: c.anchor)
-        #expect(anchor == c.expected)
+        let (diff, anchor) = try await layout.apply(layout.validate(c.commands, anchor: c.anchor))
+        #expect((anchor ?? .removed) == c.expected)
         // The same commands without an anchor make the same diff.
         var plain = try await build(Self.base)
-        #expect(try await plain.apply(c.commands) == diff)
+        #expect(try await plain.validateAndApply(c.commands) == diff)
         #expect(Observed(plain) == Observed(layout))
     }
 
@@ -145,12 +145,14 @@ import WaterfallLayout
     @Test func withoutItemListing() async throws {
         var layout = try await build(Self.base)
         let appended = try await layout.apply(
-            [.insertItems(section: 1, at: 1, items: plainItems([10]))], anchor: Self.at(2, 0), listingItems: false)
+            layout.validate([.insertItems(section: 1, at: 1, items: plainItems([10]))], anchor: Self.at(2, 0)),
+            listingItems: false)
         // Section 1 grows by 10 + 10 (row spacing).
         #expect(appended.anchor == Self.moved(2, 0, 20))
         let updated = try await layout.apply(
-            [.updateItems(section: 1, updates: [ItemUpdate(index: 0, item: Item(height: 1))])],
-            anchor: Self.at(1, 1))
+            layout.validate(
+                [.updateItems(section: 1, updates: [ItemUpdate(index: 0, item: Item(height: 1))])],
+                anchor: Self.at(1, 1)))
         #expect(updated.anchor == Self.moved(1, 1, -4))
     }
 
@@ -186,7 +188,7 @@ import WaterfallLayout
     func refused(_ r: Refusal) async throws {
         var layout = try await build(Self.base)
         let before = Observed(layout)
-        let error = await thrown { _ = try await layout.apply(r.commands, anchor: r.anchor) }
+        let error = await thrown { _ = try await layout.apply(layout.validate(r.commands, anchor: r.anchor)) }
         guard case .notFound(let field, let value, _)? = error else {
             Issue.record("expected not found, got \(String(describing: error))")
             return

@@ -65,7 +65,7 @@ import WaterfallLayout
         var layout = try await build(Self.spec(Self.weighted, Self.example))
         var patch = SectionPatch()
         patch.columnWidths = .reset
-        _ = try await layout.apply([.configureSection(0, patch)])
+        _ = try await layout.validateAndApply([.configureSection(0, patch)])
         let plain = try await build(Self.spec(SectionProperties(columns: 3), Self.example))
         #expect(layout.itemFrames(0) == plain.itemFrames(0))
         #expect(layout.properties(ofSection: 0) == SectionProperties(columns: 3))
@@ -81,7 +81,7 @@ import WaterfallLayout
         #expect(layout.itemFrames(0)[3] == rect(110, 60, 100, 60))
         var patch = SectionPatch()
         patch.columnWidths = .set([1, 3, 1])
-        _ = try await layout.apply([.configureSection(0, patch)])
+        _ = try await layout.validateAndApply([.configureSection(0, patch)])
         // 300 shared 1:3:1 is 60, 180, 60 at x = 0, 70, 260. Item 1 is now 90 tall, so column 1 goes on at 100,
         // below column 2 (90): exact placement would move item 3 there; the stable section keeps it in column 1.
         #expect(
@@ -124,7 +124,7 @@ import WaterfallLayout
         let before = Observed(layout)
         var patch = SectionPatch()
         patch.columns = .set(2)
-        let error = await thrown { _ = try await layout.apply([.configureSection(0, patch)]) }
+        let error = await thrown { _ = try await layout.validateAndApply([.configureSection(0, patch)]) }
         #expect(
             error?.description
                 == "columnWidths: [2, 1, 1] lists 3 weights for 2 columns: give one per column (section 0)")

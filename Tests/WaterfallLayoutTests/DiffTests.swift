@@ -187,7 +187,7 @@ import WaterfallTestSupport
     func diff(_ c: Case) async throws {
         var layout = try await build(MutationTests.base)
         var client = FrameModel(layout)
-        let diff = try await layout.apply(c.commands)
+        let diff = try await layout.validateAndApply(c.commands)
         #expect(diff == c.diff)
         try client.apply(diff, replaying: c.commands)
         #expect(client.sections == FrameModel(layout).sections)
@@ -202,7 +202,7 @@ import WaterfallTestSupport
                     SectionSpec(properties: SectionProperties(columns: 1, headerHeight: 10, footerHeight: 4)),
                 ]))
         // Section 0: header (0,0,100,10), item (0,10,100,5), height 15. Section 1: header at 15, footer at 25.
-        let diff = try await layout.apply([.configureSection(0, Self.patch { $0.headerHeight = .reset })])
+        let diff = try await layout.validateAndApply([.configureSection(0, Self.patch { $0.headerHeight = .reset })])
         #expect(
             diff
                 == LayoutDiff(
@@ -213,7 +213,7 @@ import WaterfallTestSupport
                     ],
                     // The header and footer moved with the section: a shift says it all.
                     shifts: [SectionShift(from: 1, to: 1, dy: -10)]))
-        let footer = try await layout.apply([.configureSection(1, Self.patch { $0.footerHeight = .set(0) })])
+        let footer = try await layout.validateAndApply([.configureSection(1, Self.patch { $0.footerHeight = .set(0) })])
         #expect(
             footer == LayoutDiff(sections: [SectionDiff(section: 1, origin: 5, height: 10, count: 0, footer: .removed)])
         )
@@ -225,7 +225,7 @@ import WaterfallTestSupport
     @Test func appendingToALargeSectionPlacesOneItem() async throws {
         let heights = (0..<10_000).map { Double($0 % 7 * 10 + 20) }
         var layout = try await build(spec(width: 320, SectionProperties(columns: 3), heights: heights))
-        let diff = try await layout.apply([.insertItems(section: 0, at: 10_000, items: plainItems([33]))])
+        let diff = try await layout.validateAndApply([.insertItems(section: 0, at: 10_000, items: plainItems([33]))])
         #expect(layout.lastPlacedCount == 1)
         #expect(diff.sections.count == 1)
         #expect(diff.sections.first?.items.map(\.index) == [10_000])
@@ -236,7 +236,7 @@ import WaterfallTestSupport
     @Test func growingTheFirstOfManySectionsOnlyMovesTheOthers() async throws {
         let sections = (0..<1000).map { _ in SectionSpec(items: items([10, 20, 30, 40])) }
         var layout = try await build(LayoutSpec(width: 210, sections: sections))
-        let diff = try await layout.apply([
+        let diff = try await layout.validateAndApply([
             .updateItems(section: 0, updates: [ItemUpdate(index: 3, item: Item(height: 45))])
         ])
         #expect(layout.lastPlacedCount == 1)
@@ -283,7 +283,7 @@ import WaterfallTestSupport
         let before = layout.itemFrames(0)
         var client = FrameModel(layout)
         let command = LayoutCommand.updateItems(section: 0, updates: [c.update])
-        let diff = try await layout.apply([command])
+        let diff = try await layout.validateAndApply([command])
         #expect(layout.lastPlacedCount < 600)
         let after = layout.itemFrames(0)
         // Items before the update keep their frames; those after it move by exactly `shift`.
@@ -311,7 +311,7 @@ import WaterfallTestSupport
         var client = FrameModel(layout)
         // Item 1,500 is in column 0 (1500 % 3 == 0), at row 500: y 500 * 20.
         let command = LayoutCommand.updateItems(section: 0, updates: [ItemUpdate(index: 1500, item: Item(height: 15))])
-        let diff = try await layout.apply([command])
+        let diff = try await layout.validateAndApply([command])
         #expect(layout.itemFrames(0)[1500] == rect(0, 10_000, 100, 15))
         let moved = Array(stride(from: 1503, to: 3000, by: 3))
         for k in moved { #expect(layout.itemFrames(0)[k] == rect(0, before[k].y + 5, 100, 10)) }
@@ -338,7 +338,7 @@ import WaterfallTestSupport
                 ]))
         var client = FrameModel(layout)
         let commands: [LayoutCommand] = [.insertItems(section: 0, at: 3, items: plainItems([0.7]))]
-        let diff = try await layout.apply(commands)
+        let diff = try await layout.validateAndApply(commands)
         let dy = try #require(diff.sections.last?.dy)
         #expect(diff.sections.last?.section == 1)
         #expect(dy != 0 && dy.rounded() != dy)

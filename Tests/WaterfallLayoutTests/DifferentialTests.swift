@@ -136,15 +136,15 @@ import WaterfallTestSupport
             do {
                 let diff: LayoutDiff
                 if let anchor {
-                    let applied = try await layout.apply(commands, anchor: anchor)
+                    let applied = try await layout.apply(layout.validate(commands, anchor: anchor))
                     diff = applied.diff
                     #expect(
-                        layout.screen.anchor(applied.anchor) == expectedAnchor,
+                        layout.screen.anchor(applied.anchor ?? .removed) == expectedAnchor,
                         "anchor \(anchor): \(context): \(commands)")
                 } else {
-                    diff = try await layout.apply(commands)
+                    diff = try await layout.validateAndApply(commands)
                 }
-                _ = try await serial.apply(commands)
+                _ = try await serial.validateAndApply(commands)
                 #expect(accepted, "engine accepted what the reference refused: \(context): \(commands)")
                 try client.apply(diff, replaying: commands, screen: layout.screen)
                 let after = FrameModel(layout)

@@ -17,15 +17,15 @@ struct FastPathTests {
         for step in 0..<150 {
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
             if counts.isEmpty || random.chance(0.3) {
-                _ = try? await layout.apply([random.command(counts: counts)])
+                _ = try? await layout.validateAndApply([random.command(counts: counts)])
                 continue
             }
             let s = random.int(0...(counts.count - 1))
             let items = random.insertedItems(random.int(1...3))
             var general = layout
-            let fast = try await layout.apply([.insertItems(section: s, at: counts[s], items: items)])
+            let fast = try await layout.validateAndApply([.insertItems(section: s, at: counts[s], items: items)])
             // A second, empty, command sends the same append down the general path.
-            let slow = try await general.apply([
+            let slow = try await general.validateAndApply([
                 .insertItems(section: s, at: counts[s], items: items),
                 .insertItems(section: s, at: counts[s] + items.count, items: []),
             ])
@@ -46,7 +46,7 @@ struct FastPathTests {
         for step in 0..<200 {
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
             guard let s = counts.indices.filter({ counts[$0] > 0 }).randomElement(using: &random.rng) else {
-                _ = try? await layout.apply([random.command(counts: counts)])
+                _ = try? await layout.validateAndApply([random.command(counts: counts)])
                 continue
             }
             let index = random.int(0...(counts[s] - 1))
@@ -57,15 +57,15 @@ struct FastPathTests {
             default: command = .deleteItems(section: s, indices: [index])
             }
             var general = layout
-            let fast = try await layout.apply([command])
+            let fast = try await layout.validateAndApply([command])
             // A second, empty, command sends the same change down the general path.
-            let slow = try await general.apply([command, .insertItems(section: s, at: 0, items: [])])
+            let slow = try await general.validateAndApply([command, .insertItems(section: s, at: 0, items: [])])
             #expect(fast == slow, "seed \(seed), step \(step): \(command)")
             #expect(FrameModel(layout) == FrameModel(general), "seed \(seed), step \(step)")
             #expect(layout.seq == general.seq && layout.lastPlacedCount == general.lastPlacedCount)
             #expect(layout.itemCount == general.itemCount && layout.contentSize == general.contentSize)
             fastChanges += 1
-            if random.chance(0.2) { _ = try? await layout.apply([random.command(counts: counts)]) }
+            if random.chance(0.2) { _ = try? await layout.validateAndApply([random.command(counts: counts)]) }
         }
         #expect(fastChanges > 100)
     }
@@ -97,10 +97,12 @@ struct FastPathTests {
             }
             var client = FrameModel(layout)
             guard reference.apply(commands) else {
-                await #expect(throws: LayoutError.self, "\(context): \(commands)") { try await layout.apply(commands) }
+                await #expect(throws: LayoutError.self, "\(context): \(commands)") {
+                    try await layout.validateAndApply(commands)
+                }
                 continue
             }
-            let diff = try await layout.apply(commands)
+            let diff = try await layout.validateAndApply(commands)
             if case .updateItems = commands[0], layout.lastPlacedCount == 1 { placedOne += 1 }
             try client.apply(diff, replaying: commands)
             #expect(client.sections == FrameModel(layout).sections, "diff does not replay: \(context): \(commands)")
@@ -121,7 +123,7 @@ struct FastPathTests {
         ).layout
         let before = FrameModel(layout)
         await #expect(throws: LayoutError.self) {
-            try await layout.apply([.insertItems(section: 0, at: 1, items: [Item(height: -1)])])
+            try await layout.validateAndApply([.insertItems(section: 0, at: 1, items: [Item(height: -1)])])
         }
         #expect(FrameModel(layout) == before && layout.seq == 1)
     }

@@ -30,20 +30,22 @@ struct ItemListTests {
         let heights: [Double] = [30, 10, 50, 20, 40, 0, 70]
         var bare = try await build(spec(width: 320, SectionProperties(columns: 3), heights: [5, 15]))
         var items = bare
-        let fromBare = try await bare.apply([.insertItems(section: 0, at: 1, items: plainItems(heights))])
-        let fromItems = try await items.apply([.insertItems(section: 0, at: 1, items: ItemList(self.items(heights)))])
+        let fromBare = try await bare.validateAndApply([.insertItems(section: 0, at: 1, items: plainItems(heights))])
+        let fromItems = try await items.validateAndApply([
+            .insertItems(section: 0, at: 1, items: ItemList(self.items(heights)))
+        ])
         #expect(fromBare == fromItems)
         #expect(bare.frames(ofSection: 0) == items.frames(ofSection: 0))
-        _ = try await bare.apply([.insertItems(section: 0, at: 9, items: plainItems([12, 13]))])
-        _ = try await items.apply([.insertItems(section: 0, at: 9, items: ItemList(self.items([12, 13])))])
+        _ = try await bare.validateAndApply([.insertItems(section: 0, at: 9, items: plainItems([12, 13]))])
+        _ = try await items.validateAndApply([.insertItems(section: 0, at: 9, items: ItemList(self.items([12, 13])))])
         #expect(bare.frames(ofSection: 0) == items.frames(ofSection: 0))
     }
 
     @Test func bareHeightsJoinASectionWithIds() async throws {
         var layout = try await build(spec(width: 320, SectionProperties(columns: 2), heights: [5]))
-        _ = try await layout.apply([.insertItems(section: 0, at: 1, items: [Item(height: 8, id: "a")])])
-        _ = try await layout.apply([.insertItems(section: 0, at: 1, items: plainItems([1, 2]))])
-        _ = try await layout.apply([.insertItems(section: 0, at: 4, items: plainItems([3]))])
+        _ = try await layout.validateAndApply([.insertItems(section: 0, at: 1, items: [Item(height: 8, id: "a")])])
+        _ = try await layout.validateAndApply([.insertItems(section: 0, at: 1, items: plainItems([1, 2]))])
+        _ = try await layout.validateAndApply([.insertItems(section: 0, at: 4, items: plainItems([3]))])
         #expect(layout.items(inSection: 0).map(\.id) == [nil, nil, nil, "a", nil])
         #expect(layout.items(inSection: 0).map(\.height) == [5, 1, 2, 8, 3])
     }
@@ -54,10 +56,12 @@ struct ItemListTests {
         var heights: [Double] = []
         #expect(layout.heights(inSection: 0, in: 1..<4, into: &heights))
         #expect(heights == [6, 7, 8])
-        _ = try await layout.apply([.insertItems(section: 0, at: 4, items: [Item(height: 3, aspectWidth: 4)])])
+        _ = try await layout.validateAndApply([
+            .insertItems(section: 0, at: 4, items: [Item(height: 3, aspectWidth: 4)])
+        ])
         #expect(!layout.heights(inSection: 0, in: 0..<5, into: &heights))
         #expect(layout.heights(inSection: 0, in: 0..<4, into: &heights))
-        _ = try await layout.apply([.insertItems(section: 0, at: 0, items: [Item(height: 1, id: "a")])])
+        _ = try await layout.validateAndApply([.insertItems(section: 0, at: 0, items: [Item(height: 1, id: "a")])])
         #expect(!layout.heights(inSection: 0, in: 1..<2, into: &heights))
         var stable = SectionProperties(columns: 2)
         stable.reflow = .stable

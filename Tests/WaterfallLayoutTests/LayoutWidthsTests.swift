@@ -3,7 +3,7 @@ import WaterfallClient
 import WaterfallLayout
 import WaterfallTestSupport
 
-/// A layout at several widths (`Layout+Widths`): after any sequence of changes, each width's frames equal those of a
+/// A layout at several widths (`LayoutWidths`): after any sequence of changes, each width's frames equal those of a
 /// fresh layout made at that one width from the layout's inputs, each width's diff replays, and a refused change
 /// changes no width.
 @Suite struct LayoutWidthsTests {
@@ -21,19 +21,26 @@ import WaterfallTestSupport
     }
 
     /// No aspect items and widths a few points apart (mostly the same column counts): the widths share the first's
-    /// placement (`Layout+SharedWidths`) through item changes, and are placed again through the rest.
+    /// placement (`LayoutWidths+SharedPlacement`) through item changes, and are placed again through the rest.
     @Test(arguments: 200..<216)
     func sharedPlacement(seed: Int) async throws {
         try await run(seed: UInt64(seed), maxItems: 60, aspectChance: 0, spread: 24)
+    }
+
+    /// Feeds of aspect items only, at widths a few points apart: their heights differ at every width, so each width
+    /// is placed (in parallel), and must equal its own placement from scratch.
+    @Test(arguments: 300..<308)
+    func aspectFeeds(seed: Int) async throws {
+        try await run(seed: UInt64(seed), maxItems: 400, steps: 20, aspectChance: 1, spread: 60)
     }
 
     @Test func theFirstWidthIsTheDefaultAndEveryWidthIsLaidOut() async throws {
         let properties = SectionProperties(minColumnWidth: 100, columnSpacing: 0, rowSpacing: 0)
         var spec = spec(width: 0, properties, heights: [10, 20, 30])
         spec.widths = [300, 200, 100]
-        let layout = try await build(spec)
+        let layout = try await buildWidths(spec)
         #expect(layout.widths == [300, 200, 100])
-        #expect(layout.width == 300)
+        #expect(layout.first.width == 300)
         // 3, 2 and 1 columns of 100.
         #expect(
             layout.at(width: 300)?.frames(ofSection: 0).items.map(\.frame) == [
@@ -58,11 +65,13 @@ import WaterfallTestSupport
     func badWidthsAreRefusedNamingFieldAndValue(widths: [Double], message: String) async throws {
         var bad = spec(width: 1, heights: [10])
         bad.widths = widths
-        let error = await thrown { _ = try await build(bad) }
+        let error = await thrown { _ = try await buildWidths(bad) }
         #expect(error?.description == message)
-        var layout = try await build(spec(width: 320, heights: [10]))
+        var layout = try await buildWidths(spec(width: 320, heights: [10]))
         let before = layout.widths
-        let refused = await thrown { _ = try await layout.apply([.configureLayout(LayoutPatch(widths: widths))]) }
+        let refused = await thrown {
+            _ = try await layout.validateAndApply([.configureLayout(LayoutPatch(widths: widths))])
+        }
         #expect(refused?.description == message)
         #expect(layout.widths == before && layout.seq == 1)
     }
@@ -71,10 +80,10 @@ import WaterfallTestSupport
     @Test func aChangeThatFailsAtOneWidthChangesNone() async throws {
         var spec = spec(width: 0, SectionProperties(columns: 2), heights: [10])
         spec.widths = [400, 100]
-        var layout = try await build(spec)
+        var layout = try await buildWidths(spec)
         var patch = SectionPatch()
         patch.insets = .set(Insets(top: 0, left: 60, bottom: 0, right: 60))
-        let error = await thrown { _ = try await layout.apply([.configureSection(0, patch)]) }
+        let error = await thrown { _ = try await layout.validateAndApply([.configureSection(0, patch)]) }
         #expect(error != nil)
         #expect(layout.seq == 1)
         #expect(layout.at(width: 400)?.frames(ofSection: 0).items.map(\.frame) == [rect(0, 0, 195, 10)])
@@ -85,12 +94,14 @@ import WaterfallTestSupport
         var spec = spec(width: 0, heights: [10, 10])
         spec.widths = [100, 200]
         let limits = LayoutLimits(maxItems: 5, maxSections: 10, maxColumns: 8)
-        var layout = try await build(spec, limits: limits)
+        var layout = try await buildWidths(spec, limits: limits)
         let error = await thrown {
-            _ = try await layout.apply([.insertItems(section: 0, at: 0, items: plainItems([1]))])
+            _ = try await layout.validateAndApply([.insertItems(section: 0, at: 0, items: plainItems([1]))])
         }
         #expect(error?.description.contains("3 items at 2 widths (6 frames), over the limit of 5") == true)
-        let more = await thrown { _ = try await layout.apply([.configureLayout(LayoutPatch(widths: [1, 2, 3]))]) }
+        let more = await thrown {
+            _ = try await layout.validateAndApply([.configureLayout(LayoutPatch(widths: [1, 2, 3]))])
+        }
         #expect(more?.description.contains("2 items at 3 widths") == true)
     }
 
@@ -103,12 +114,12 @@ import WaterfallTestSupport
         random.aspectChance = aspectChance
         var spec = random.layout()
         spec.widths = randomWidths(&random, including: spec.width, spread: spread)
-        var layout = try await Layout.make(spec).layout
+        var layout = try await LayoutWidths.make(spec).layouts
         layout.parallelGrain = 1
         try await expectFresh(layout, "seed \(seed), after create")
         for step in 0..<steps {
             let context = "seed \(seed), step \(step)"
-            let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
+            let counts = (0..<layout.first.sectionCount).map { layout.first.itemCount(inSection: $0) }
             var commands = (0..<(random.chance(0.2) ? random.int(2...3) : 1)).map { _ in
                 random.command(counts: counts)
             }
@@ -156,8 +167,12 @@ import WaterfallTestSupport
         return widths
     }
 
+    private func buildWidths(_ spec: LayoutSpec, limits: LayoutLimits = .default) async throws -> LayoutWidths {
+        try await LayoutWidths.make(spec, limits: limits).layouts
+    }
+
     /// Each width's frames against a fresh layout made at that one width from the layout's inputs.
-    private func expectFresh(_ layout: Layout, _ context: String) async throws {
+    private func expectFresh(_ layout: LayoutWidths, _ context: String) async throws {
         #expect(Set(layout.widths).count == layout.widths.count)
         for width in layout.widths {
             var spec = layout.spec

@@ -57,7 +57,9 @@ import WaterfallTestSupport
     /// leaves no whitespace and index order wins, as in a layout made afresh.
     @Test func anEditPlacesItsWindowAgain() async throws {
         var layout = try await build(Self.spec(Lookahead(items: 3, limit: 6)))
-        _ = try await layout.apply([.updateItems(section: 0, updates: [ItemUpdate(index: 2, item: Item(height: 20))])])
+        _ = try await layout.validateAndApply([
+            .updateItems(section: 0, updates: [ItemUpdate(index: 2, item: Item(height: 20))])
+        ])
         let fresh = try await build(
             Self.spec(Lookahead(items: 3, limit: 6), items([50, 40, 20, 60])))
         #expect(layout.itemFrames(0) == fresh.itemFrames(0))
@@ -102,7 +104,9 @@ import WaterfallTestSupport
         // Defaults that bring the rule to a section with lookahead are refused, and change nothing.
         var layout = try await build(Self.spec(Lookahead(items: 2, limit: 2)))
         let before = Observed(layout)
-        let refused = await thrown { _ = try await layout.apply([.configureLayout(LayoutPatch(defaults: rule))]) }
+        let refused = await thrown {
+            _ = try await layout.validateAndApply([.configureLayout(LayoutPatch(defaults: rule))])
+        }
         #expect(refused != nil)
         #expect(Observed(layout) == before)
     }
@@ -133,7 +137,7 @@ import WaterfallTestSupport
         let edit = LayoutCommand.insertItems(section: 0, at: 10, items: ItemList(random.items(3)))
         let accepted = reference.apply([edit])
         #expect(accepted)
-        _ = try await layout.apply([edit])
+        _ = try await layout.validateAndApply([edit])
         let expected = reference.layout().sections[0].items
         #expect(layout.itemFrames(0) == expected)
         let band = rect(0, 300, 8000, 40)

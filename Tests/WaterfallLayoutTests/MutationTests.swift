@@ -215,7 +215,7 @@ import WaterfallLayout
     @Test(arguments: cases)
     func mutation(_ c: Case) async throws {
         var layout = try await build(Self.base)
-        _ = try await layout.apply(c.commands)
+        _ = try await layout.validateAndApply(c.commands)
         #expect(layout.sectionCount == c.frames.count)
         for s in 0..<min(layout.sectionCount, c.frames.count) {
             #expect(layout.itemFrames(s) == c.frames[s], "section \(s)")
@@ -244,8 +244,8 @@ import WaterfallLayout
         for patch in [
             LayoutPatch(width: 320), LayoutPatch(scale: 3), LayoutPatch(defaults: SectionProperties(columns: 3)),
         ] {
-            let a = try await parallel.apply([.configureLayout(patch)])
-            let b = try await serial.apply([.configureLayout(patch)])
+            let a = try await parallel.validateAndApply([.configureLayout(patch)])
+            let b = try await serial.validateAndApply([.configureLayout(patch)])
             #expect(a == b)
             #expect(Observed(parallel) == Observed(serial))
         }
@@ -265,11 +265,11 @@ import WaterfallLayout
                 ]))
         // Own: 2 columns, rowSpacing 5 → (0,0) (110,0) (0,15).
         #expect(layout.itemFrames(0) == [rect(0, 0, 100, 10), rect(110, 0, 100, 10), rect(0, 15, 100, 10)])
-        _ = try await layout.apply([.configureSection(0, Self.patch { $0.columns = .reset })])
+        _ = try await layout.validateAndApply([.configureSection(0, Self.patch { $0.columns = .reset })])
         // The defaults' 1 column; the own rowSpacing 5 is kept (an absent field is not a reset).
         #expect(layout.properties(ofSection: 0) == SectionProperties(rowSpacing: 5))
         #expect(layout.itemFrames(0) == [rect(0, 0, 210, 10), rect(0, 15, 210, 10), rect(0, 30, 210, 10)])
-        _ = try await layout.apply([.configureSection(0, Self.patch { $0.rowSpacing = .reset })])
+        _ = try await layout.validateAndApply([.configureSection(0, Self.patch { $0.rowSpacing = .reset })])
         #expect(layout.properties(ofSection: 0) == SectionProperties())
         #expect(layout.itemFrames(0) == [rect(0, 0, 210, 10), rect(0, 10, 210, 10), rect(0, 20, 210, 10)])
     }
@@ -278,7 +278,7 @@ import WaterfallLayout
         let own = SectionProperties(
             columns: 1, columnSpacing: 0, rowSpacing: 0, headerHeight: 10, placement: .next, tolerance: 3)
         var layout = try await build(spec(width: 210, own, heights: [10, 10, 10]))
-        _ = try await layout.apply([
+        _ = try await layout.validateAndApply([
             .configureSection(
                 0,
                 Self.patch {
@@ -299,11 +299,11 @@ import WaterfallLayout
         var layout = try await build(
             spec(width: 320, SectionProperties(minColumnWidth: 100, maxColumns: 3), heights: [10, 10, 10]))
         #expect(layout.itemFrames(0).map(\.x) == [0, 110, 220])
-        _ = try await layout.apply([.configureSection(0, Self.patch { $0.columns = .set(2) })])
+        _ = try await layout.validateAndApply([.configureSection(0, Self.patch { $0.columns = .set(2) })])
         // maxColumns is kept (it only caps an adaptive count); minColumnWidth is gone.
         #expect(layout.properties(ofSection: 0) == SectionProperties(columns: 2, maxColumns: 3))
         #expect(layout.itemFrames(0) == [rect(0, 0, 155, 10), rect(165, 0, 155, 10), rect(0, 20, 155, 10)])
-        _ = try await layout.apply([.configureSection(0, Self.patch { $0.minColumnWidth = .set(50) })])
+        _ = try await layout.validateAndApply([.configureSection(0, Self.patch { $0.minColumnWidth = .set(50) })])
         // floor((320 + 10) / 60) = 5, capped at 3: cw (320 - 20) / 3 = 100.
         #expect(layout.properties(ofSection: 0) == SectionProperties(minColumnWidth: 50, maxColumns: 3))
         #expect(layout.itemFrames(0).map(\.x) == [0, 110, 220])
@@ -316,7 +316,7 @@ import WaterfallLayout
                 width: 210, defaults: SectionProperties(columns: 1, rowSpacing: 0),
                 sections: [SectionSpec(items: items([10, 10]))]))
         #expect(layout.itemFrames(0) == [rect(0, 0, 210, 10), rect(0, 10, 210, 10)])
-        _ = try await layout.apply([.configureLayout(LayoutPatch(defaults: SectionProperties(columns: 1)))])
+        _ = try await layout.validateAndApply([.configureLayout(LayoutPatch(defaults: SectionProperties(columns: 1)))])
         #expect(layout.itemFrames(0) == [rect(0, 0, 210, 10), rect(0, 20, 210, 10)])
         #expect(layout.defaults == SectionProperties(columns: 1))
     }

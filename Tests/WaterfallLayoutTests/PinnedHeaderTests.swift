@@ -163,7 +163,7 @@ import WaterfallLayout
     /// it; sections 2 to 4 only move down by 20, pinned headers and all, and stay a shift.
     @Test func anItemChangeThatMovesPinMaxYListsTheHeader() async throws {
         var layout = try await build(Self.layout())
-        let diff = try await layout.apply([
+        let diff = try await layout.validateAndApply([
             .updateItems(section: 1, updates: [ItemUpdate(index: 0, item: Item(height: 80))])
         ])
         #expect(
@@ -182,7 +182,7 @@ import WaterfallLayout
     /// and the header is not listed.
     @Test func anItemChangeThatKeepsPinMaxYDoesNotListTheHeader() async throws {
         var layout = try await build(Self.layout())
-        let diff = try await layout.apply([
+        let diff = try await layout.validateAndApply([
             .updateItems(section: 0, updates: [ItemUpdate(index: 0, item: Item(height: 60))])
         ])
         #expect(
@@ -197,7 +197,7 @@ import WaterfallLayout
     /// Appending to the last section moves only its pinMaxY (15 further down, with item 1 of 15 beside item 0).
     @Test func anAppendToTheLastSectionMovesItsPinMaxY() async throws {
         var layout = try await build(Self.layout())
-        let diff = try await layout.apply([.insertItems(section: 4, at: 1, items: plainItems([15]))])
+        let diff = try await layout.validateAndApply([.insertItems(section: 4, at: 1, items: plainItems([15]))])
         // Item 1 goes to column 1 at 245 and ends at 260: itemsBottom 35 locally, pinMaxY 15, so 240.
         #expect(
             diff
@@ -212,7 +212,7 @@ import WaterfallLayout
     /// and places no item again.
     @Test func sectionsConfigureSwitchesPinning() async throws {
         var layout = try await build(Self.layout())
-        let off = try await layout.apply([.configureSection(1, Self.patch { $0.pinHeader = .set(false) })])
+        let off = try await layout.validateAndApply([.configureSection(1, Self.patch { $0.pinHeader = .set(false) })])
         #expect(
             off
                 == LayoutDiff(sections: [
@@ -223,7 +223,7 @@ import WaterfallLayout
         #expect(
             layout.elements(in: rect(0, 130, 210, 1)).first == Self.element(.header, 1, nil, rect(10, 115, 200, 20)))
         // Reset: the defaults' true applies again.
-        let on = try await layout.apply([.configureSection(1, Self.patch { $0.pinHeader = .reset })])
+        let on = try await layout.validateAndApply([.configureSection(1, Self.patch { $0.pinHeader = .reset })])
         #expect(
             on
                 == LayoutDiff(sections: [
@@ -233,7 +233,7 @@ import WaterfallLayout
                 ]))
         #expect(layout.lastPlacedCount == 0)
         // Setting what is already in force changes nothing.
-        let same = try await layout.apply([.configureSection(1, Self.patch { $0.pinHeader = .set(true) })])
+        let same = try await layout.validateAndApply([.configureSection(1, Self.patch { $0.pinHeader = .set(true) })])
         #expect(same == LayoutDiff())
     }
 
@@ -243,7 +243,7 @@ import WaterfallLayout
         var layout = try await build(Self.layout())
         var unpinned = Self.defaults
         unpinned.pinHeader = nil
-        let off = try await layout.apply([.configureLayout(LayoutPatch(defaults: unpinned))])
+        let off = try await layout.validateAndApply([.configureLayout(LayoutPatch(defaults: unpinned))])
         #expect(
             off
                 == LayoutDiff(sections: [
@@ -253,7 +253,7 @@ import WaterfallLayout
                     SectionDiff(section: 4, origin: 225, height: 30, count: 1, header: .set(rect(0, 225, 210, 20))),
                 ]))
         #expect(layout.lastPlacedCount == 0)
-        let on = try await layout.apply([.configureLayout(LayoutPatch(defaults: Self.defaults))])
+        let on = try await layout.validateAndApply([.configureLayout(LayoutPatch(defaults: Self.defaults))])
         #expect(on.sections.map(\.pinMaxY) == [90, 175, 205, 235])
         #expect(on.sections.map(\.section) == [0, 1, 3, 4])
         #expect(on.shifts.isEmpty)
@@ -263,7 +263,9 @@ import WaterfallLayout
     /// it pushes down stay one shift.
     @Test func insertedSectionsCarryPinMaxY() async throws {
         var layout = try await build(Self.layout())
-        let diff = try await layout.apply([.insertSections(at: 0, sections: [SectionSpec(items: items([30]))])])
+        let diff = try await layout.validateAndApply([
+            .insertSections(at: 0, sections: [SectionSpec(items: items([30]))])
+        ])
         // The new section 0: header 0 to 20, item 20 to 50; pinMaxY = 50 − 20 = 30; height 50.
         #expect(
             diff

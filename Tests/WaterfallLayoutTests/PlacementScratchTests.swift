@@ -10,12 +10,14 @@ import Testing
     @Test func bulkInsertsTakeTurnsWithASharedEntryBuffer() async throws {
         var first = try await build(spec(width: 320, SectionProperties(columns: 3), heights: []))
         var second = first
-        _ = try await first.apply([.insertItems(section: 0, at: 0, items: plainItems(heights(5_000)))])
+        _ = try await first.validateAndApply([.insertItems(section: 0, at: 0, items: plainItems(heights(5_000)))])
         let kept = PlacementScratch.spareEntryCount
         #expect((1...PlacementScratch.sharedSpares).contains(kept))
         for k in 1...4 {
-            _ = try await first.apply([.insertItems(section: 0, at: 5_000 * k, items: plainItems(heights(5_000)))])
-            _ = try await second.apply([
+            _ = try await first.validateAndApply([
+                .insertItems(section: 0, at: 5_000 * k, items: plainItems(heights(5_000)))
+            ])
+            _ = try await second.validateAndApply([
                 .insertItems(section: 0, at: 5_000 * (k - 1), items: plainItems(heights(5_000)))
             ])
             #expect(PlacementScratch.spareEntryCount == kept)

@@ -232,7 +232,9 @@ import WaterfallLayout
         var layout = try await build(spec(width: 170, properties, heights: appended ? first : first + rest))
         if appended {
             for (k, height) in rest.enumerated() {
-                _ = try await layout.apply([.insertItems(section: 0, at: 17 + k, items: plainItems([height]))])
+                _ = try await layout.validateAndApply([
+                    .insertItems(section: 0, at: 17 + k, items: plainItems([height]))
+                ])
             }
         }
         let expected =

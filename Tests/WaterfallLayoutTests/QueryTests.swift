@@ -206,7 +206,7 @@ import WaterfallTestSupport
         var layout = try await build(random.layout())
         for _ in 0..<random.int(0...10) {
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
-            _ = try? await layout.apply([random.command(counts: counts)])
+            _ = try? await layout.validateAndApply([random.command(counts: counts)])
         }
         let all = Self.scan(layout, rect(-1e6, -1e6, 4e6, 4e12))
         let edges = all.flatMap { [$0.frame.x, $0.frame.maxX] }

@@ -50,7 +50,7 @@ import WaterfallTestSupport
                 : Viewport(y: random.length(max(1, Int(height))), height: 1 + random.length(500))
             var plain = layout
             let full = try await plain.apply(change).diff
-            let (scoped, _, after) = try await layout.apply(change, viewport: viewport)
+            let (scoped, _, after) = try await layout.applyScoped(change, viewport: viewport)
             let listed = Self.items(scoped)
             for (key, frame) in listed {
                 let path = ItemPath(section: key.section, item: key.index)

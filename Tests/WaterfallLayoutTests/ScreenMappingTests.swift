@@ -81,11 +81,12 @@ import WaterfallTestSupport
                 SectionSpec(properties: SectionProperties(columns: 1), items: [Item(height: 40), Item(height: 50)])
             ])
         var layout = try await Layout.make(spec).layout
-        let (_, anchor) = try await layout.apply(
+        let change = try layout.validate(
             [.updateItems(section: 0, updates: [ItemUpdate(index: 0, item: Item(height: 60))])],
             anchor: ItemPath(section: 0, item: 1))
+        let (_, anchor) = try await layout.apply(change)
         let path = ItemPath(section: 0, item: 1)
-        #expect(layout.screen.anchor(anchor) == .movedAlongX(path, dx: direction == .rtl ? -20 : 20))
+        #expect(layout.screen.anchor(anchor ?? .removed) == .movedAlongX(path, dx: direction == .rtl ? -20 : 20))
     }
 
     /// A horizontal layout refuses an aspect item without height (endless along x), and a switch to horizontal
@@ -97,11 +98,11 @@ import WaterfallTestSupport
             throws: LayoutError.invalidValue(
                 field: "items[0].h", value: "0", reason: "must be ≥ 1e-6 for an aspect item of a horizontal layout")
         ) {
-            _ = try await layout.apply([.insertItems(section: 0, at: 0, items: [flat])])
+            _ = try await layout.validateAndApply([.insertItems(section: 0, at: 0, items: [flat])])
         }
         var vertical = try await Layout.make(LayoutSpec(width: 100, sections: [SectionSpec(items: [flat])])).layout
         await #expect(throws: LayoutError.self) {
-            _ = try await vertical.apply([.configureLayout(LayoutPatch(axis: .horizontal))])
+            _ = try await vertical.validateAndApply([.configureLayout(LayoutPatch(axis: .horizontal))])
         }
         #expect(vertical.axis == .vertical && layout.itemCount == 0)
     }
@@ -112,10 +113,10 @@ import WaterfallTestSupport
         let spec = LayoutSpec(width: 300, sections: [SectionSpec(items: items)])
         var layout = try await Layout.make(spec).layout
         let before = layout.frames(ofSection: 0)
-        _ = try await layout.apply([.configureLayout(LayoutPatch(axis: .horizontal))])
+        _ = try await layout.validateAndApply([.configureLayout(LayoutPatch(axis: .horizontal))])
         #expect(layout.items(inSection: 0) == items && layout.spec.axis == .horizontal)
         #expect(layout.frames(ofSection: 0).items.map(\.frame) != before.items.map(\.frame))
-        _ = try await layout.apply([.configureLayout(LayoutPatch(axis: .vertical))])
+        _ = try await layout.validateAndApply([.configureLayout(LayoutPatch(axis: .vertical))])
         #expect(layout.frames(ofSection: 0) == before && layout.items(inSection: 0) == items)
     }
 }

@@ -181,19 +181,21 @@ import Testing
         var geometry = layout.sections[0].geometry
         #expect(geometry.tieBreak == .leftmost)
         #expect(geometry.pinHeader)
-        _ = try await layout.apply([
+        _ = try await layout.validateAndApply([
             .configureSection(0, Self.patch(.set(.cursor), .set(false)))
         ])
         #expect(layout.properties(ofSection: 0) == SectionProperties(tieBreak: .cursor, pinHeader: false))
         geometry = layout.sections[0].geometry
         #expect(geometry.tieBreak == .cursor)
         #expect(!geometry.pinHeader)
-        _ = try await layout.apply([.configureSection(0, Self.patch(.reset, .reset))])
+        _ = try await layout.validateAndApply([.configureSection(0, Self.patch(.reset, .reset))])
         #expect(layout.properties(ofSection: 0) == SectionProperties())
         geometry = layout.sections[0].geometry
         #expect(geometry.tieBreak == .leftmost)
         #expect(geometry.pinHeader)  // the defaults' again
-        _ = try await layout.apply([.configureLayout(LayoutPatch(defaults: SectionProperties(tieBreak: .cursor)))])
+        _ = try await layout.validateAndApply([
+            .configureLayout(LayoutPatch(defaults: SectionProperties(tieBreak: .cursor)))
+        ])
         geometry = layout.sections[0].geometry
         #expect(geometry.tieBreak == .cursor)
         #expect(!geometry.pinHeader)  // built-in
@@ -274,7 +276,7 @@ import Testing
     func negativeColumnWidthChangesNothing(_ r: Rejection) async throws {
         var layout = try await build(spec(width: 320, SectionProperties(columns: 3), heights: [10, 20, 30, 40]))
         let before = Observed(layout)
-        let error = await thrown { _ = try await layout.apply([r.command]) }
+        let error = await thrown { _ = try await layout.validateAndApply([r.command]) }
         guard case .invalidGeometry(_, let section, let cw)? = error else {
             Issue.record("expected invalidGeometry, got \(String(describing: error))")
             return

@@ -59,7 +59,7 @@ import WaterfallLayout
         #expect(layout.itemFrames(0)[4] == rect(220, 50, 210, 30))
         var patch = SectionPatch()
         patch.spanPlacement = .set(.leastWhitespace)
-        _ = try await layout.apply([.configureSection(0, patch)])
+        _ = try await layout.validateAndApply([.configureSection(0, patch)])
         #expect(layout.itemFrames(0)[4] == rect(0, 60, 210, 30))
     }
 

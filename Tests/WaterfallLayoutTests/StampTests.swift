@@ -77,7 +77,7 @@ import WaterfallLayout
             Self.section(SectionProperties(columns: 3, reflow: .stable), items([30, 30, 30])))
         var patch = SectionPatch()
         patch.stamps = .set([Stamp(column: 1, y: 0, height: 50)])
-        _ = try await layout.apply([.configureSection(0, patch)])
+        _ = try await layout.validateAndApply([.configureSection(0, patch)])
         #expect(layout.itemFrames(0) == [rect(0, 0, 100, 30), rect(110, 60, 100, 30), rect(220, 0, 100, 30)])
     }
 
@@ -87,7 +87,7 @@ import WaterfallLayout
         var layout = try await build(
             Self.section(
                 width: 100, SectionProperties(columns: 1, stamps: [Stamp(column: 0, y: 40, height: 10)]), items([20])))
-        _ = try await layout.apply([
+        _ = try await layout.validateAndApply([
             .updateItems(section: 0, updates: [ItemUpdate(index: 0, item: Item(height: height))])
         ])
         #expect(layout.itemFrames(0) == [rect(0, y, 100, height)])
@@ -103,7 +103,7 @@ import WaterfallLayout
         ]
         let properties = SectionProperties(columns: 3, stamps: stamps)
         var layout = try await build(Self.section(properties, items(heights)))
-        _ = try await layout.apply([
+        _ = try await layout.validateAndApply([
             .insertItems(section: 0, at: 0, items: ItemList([Item(height: 25)])),
             .deleteItems(section: 0, indices: [500]),
         ])
@@ -146,7 +146,7 @@ import WaterfallLayout
             Self.section(
                 SectionProperties(minColumnWidth: 100, stamps: [Stamp(column: 2, y: 0, height: 10)]), items([10])))
         let before = layout.itemFrames(0)
-        let error = await thrown { _ = try await layout.apply([.configureLayout(LayoutPatch(width: 200))]) }
+        let error = await thrown { _ = try await layout.validateAndApply([.configureLayout(LayoutPatch(width: 200))]) }
         guard case .invalidValue(let field, let value, _)? = error else { return #expect(Bool(false)) }
         #expect(field == "width" && value == "200")
         #expect(layout.itemFrames(0) == before && layout.width == 320)

@@ -149,20 +149,22 @@ import Testing
             // Appended one by one from item k.
             var appended = try await build(Self.layout(c, properties, items: Array(c.items[..<k])))
             for index in k..<c.items.count {
-                _ = try await appended.apply([.insertItems(section: 0, at: index, items: [c.items[index]])])
+                _ = try await appended.validateAndApply([.insertItems(section: 0, at: index, items: [c.items[index]])])
             }
             #expect(appended.itemFrames(0) == full.itemFrames(0), "appended from \(k)")
             // Item k inserted into the others.
             var others = c.items
             others.remove(at: k)
             var inserted = try await build(Self.layout(c, properties, items: others))
-            _ = try await inserted.apply([.insertItems(section: 0, at: k, items: [c.items[k]])])
+            _ = try await inserted.validateAndApply([.insertItems(section: 0, at: k, items: [c.items[k]])])
             #expect(inserted.itemFrames(0) == full.itemFrames(0), "inserted at \(k)")
             // Item k updated from another height back to its own.
             var changed = c.items
             changed[k].height += 3
             var updated = try await build(Self.layout(c, properties, items: changed))
-            _ = try await updated.apply([.updateItems(section: 0, updates: [ItemUpdate(index: k, item: c.items[k])])])
+            _ = try await updated.validateAndApply([
+                .updateItems(section: 0, updates: [ItemUpdate(index: k, item: c.items[k])])
+            ])
             #expect(updated.itemFrames(0) == full.itemFrames(0), "updated at \(k)")
         }
     }
@@ -178,7 +180,7 @@ import Testing
         let properties = SectionProperties(columns: 3, rowSpacing: 0, tieBreak: .cursor)
         let heights = Array(repeating: 10.0, count: count)
         var layout = try await build(spec(width: 320, properties, heights: heights))
-        _ = try await layout.apply([.insertItems(section: 0, at: 0, items: plainItems([0]))])
+        _ = try await layout.validateAndApply([.insertItems(section: 0, at: 0, items: plainItems([0]))])
         let fresh = try await build(spec(width: 320, properties, heights: [0] + heights))
         let frames = layout.itemFrames(0)
         let expected = fresh.itemFrames(0)
@@ -196,12 +198,14 @@ import Testing
         var layout = try await build(Self.layout(c, c.properties))
         var patch = SectionPatch()
         patch.tieBreak = .set(.cursor)
-        _ = try await layout.apply([.configureSection(0, patch)])
+        _ = try await layout.validateAndApply([.configureSection(0, patch)])
         #expect(layout.itemFrames(0) == c.cursor)
         patch.tieBreak = .reset
-        _ = try await layout.apply([.configureSection(0, patch)])
+        _ = try await layout.validateAndApply([.configureSection(0, patch)])
         #expect(layout.itemFrames(0) == c.leftmost)
-        _ = try await layout.apply([.configureLayout(LayoutPatch(defaults: SectionProperties(tieBreak: .cursor)))])
+        _ = try await layout.validateAndApply([
+            .configureLayout(LayoutPatch(defaults: SectionProperties(tieBreak: .cursor)))
+        ])
         #expect(layout.itemFrames(0) == c.cursor)
     }
 

@@ -15,14 +15,14 @@ import WaterfallLayout
     @Test func seqCountsRequests() async throws {
         var layout = try await build(Self.base)
         #expect(layout.seq == 1)
-        _ = try await layout.apply([.insertItems(section: 0, at: 0, items: plainItems([1]))])
+        _ = try await layout.validateAndApply([.insertItems(section: 0, at: 0, items: plainItems([1]))])
         #expect(layout.seq == 2)
-        _ = try await layout.apply([
+        _ = try await layout.validateAndApply([
             .insertItems(section: 0, at: 0, items: plainItems([1])), .deleteItems(section: 0, indices: [0]),
             .configureLayout(LayoutPatch(width: 300)),
         ])
         #expect(layout.seq == 3)
-        _ = try? await layout.apply([.deleteSections([7])])
+        _ = try? await layout.validateAndApply([.deleteSections([7])])
         #expect(layout.seq == 3)
     }
 
@@ -67,13 +67,13 @@ import WaterfallLayout
     @Test(arguments: failingBatches)
     func failingBatchChangesNothing(_ batch: Batch) async throws {
         var layout = try await build(Self.base)
-        _ = try await layout.apply([.insertItems(section: 1, at: 1, items: plainItems([3]))])
+        _ = try await layout.validateAndApply([.insertItems(section: 1, at: 1, items: plainItems([3]))])
         let before = Observed(layout)
-        let error = await thrown { _ = try await layout.apply(batch.commands) }
+        let error = await thrown { _ = try await layout.validateAndApply(batch.commands) }
         #expect(error?.field == batch.field)
         #expect(Observed(layout) == before)
         // The layout still works after the rejection.
-        _ = try await layout.apply([.insertItems(section: 0, at: 4, items: plainItems([25]))])
+        _ = try await layout.validateAndApply([.insertItems(section: 0, at: 4, items: plainItems([25]))])
         #expect(layout.itemFrames(0).last == rect(0, 60, 100, 25))
         #expect(layout.seq == 3)
     }
@@ -222,7 +222,7 @@ import WaterfallLayout
     func rejection(_ r: Rejection) async throws {
         var layout = try await build(Self.base)
         let before = Observed(layout)
-        let error = await thrown { _ = try await layout.apply([r.command]) }
+        let error = await thrown { _ = try await layout.validateAndApply([r.command]) }
         switch (r.kind, error) {
         case (.invalidValue, .invalidValue?), (.notFound, .notFound?), (.limit, .limit?): break
         default: Issue.record("expected \(r.kind), got \(String(describing: error))")
@@ -236,7 +236,7 @@ import WaterfallLayout
     @Test func boundsAreAccepted() async throws {
         var layout = try await build(Self.base)
         let id = String(repeating: "é", count: 128)
-        _ = try await layout.apply([
+        _ = try await layout.validateAndApply([
             .insertItems(section: 1, at: 1, items: [Item(height: 1e9, id: id), Item(height: 0, aspectWidth: 1e-6)]),
             .insertSections(
                 at: 2, sections: [SectionSpec(properties: SectionProperties(columns: 1024, columnSpacing: 0))]),
@@ -260,7 +260,7 @@ import WaterfallLayout
         var layout = try await build(Self.base, limits: LayoutLimits(maxItems: 6, maxSections: 10, maxColumns: 8))
         let before = Observed(layout)
         let two = await thrown {
-            _ = try await layout.apply([.insertItems(section: 0, at: 0, items: plainItems([1, 1]))])
+            _ = try await layout.validateAndApply([.insertItems(section: 0, at: 0, items: plainItems([1, 1]))])
         }
         guard case .limit(let field, let value, _)? = two else {
             Issue.record("expected a limit error, got \(String(describing: two))")
@@ -268,12 +268,14 @@ import WaterfallLayout
         }
         #expect(field == "items" && value == "2 items")
         let inSection = await thrown {
-            _ = try await layout.apply([.insertSections(at: 0, sections: [SectionSpec(items: items([1, 1]))])])
+            _ = try await layout.validateAndApply([
+                .insertSections(at: 0, sections: [SectionSpec(items: items([1, 1]))])
+            ])
         }
         #expect(inSection?.field == "sections")
         #expect(Observed(layout) == before)
         // A delete makes room within the same batch.
-        _ = try await layout.apply([
+        _ = try await layout.validateAndApply([
             .deleteItems(section: 1, indices: [0]), .insertItems(section: 0, at: 0, items: plainItems([1, 1])),
         ])
         #expect(layout.itemCount == 6)
@@ -286,7 +288,7 @@ import WaterfallLayout
             LayoutSpec(width: 800, sections: [SectionSpec(properties: SectionProperties(columns: 8))]), limits: limits)
         let before = Observed(layout)
         let wide = await thrown {
-            _ = try await layout.apply([
+            _ = try await layout.validateAndApply([
                 .insertSections(at: 1, sections: [SectionSpec(properties: SectionProperties(columns: 4))])
             ])
         }
@@ -297,7 +299,7 @@ import WaterfallLayout
         #expect(value == "12 columns")
         #expect(Observed(layout) == before)
         // Two more columns fit: 8 + 2 = 10.
-        _ = try await layout.apply([
+        _ = try await layout.validateAndApply([
             .insertSections(at: 1, sections: [SectionSpec(properties: SectionProperties(columns: 2))])
         ])
         #expect(layout.weight == 0 + 2 + 10)
@@ -305,7 +307,9 @@ import WaterfallLayout
 
     @Test func sectionLimit() async throws {
         var layout = try await build(Self.base, limits: LayoutLimits(maxItems: 100, maxSections: 2, maxColumns: 8))
-        let error = await thrown { _ = try await layout.apply([.insertSections(at: 0, sections: [SectionSpec()])]) }
+        let error = await thrown {
+            _ = try await layout.validateAndApply([.insertSections(at: 0, sections: [SectionSpec()])])
+        }
         guard case .limit(let field, _, _)? = error else {
             Issue.record("expected a limit error, got \(String(describing: error))")
             return
@@ -324,7 +328,7 @@ import WaterfallLayout
         var layout = try await build(Self.base, limits: limits)
         let before = Observed(layout)
         let configured = await thrown {
-            _ = try await layout.apply([.configureSection(0, Self.patch { $0.columns = .set(5) })])
+            _ = try await layout.validateAndApply([.configureSection(0, Self.patch { $0.columns = .set(5) })])
         }
         guard case .limit(let field, let value, _)? = configured else {
             Issue.record("expected a limit error, got \(String(describing: configured))")
@@ -332,19 +336,21 @@ import WaterfallLayout
         }
         #expect(field == "columns" && value == "5")
         let inserted = await thrown {
-            _ = try await layout.apply([
+            _ = try await layout.validateAndApply([
                 .insertSections(at: 0, sections: [SectionSpec(properties: SectionProperties(columns: 5))])
             ])
         }
         #expect(inserted?.field == "sections[0].columns")
         let defaults = await thrown {
-            _ = try await layout.apply([.configureLayout(LayoutPatch(defaults: SectionProperties(columns: 5)))])
+            _ = try await layout.validateAndApply([
+                .configureLayout(LayoutPatch(defaults: SectionProperties(columns: 5)))
+            ])
         }
         #expect(defaults?.field == "defaults.columns")
         #expect(Observed(layout) == before)
         // An adaptive count is capped at the limit instead: floor((2000 + 10) / 20) = 100 → 4 columns.
-        _ = try await layout.apply([.configureSection(0, Self.patch { $0.minColumnWidth = .set(10) })])
-        _ = try await layout.apply([.configureLayout(LayoutPatch(width: 2000))])
+        _ = try await layout.validateAndApply([.configureSection(0, Self.patch { $0.minColumnWidth = .set(10) })])
+        _ = try await layout.validateAndApply([.configureLayout(LayoutPatch(width: 2000))])
         #expect(layout.itemFrames(0).map(\.x) == [0, 502.5, 1005, 1507.5])
     }
 
@@ -374,7 +380,7 @@ import WaterfallLayout
                 $0.footerInsets = .set(wide)
             },
         ] {
-            let error = await thrown { _ = try await layout.apply([.configureSection(0, patch)]) }
+            let error = await thrown { _ = try await layout.validateAndApply([.configureSection(0, patch)]) }
             guard case .negativeWidth(_, 0, _, let width)? = error else {
                 Issue.record("expected a negative width, got \(String(describing: error))")
                 continue
@@ -382,7 +388,7 @@ import WaterfallLayout
             #expect(width < 0)
         }
         #expect(Observed(layout) == before)
-        _ = try await layout.apply([.configureSection(0, Self.patch { $0.headerInsets = .set(wide) })])
+        _ = try await layout.validateAndApply([.configureSection(0, Self.patch { $0.headerInsets = .set(wide) })])
     }
 }
 

@@ -12,14 +12,14 @@ import WaterfallWire
     /// section of 100 items, removes a header and sets a footer: each reply is several chunks of the sizes tried.
     static func diffs() async throws -> [LayoutDiff] {
         var layout = try await SnapshotReplyTests.layout()
-        let update = try await layout.apply([
+        let update = try await layout.validateAndApply([
             .updateItems(section: 0, updates: [ItemUpdate(index: 300, item: Item(height: 77.25, id: "x"))])
         ])
         var header = SectionPatch()
         header.headerHeight = .reset
         var footer = SectionPatch()
         footer.footerHeight = .set(12.5)
-        let batch = try await layout.apply([
+        let batch = try await layout.validateAndApply([
             .insertSections(
                 at: 1, sections: [SectionSpec(items: (0..<100).map { Item(height: Double($0 % 9) + 0.5) })]),
             .configureSection(0, header), .configureSection(3, footer),

@@ -12,13 +12,13 @@ import WaterfallTestSupport
 @Suite struct DaemonCrashTests {
     /// The changes sent so far, in order, and what the daemon acknowledged; used by one round's writer at a time.
     final class Writer: @unchecked Sendable {
-        var reference: Layout
+        var reference: LayoutWidths
         var random = RandomCommands(seed: 7, maxItems: 20)
         var sent: [LayoutCommand] = []
         var acknowledged = 0
         var id = 0
 
-        init(_ reference: Layout) { self.reference = reference }
+        init(_ reference: LayoutWidths) { self.reference = reference }
 
         /// Pipelines changes to layout `a`, 16 per write, until the connection fails.
         func run(_ client: TestClient) async {
@@ -91,7 +91,7 @@ import WaterfallTestSupport
         let created = try await Self.exchange(
             client, [#"{"id":0,"method":"layout.create","params":"# + create.jsonText + "}"], process)
         #expect(created.first.flatMap(Self.seq) == 1)
-        let writer = Writer(try await Layout.make(initial).layout)
+        let writer = Writer(try await LayoutWidths.make(initial).layouts)
         var rng = SplitMix64(seed: 11)
         for round in 0..<rounds {
             let connection = client
@@ -110,8 +110,8 @@ import WaterfallTestSupport
             // What the daemon kept is the first seq - 1 changes sent; later ones were never applied.
             writer.sent.removeLast(writer.sent.count - (seq - 1))
             writer.acknowledged = seq
-            var reference = try await Layout.make(initial).layout
-            for command in writer.sent { _ = try await reference.apply([command]) }
+            var reference = try await LayoutWidths.make(initial).layouts
+            for command in writer.sent { _ = try await reference.validateAndApply([command]) }
             writer.reference = reference
             // A fresh layout in the daemon built from the same changes gives the same frames (and seq).
             let fresh = WireCommand.create("check", initial).jsonText

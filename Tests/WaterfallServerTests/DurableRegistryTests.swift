@@ -74,7 +74,7 @@ import WaterfallWire
         defer { reopened.close() }
         #expect(layouts.map(\.name) == ["feed"])
         #expect(layouts.first?.layout.seq == kept.seq)
-        #expect(layouts.first?.layout.items(inSection: 0) == kept.items(inSection: 0))
+        #expect(layouts.first?.layout.first.items(inSection: 0) == kept.items(inSection: 0))
     }
 
     /// A stable section's columns come back from the journal at a restart: replayed in runs, its commands give the
@@ -103,7 +103,7 @@ import WaterfallWire
         store.close()
         let (reopened, layouts) = try await open(path, FaultyFiles())
         defer { reopened.close() }
-        let restored = try #require(layouts.first?.layout)
+        let restored = try #require(layouts.first?.layout.first)
         #expect(restored.items(inSection: 0) == kept.items(inSection: 0))
         #expect(restored.frames(ofSection: 0) == kept.frames(ofSection: 0))
         #expect(kept.items(inSection: 0).map(\.column) == [1, 1, 2, 1, 2])
@@ -131,7 +131,7 @@ import WaterfallWire
         let (reopened, layouts) = try await open(path, FaultyFiles())
         defer { reopened.close() }
         for (name, before) in zip(["across", "turned"], kept) {
-            let restored = try #require(layouts.first { $0.name == name }?.layout)
+            let restored = try #require(layouts.first { $0.name == name }?.layout.first)
             #expect(restored.axis == .horizontal && restored.direction == .rtl, "\(name)")
             #expect(restored.items(inSection: 0) == items, "\(name)")
             #expect(restored.frames(ofSection: 0) == before.frames(ofSection: 0), "\(name)")

@@ -21,7 +21,7 @@ import WaterfallTestSupport
                 SectionSpec(items: random.items(3)),
             ])
         _ = try await client.result("layout.create", WireCommand.create("a", spec))
-        var reference = try await Layout.make(spec).layout
+        var reference = try await LayoutWidths.make(spec).layouts
         for _ in 0..<30 {
             let command = await StorageCrashTests.nextChange(&reference, &random)
             let wire = WireCommand(command)

@@ -15,11 +15,11 @@ import WaterfallTestSupport
     static let initial = LayoutSpec(width: 400, sections: [SectionSpec(items: [Item(height: 10)])])
 
     /// The next change: seeded by the seq the writer started from, so that the checker can replay it.
-    static func nextChange(_ layout: inout Layout, _ random: inout RandomCommands) async -> LayoutCommand {
+    static func nextChange(_ layout: inout LayoutWidths, _ random: inout RandomCommands) async -> LayoutCommand {
         while true {
-            let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
+            let counts = (0..<layout.first.sectionCount).map { layout.first.itemCount(inSection: $0) }
             let command = random.command(counts: counts)
-            if (try? await layout.apply([command])) != nil { return command }
+            if (try? await layout.validateAndApply([command])) != nil { return command }
         }
     }
 
@@ -34,11 +34,11 @@ import WaterfallTestSupport
         let store = DurableStore(
             directory: try await lockedDirectory(path),
             options: StoreOptions(policy: policy, snapshotMinimumBytes: 20_000))
-        var layout: Layout
+        var layout: LayoutWidths
         if let recovered = try await store.recover().first {
             layout = recovered.layout
         } else {
-            layout = try await Layout.make(Self.initial).layout
+            layout = try await LayoutWidths.make(Self.initial).layouts
             try await store.commit([.created("a", seq: 1, spec: Self.initial)])
         }
         var random = RandomCommands(seed: UInt64(layout.seq), maxItems: 20)
@@ -63,7 +63,7 @@ import WaterfallTestSupport
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         var rng = SplitMix64(seed: 99)
         // The layout as the last recovery found it: each round's writer starts from there.
-        var start: Layout?
+        var start: LayoutWidths?
         for round in 0..<rounds {
             let child = try ChildProcess(
                 executable, ["--testing-library", "swift-testing", "--filter", "StorageCrashTests/writer"],
@@ -82,11 +82,11 @@ import WaterfallTestSupport
             }
             #expect(layout.seq >= acked, "round \(round), \(policy)")
             // The same deterministic changes from the round's start reach the recovered seq with the same inputs.
-            var reference: Layout
+            var reference: LayoutWidths
             if let start {
                 reference = start
             } else {
-                reference = try await Layout.make(Self.initial).layout
+                reference = try await LayoutWidths.make(Self.initial).layouts
             }
             var random = RandomCommands(seed: UInt64(reference.seq), maxItems: 20)
             while reference.seq < layout.seq { _ = await Self.nextChange(&reference, &random) }

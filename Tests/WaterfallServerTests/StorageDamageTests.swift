@@ -8,7 +8,7 @@ import WaterfallTestSupport
 
 @Suite struct StorageDamageTests {
     /// A small journal: a creation and `changes` changes, its bytes, and the layout after each record.
-    static func journal(changes: Int) async throws -> (bytes: [UInt8], ends: [Int], states: [Layout]) {
+    static func journal(changes: Int) async throws -> (bytes: [UInt8], ends: [Int], states: [LayoutWidths]) {
         let path = try makeTemporaryDirectory()
         defer { removeDirectory(path) }
         let driver = StoreDriver(path: path, seed: 5)

@@ -11,7 +11,7 @@ import WaterfallTestSupport
 final class StoreDriver {
     let path: String
     var store: DurableStore?
-    var layouts: [String: Layout] = [:]
+    var layouts: [String: LayoutWidths] = [:]
     var random: RandomCommands
 
     init(path: String, seed: UInt64 = 1) {
@@ -45,7 +45,7 @@ final class StoreDriver {
 
     func create(_ name: String, _ spec: LayoutSpec? = nil) async throws {
         let spec = spec ?? random.layout()
-        let layout = try await Layout.make(spec).layout
+        let layout = try await LayoutWidths.make(spec).layouts
         try await store!.commit([.created(name, seq: layout.seq, spec: spec)])
         layouts[name] = layout
     }
@@ -55,11 +55,11 @@ final class StoreDriver {
         var done = 0
         while done < count {
             var layout = layouts[name]!
-            let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
+            let counts = (0..<layout.first.sectionCount).map { layout.first.itemCount(inSection: $0) }
             let command = random.command(counts: counts)
             // As the registry will: space first, so that a full disk refuses the change before it is made.
             try store!.reserve(name, bytes: JournalRecord.encodedSizeBound([command]))
-            guard (try? await layout.apply([command])) != nil else { continue }
+            guard (try? await layout.validateAndApply([command])) != nil else { continue }
             try await store!.commit([.applied(name, seq: layout.seq, commands: [command])])
             layouts[name] = layout
             store!.snapshotIfDue(name, layout)
@@ -75,17 +75,23 @@ final class StoreDriver {
 
 /// Whether `recovered` holds exactly `expected`: same names, seqs and inputs, and frames equal to a fresh
 /// `Layout.make` of those inputs.
-func expectSame(_ recovered: [RecoveredLayout], _ expected: [String: Layout], _ note: String = "") async throws {
+func expectSame(_ recovered: [RecoveredLayout], _ expected: [String: LayoutWidths], _ note: String = "") async throws {
     #expect(recovered.map(\.name) == expected.keys.sorted(), "\(note)")
     for r in recovered {
         guard let layout = expected[r.name] else { continue }
         #expect(r.layout.seq == layout.seq, "\(note) \(r.name)")
         #expect(r.layout.spec == layout.spec, "\(note) \(r.name)")
-        let fresh = try await Layout.make(layout.spec).layout
-        for s in 0..<fresh.sectionCount {
-            #expect(r.layout.frames(ofSection: s) == fresh.frames(ofSection: s), "\(note) \(r.name) section \(s)")
+        let fresh = try await LayoutWidths.make(layout.spec).layouts
+        for width in fresh.widths {
+            let there = try #require(r.layout.at(width: width), "\(note) \(r.name) at \(width)")
+            let expected = try #require(fresh.at(width: width))
+            for s in 0..<expected.sectionCount {
+                #expect(
+                    there.frames(ofSection: s) == expected.frames(ofSection: s),
+                    "\(note) \(r.name) at \(width), section \(s)")
+            }
+            #expect(there.contentSize == expected.contentSize, "\(note) \(r.name) at \(width)")
         }
-        #expect(r.layout.contentSize == fresh.contentSize, "\(note) \(r.name)")
     }
 }
 

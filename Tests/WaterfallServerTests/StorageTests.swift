@@ -143,25 +143,25 @@ import WaterfallTestSupport
             directory: try await lockedDirectory(path),
             options: StoreOptions(policy: .everysec, snapshotMinimumBytes: 1500))
         _ = try await store.recover()
-        let built = try await withThrowingTaskGroup(of: (String, Layout).self) { group in
+        let built = try await withThrowingTaskGroup(of: (String, LayoutWidths).self) { group in
             for k in 0..<4 {
                 group.addTask {
                     var random = RandomCommands(seed: UInt64(k), maxItems: 30)
                     let name = "layout \(k)"
                     let spec = random.layout()
-                    var layout = try await Layout.make(spec).layout
+                    var layout = try await LayoutWidths.make(spec).layouts
                     try await store.commit([.created(name, seq: 1, spec: spec)])
                     for _ in 0..<80 {
-                        let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
+                        let counts = (0..<layout.first.sectionCount).map { layout.first.itemCount(inSection: $0) }
                         let command = random.command(counts: counts)
-                        guard (try? await layout.apply([command])) != nil else { continue }
+                        guard (try? await layout.validateAndApply([command])) != nil else { continue }
                         try await store.commit([.applied(name, seq: layout.seq, commands: [command])])
                         store.snapshotIfDue(name, layout)
                     }
                     return (name, layout)
                 }
             }
-            var all: [String: Layout] = [:]
+            var all: [String: LayoutWidths] = [:]
             for try await (name, layout) in group { all[name] = layout }
             return all
         }

@@ -73,7 +73,7 @@ import WaterfallWire
             return line(id, method, method == "layout.export" ? ["layout": "a"] : nil)
         case 3, 4:
             let commands = (0..<random.int(2...3)).map { _ in random.command(counts: counts) }
-            _ = try? await reference.apply(commands)
+            _ = try? await reference.validateAndApply(commands)
             let ops = commands.map { command -> JSONValue in
                 let wire = WireCommand(command)
                 return ["method": .string(wire.method), "params": wire.params]
@@ -81,7 +81,7 @@ import WaterfallWire
             return line(id, "batch", ["layout": "a", "ops": .array(ops)])
         default:
             let command = random.command(counts: counts)
-            _ = try? await reference.apply([command])
+            _ = try? await reference.validateAndApply([command])
             guard case .object(var members) = WireCommand(command).params(layout: "a") else { return "" }
             if random.chance(0.2) { members.append(("diff", false)) }
             if random.chance(0.2), let s = counts.indices.first(where: { counts[$0] > 0 }) {

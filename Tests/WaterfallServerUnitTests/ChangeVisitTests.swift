@@ -23,7 +23,7 @@ import WaterfallWire
             if failing.load(ordering: .relaxed) { throw ProtocolError(.storage, "disk on fire") }
             for case .applied(_, let seq, _) in records { self.records.withLock { $0.append(seq) } }
         }
-        func committed(_ name: String, _ layout: @autoclosure () -> Layout) {}
+        func committed(_ name: String, _ layout: @autoclosure () -> LayoutWidths) {}
     }
 
     let limits = RequestLimits(Config())
@@ -34,9 +34,9 @@ import WaterfallWire
             ops: .single(method: .itemsInsert, params: []), wantsDiff: false)
     }
 
-    func start(_ log: Log) async throws -> (Layout, LayoutEntry, ItemBudget) {
+    func start(_ log: Log) async throws -> (LayoutWidths, LayoutEntry, ItemBudget) {
         let spec = LayoutSpec(width: 100, sections: [SectionSpec(items: [Item(height: 10), Item(height: 20)])])
-        let layout = try await Layout.make(spec).layout
+        let layout = try await LayoutWidths.make(spec).layouts
         let entry = LayoutEntry(name: "feed", layout: LayoutActor(layout))
         entry.weight.withLock { $0 = layout.weight }
         let budget = ItemBudget()
@@ -59,7 +59,7 @@ import WaterfallWire
         #expect(visit.steps.map { $0.outcome.failure?.code } == [.notFound, .notFound, .notFound])
         #expect(log.reservations.withLock { $0 } == [])
         #expect(log.records.withLock { $0 } == [])
-        #expect(layout.seq == 1 && layout.itemCount == 2)
+        #expect(layout.seq == 1 && layout.first.itemCount == 2)
         #expect(budget.current == weight)
     }
 

@@ -19,7 +19,7 @@ import WaterfallWire
         func recordBound(_ change: ValidatedChange) -> Int { 1 }
         func commitNow(_ records: [MutationRecord]) throws(ProtocolError) { keep(records) }
         func commit(_ records: [MutationRecord]) async throws(ProtocolError) { keep(records) }
-        func committed(_ name: String, _ layout: @autoclosure () -> Layout) {}
+        func committed(_ name: String, _ layout: @autoclosure () -> LayoutWidths) {}
 
         private func keep(_ records: [MutationRecord]) {
             commits.withLock { $0 += 1 }

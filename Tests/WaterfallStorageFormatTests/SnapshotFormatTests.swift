@@ -10,9 +10,9 @@ import WaterfallTestSupport
         var layout = try await Layout.make(random.layout()).layout
         for _ in 0..<10 {
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
-            _ = try? await layout.apply([random.command(counts: counts)])
+            _ = try? await layout.validateAndApply([random.command(counts: counts)])
         }
-        let bytes = SnapshotFormat.encode(layout, name: "n\(seed)", generation: UInt64(seed))
+        let bytes = SnapshotFormat.encode(LayoutWidths(layout), name: "n\(seed)", generation: UInt64(seed))
         let stored = try bytes.withUnsafeBytes { try SnapshotFormat.decode($0) }
         #expect(stored == StoredLayout(name: "n\(seed)", seq: layout.seq, generation: UInt64(seed), spec: layout.spec))
     }
@@ -26,11 +26,11 @@ import WaterfallTestSupport
         var layout = try await Layout.make(random.layout()).layout
         for _ in 0..<30 {
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
-            _ = try? await layout.apply([random.command(counts: counts)])
+            _ = try? await layout.validateAndApply([random.command(counts: counts)])
         }
-        let bytes = SnapshotFormat.encode(layout, name: "s", generation: 0)
+        let bytes = SnapshotFormat.encode(LayoutWidths(layout), name: "s", generation: 0)
         let stored = try bytes.withUnsafeBytes { try SnapshotFormat.decode($0) }
-        let restored = try await Layout.restored(stored.spec, seq: stored.seq)
+        let restored = try await LayoutWidths.restored(stored.spec, seq: stored.seq).first
         for s in 0..<layout.sectionCount {
             #expect(restored.frames(ofSection: s) == layout.frames(ofSection: s), "seed \(seed), section \(s)")
         }
@@ -103,6 +103,6 @@ import WaterfallTestSupport
     }
 
     static func encode(_ spec: LayoutSpec) async throws -> [UInt8] {
-        SnapshotFormat.encode(try await Layout.make(spec).layout, name: "x", generation: 0)
+        SnapshotFormat.encode(try await LayoutWidths.make(spec).layouts, name: "x", generation: 0)
     }
 }

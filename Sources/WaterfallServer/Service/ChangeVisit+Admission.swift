@@ -36,7 +36,7 @@ extension ChangeVisit {
     ///
     /// By index, as the visit reads its changes: a change passed on its own would be copied whole (a retain and a
     /// release of each of its arrays and strings), where read in place only the fields used are.
-    mutating func admit(_ changes: [LayoutChange], _ k: Int, to layout: borrowing Layout) throws(ProtocolError)
+    mutating func admit(_ changes: [LayoutChange], _ k: Int, to layout: borrowing LayoutWidths) throws(ProtocolError)
         -> Admission
     {
         let validated: ValidatedChange
@@ -47,7 +47,7 @@ extension ChangeVisit {
         } catch {
             throw ProtocolError(error)
         }
-        let width = layout.width
+        let width = layout.first.width
         let single = layout.staysAtOneWidth(after: validated)
         let before = single ? [] : layout.widths
         let after = single ? [] : layout.widths(after: validated)
@@ -55,7 +55,7 @@ extension ChangeVisit {
             throw WidthRoute.notAWidth(wanted, of: entry.name, single ? [width] : after)
         }
         if let viewport = changes[k].viewport {
-            do throws(LayoutError) { try layout.check(viewport) } catch { throw ProtocolError(error) }
+            do throws(LayoutError) { try layout.first.check(viewport) } catch { throw ProtocolError(error) }
         }
         // Every width holds the change's items; the exact weight is settled after.
         let widthCount = single ? 1 : max(before.count, after.count)

@@ -26,7 +26,7 @@ extension ChangeVisit {
         @inline(__always)
         init(
             _ changes: [LayoutChange], _ k: Int, _ admission: Admission, audience: [AudienceKey],
-            before layout: borrowing Layout
+            before layout: borrowing LayoutWidths
         ) {
             let request = admission.route(changes[k].width)
             self.request = request
@@ -55,19 +55,19 @@ extension ChangeVisit {
         @inline(__always)
         func finish(
             _ changes: [LayoutChange], _ k: Int, _ validated: ValidatedChange, _ outcomes: WidthOutcomes,
-            on layout: Layout, subscribers: SubscriberList
+            on layout: LayoutWidths, subscribers: SubscriberList
         ) -> (reply: ChangeOutcome, event: ChangeEvent?) {
             let wantsDiff = changes[k].wantsDiff
             let mine = request.outcome(in: outcomes)
             // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a
             // no-op for a vertical layout: Geometry, "Horizontal feeds").
-            let screen = layout.screen
+            let screen = layout.first.screen
             let own = requestHold.map { hold in
-                let target = layout.at(width: request.to) ?? layout
+                let target = layout.at(width: request.to) ?? layout.first
                 return screen.diff(
                     target.scoped(mine.diff, hold: hold, commands: validated.commands, anchor: mine.anchor).diff)
             }
-            let size = layout.contentSize(atWidth: request.to) ?? layout.contentSize
+            let size = layout.contentSize(atWidth: request.to) ?? layout.first.contentSize
             var reply = ChangeOutcome(seq: layout.seq, size: size, anchor: mine.anchor.map(screen.anchor))
             if wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
             guard !routes.isEmpty else { return (reply, nil) }
@@ -76,7 +76,7 @@ extension ChangeVisit {
             var movedLines: [AudienceKey: [UInt8]] = [:]
             for (key, route) in routes {
                 let outcome = route.outcome(in: outcomes)
-                let there = layout.at(width: route.to) ?? layout
+                let there = layout.at(width: route.to) ?? layout.first
                 let screen = there.screen
                 let bytes: [UInt8]
                 if let hold = holds[key] {

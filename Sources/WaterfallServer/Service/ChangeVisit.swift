@@ -52,19 +52,19 @@ struct ChangeVisit {
     ///
     /// By index: a change passed on its own to this async function would be copied whole (a retain and a release of each
     /// of its arrays and strings); read in place, only the fields it uses are.
-    mutating func run(_ changes: [LayoutChange], at k: Int, on layout: inout Layout) async {
+    mutating func run(_ changes: [LayoutChange], at k: Int, on layout: inout LayoutWidths) async {
         let outcome = await attempt(changes, k, &layout)
         steps.append(Step(outcome: outcome))
     }
 
     /// Applies `change` to `layout` and records its outcome: `run(_:at:on:)` for one change.
-    mutating func run(_ change: LayoutChange, on layout: inout Layout) async {
+    mutating func run(_ change: LayoutChange, on layout: inout LayoutWidths) async {
         await run([change], at: 0, on: &layout)
     }
 
     /// Makes the visit's changes durable and publishes their events; when the commit fails, puts the layout back as
     /// it was before the visit and turns every success into the commit's error.
-    mutating func finish(on layout: inout Layout) async {
+    mutating func finish(on layout: inout LayoutWidths) async {
         if durable, !records.isEmpty {
             do throws(ProtocolError) {
                 try await log.commit(records)
@@ -99,7 +99,7 @@ struct ChangeVisit {
     /// The undo of each change applied, in order, until `copy` is taken.
     private var undo: [[LayoutCommand]] = []
     /// The layout before the first change that has no small undo (configure, a batch), once there is one.
-    var copy: Layout?
+    var copy: LayoutWidths?
     private var records: [MutationRecord] = []
     private var events: [ChangeEvent] = []
     /// The journal bytes reserved for the records so far.
@@ -112,7 +112,7 @@ struct ChangeVisit {
     /// resumption, for every change.
     @inline(__always)
     private mutating func attempt(
-        _ changes: [LayoutChange], _ k: Int, _ layout: inout Layout
+        _ changes: [LayoutChange], _ k: Int, _ layout: inout LayoutWidths
     ) async -> Result<ChangeOutcome, ProtocolError> {
         let admission: Admission
         do throws(ProtocolError) {
@@ -147,7 +147,7 @@ struct ChangeVisit {
     /// Puts the layout back as it was before the visit: the copy, if any, is the layout after the changes that left
     /// an undo; then each change's undo, the last change's first, as one change, and the seq put back. False when
     /// the undo failed.
-    private mutating func restore(_ layout: inout Layout) async -> Bool {
+    private mutating func restore(_ layout: inout LayoutWidths) async -> Bool {
         if let copy { layout = copy }
         // Without undo commands the copy is the layout before the visit, its seq included.
         guard !undo.isEmpty else { return true }
@@ -165,7 +165,7 @@ struct ChangeVisit {
 
     /// Sets the layout's weight in its entry, and the daemon's budget, to what `layout` holds now, releasing the
     /// `reserved` growth that the change took from the budget before it was applied.
-    private func settleWeight(of layout: Layout, reserved: Int) {
+    private func settleWeight(of layout: LayoutWidths, reserved: Int) {
         let weight = layout.weight
         let delta = entry.weight.withLock { count in
             defer { count = weight }

@@ -23,14 +23,15 @@ extension ClientSession {
                     diff: creation.wantsDiff ? layout.screen.diff(diff) : nil),
                 &out)
         case .layoutExport(let request):
-            let layout = try await registry.snapshot(request.layout)
-            ReplyEncoding.layoutExport(&out, id: id, seq: layout.seq, spec: layout.spec)
+            let layouts = try await registry.snapshotOfEveryWidth(request.layout)
+            ReplyEncoding.layoutExport(&out, id: id, seq: layouts.seq, spec: layouts.spec)
         case .layoutCSS(let request):
             let (sheet, responsive): (ResponsiveStylesheet, ResponsiveLayout)
             switch request.source {
             case .stored(let name):
-                let layout = try await registry.snapshot(name)
-                (sheet, responsive) = try request.stylesheet(of: layout.spec, columnLimit: layout.limits.maxColumns)
+                let layouts = try await registry.snapshotOfEveryWidth(name)
+                (sheet, responsive) = try request.stylesheet(
+                    of: layouts.spec, columnLimit: layouts.limits.maxColumns)
             case .inline(let spec):
                 (sheet, responsive) = try request.stylesheet(ofInline: spec, limits: service.limits.layout)
             }

@@ -43,7 +43,7 @@ struct DurableLog: MutationLog {
         }
     }
 
-    func committed(_ name: String, _ layout: @autoclosure () -> Layout) {
+    func committed(_ name: String, _ layout: @autoclosure () -> LayoutWidths) {
         store.snapshotIfDue(name, layout())
     }
 

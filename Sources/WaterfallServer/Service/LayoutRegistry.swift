@@ -52,16 +52,16 @@ final class LayoutRegistry: Sendable {
             LayoutCommand.insertSections(at: 0, sections: creation.spec.sections).addedWeight
             * creation.spec.widths.count
         try Self.reserve(estimate, limits, in: budget)
-        let made: (layout: Layout, diff: LayoutDiff)
+        let made: (layouts: LayoutWidths, diff: LayoutDiff)
         do {
-            made = try await Layout.make(creation.spec, limits: limits.layout)
+            made = try await LayoutWidths.make(creation.spec, limits: limits.layout)
         } catch {
             budget.adjust(-estimate)
             throw ProtocolError(error)
         }
-        let weight = made.layout.weight
+        let weight = made.layouts.weight
         budget.adjust(weight - estimate)
-        let entry = LayoutEntry(name: name, layout: LayoutActor(made.layout))
+        let entry = LayoutEntry(name: name, layout: LayoutActor(made.layouts))
         entry.weight.withLock { $0 = weight }
         let outcome = await changeSet(replacing: creation.replace ? self.entry(name) : nil) {
             () -> Result<LayoutEntry?, ProtocolError> in
@@ -72,7 +72,7 @@ final class LayoutRegistry: Sendable {
                     ProtocolError(.limit, "params.layout: the daemon holds \(limits.maxLayouts) layouts, its limit"))
             }
             do throws(ProtocolError) {
-                try self.log.commitNow([.created(layout: name, seq: made.layout.seq, spec: creation.spec)])
+                try self.log.commitNow([.created(layout: name, seq: made.layouts.seq, spec: creation.spec)])
             } catch {
                 return .failure(error)
             }
@@ -87,7 +87,7 @@ final class LayoutRegistry: Sendable {
         case .success(let replaced):
             if let replaced { retire(replaced) }
         }
-        return made
+        return (made.layouts.first, made.diff)
     }
 
     /// Removes the layout named `name`; its subscribers get `layout.dropped`.
@@ -108,7 +108,7 @@ final class LayoutRegistry: Sendable {
 
     /// Adopts layouts read back from the state directory at start (before the daemon listens), with their weight
     /// in the budget; they are already durable.
-    func adopt(_ name: String, _ layout: Layout) {
+    func adopt(_ name: String, _ layout: LayoutWidths) {
         let entry = LayoutEntry(name: name, layout: LayoutActor(layout))
         let weight = layout.weight
         entry.weight.withLock { $0 = weight }
@@ -119,10 +119,16 @@ final class LayoutRegistry: Sendable {
     /// An immutable copy of the layout named `name`, taken between two changes (free until the next change); at
     /// `width` when given (its frames are that width's), else at its first width.
     func snapshot(_ name: String, width: Double? = nil) async throws(ProtocolError) -> Layout {
-        let layout = try await existing(name).layout.read { $0 }
-        guard let width else { return layout }
+        let layout = try await snapshotOfEveryWidth(name)
+        guard let width else { return layout.first }
         guard let there = layout.at(width: width) else { throw WidthRoute.notAWidth(width, of: name, layout.widths) }
         return there
+    }
+
+    /// An immutable copy of the layout named `name` at every width (its settings and inputs are the same at each),
+    /// taken between two changes.
+    func snapshotOfEveryWidth(_ name: String) async throws(ProtocolError) -> LayoutWidths {
+        try await existing(name).layout.read { $0 }
     }
 
     /// Subscribes `sink` (the connection of session `id`) to the layout named `name` at `width` (nil: the first),
@@ -139,13 +145,13 @@ final class LayoutRegistry: Sendable {
         // the next event follows.
         let subscribers = entry.subscribers
         let outcome = await entry.layout.read { layout -> Result<Layout?, ProtocolError> in
-            let there = width.map { layout.at(width: $0) } ?? layout
+            let there = width.map { layout.at(width: $0) } ?? layout.first
             guard let there, let key = Optional(AudienceKey(width: width, viewport: viewport)) else {
                 return .failure(WidthRoute.notAWidth(width ?? 0, of: name, layout.widths))
             }
             if let viewport {
                 do throws(LayoutError) {
-                    try layout.check(viewport)
+                    try layout.first.check(viewport)
                 } catch {
                     return .failure(ProtocolError(error))
                 }
@@ -165,7 +171,7 @@ final class LayoutRegistry: Sendable {
     func summaries() async -> [LayoutSummary] {
         var rows: [LayoutSummary] = []
         for entry in all() {
-            let row = await entry.layout.read { ($0.sectionCount, $0.itemCount, $0.seq, $0.widths) }
+            let row = await entry.layout.read { ($0.first.sectionCount, $0.first.itemCount, $0.seq, $0.widths) }
             rows.append(
                 LayoutSummary(layout: entry.name, sections: row.0, items: row.1, seq: row.2, widths: row.3))
         }
@@ -179,7 +185,7 @@ final class LayoutRegistry: Sendable {
         var items = 0
         var subscriptions = 0
         for entry in entries {
-            let counts = await entry.layout.read { ($0.sectionCount, $0.itemCount) }
+            let counts = await entry.layout.read { ($0.first.sectionCount, $0.first.itemCount) }
             sections += counts.0
             items += counts.1
             subscriptions += entry.subscribers.count

@@ -41,7 +41,7 @@ protocol MutationLog: Sendable {
     func commit(_ records: [MutationRecord]) async throws(ProtocolError)
 
     /// Called after a successful commit of layout `name`'s changes, with the layout as of the last of them.
-    func committed(_ name: String, _ layout: @autoclosure () -> Layout)
+    func committed(_ name: String, _ layout: @autoclosure () -> LayoutWidths)
 }
 
 /// The log of a daemon that keeps layouts in memory only (`--ephemeral`): it keeps nothing.
@@ -51,5 +51,5 @@ struct MemoryOnlyLog: MutationLog {
     func recordBound(_ change: ValidatedChange) -> Int { 0 }
     func commitNow(_ records: [MutationRecord]) throws(ProtocolError) {}
     func commit(_ records: [MutationRecord]) async throws(ProtocolError) {}
-    func committed(_ name: String, _ layout: @autoclosure () -> Layout) {}
+    func committed(_ name: String, _ layout: @autoclosure () -> LayoutWidths) {}
 }

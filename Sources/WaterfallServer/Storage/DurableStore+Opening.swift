@@ -34,7 +34,7 @@ extension DurableStore {
                 layouts = try await store.recover()
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            let items = layouts.reduce(0) { $0 + $1.layout.itemCount }
+            let items = layouts.reduce(0) { $0 + $1.layout.first.itemCount }
             let kib = store.directory.diskUsage() / 1024
             logger?.info(
                 "state directory \(path): \(layouts.count) layouts, \(items) items recovered in "

@@ -5,7 +5,7 @@ import WaterfallStorageFormat
 
 extension DurableStore {
     /// Rebuilds every layout the directory holds, in parallel: each from its snapshot (or creation record) with
-    /// its journal's changes replayed by `Layout.apply`, then opens their journals for appending.
+    /// its journal's changes replayed by `LayoutWidths.apply`, then opens their journals for appending.
     ///
     /// A torn last record (the end of a segment that stops inside a record, or whose last record fails its
     /// checksum) is cut off with a warning; a snapshot interrupted before its rename (a `.tmp` file) is removed.
@@ -16,7 +16,7 @@ extension DurableStore {
         let sets = try listLayoutFiles()
         let limits = options.limits
         let directory = self.directory
-        let results = await withTaskGroup(of: Result<(LayoutHistory, Layout?), StorageError>.self) { group in
+        let results = await withTaskGroup(of: Result<(LayoutHistory, LayoutWidths?), StorageError>.self) { group in
             // A few layouts at a time: each reads its files one by one, so recovery holds at most this many
             // descriptors (and dispatch threads blocked in reads) whatever the number of layouts.
             var pending = sets[...]
@@ -36,14 +36,14 @@ extension DurableStore {
                 }
             }
             for _ in 0..<DescriptorBudget.recoveryReaders { addNext() }
-            var all: [Result<(LayoutHistory, Layout?), StorageError>] = []
+            var all: [Result<(LayoutHistory, LayoutWidths?), StorageError>] = []
             for await result in group {
                 all.append(result)
                 addNext()
             }
             return all
         }
-        var built: [(LayoutHistory, Layout?)] = []
+        var built: [(LayoutHistory, LayoutWidths?)] = []
         for result in results { built.append(try result.get()) }
         return try open(built)
     }
@@ -97,13 +97,15 @@ extension DurableStore {
     }
 
     /// Builds the layout a history describes.
-    private static func build(_ history: LayoutHistory, limits: LayoutLimits) async -> Result<Layout, StorageError> {
+    private static func build(
+        _ history: LayoutHistory, limits: LayoutLimits
+    ) async -> Result<LayoutWidths, StorageError> {
         guard let spec = history.spec else {
             return .failure(.damaged(path: history.base.path, offset: 0, reason: "no creation record"))
         }
-        var layout: Layout
+        var layout: LayoutWidths
         do {
-            layout = try await Layout.restored(spec, seq: history.seq, limits: limits)
+            layout = try await LayoutWidths.restored(spec, seq: history.seq, limits: limits)
         } catch {
             return .failure(
                 .damaged(path: history.base.path, offset: history.base.offset, reason: "rebuilding: \(error)"))
@@ -118,7 +120,7 @@ extension DurableStore {
                 // The chunk changed nothing: apply its changes one by one to name the one that fails.
                 for change in chunk {
                     do {
-                        _ = try await layout.apply(change.commands, listingItems: false)
+                        _ = try await layout.apply(layout.validate(change.commands)) { _ in false }
                     } catch {
                         return .failure(
                             .damaged(
@@ -133,7 +135,7 @@ extension DurableStore {
         return .success(layout)
     }
 
-    /// The end of the run of changes from `start` that are replayed as one (`Layout.replay`): each section they
+    /// The end of the run of changes from `start` that are replayed as one (`LayoutWidths.replay`): each section they
     /// touch is then placed once, not once per change, which is what makes a journal of a million single-item
     /// updates quick to replay. At most `replayChunkMoves` commands that insert, delete or move items or sections
     /// go in one run, since each of those costs a little more in a longer run (the index maps a diff needs grow with
@@ -157,9 +159,9 @@ extension DurableStore {
 
     /// Cuts torn ends, removes dropped, replaced and redundant files, opens each layout's last segment for
     /// appending, and registers the layouts.
-    private func open(_ built: [(LayoutHistory, Layout?)]) throws(StorageError) -> [RecoveredLayout] {
+    private func open(_ built: [(LayoutHistory, LayoutWidths?)]) throws(StorageError) -> [RecoveredLayout] {
         // When a replacement's files were written but its predecessor's not yet removed, the newer id wins.
-        var winners: [String: (LayoutHistory, Layout)] = [:]
+        var winners: [String: (LayoutHistory, LayoutWidths)] = [:]
         for (history, layout) in built.sorted(by: { $0.0.files.id < $1.0.files.id }) {
             guard let layout else {
                 if history.incomplete {

@@ -98,17 +98,17 @@ package final class DurableStore: Sendable {
     /// Call it in the layout's order of changes (where its changes are committed), so that the copy is at the seq
     /// of the last record: the journal moves to a new segment here, and the snapshot is written on the store's
     /// own queue.
-    package func snapshotIfDue(_ name: String, _ layout: @autoclosure () -> Layout) {
+    package func snapshotIfDue(_ name: String, _ layout: @autoclosure () -> LayoutWidths) {
         guard let files = layouts.withLock({ $0[name] }) else { return }
         let bytes = files.journal.withLock { $0.snapshotting || $0.segment == nil ? 0 : $0.bytesSinceSnapshot }
         guard bytes >= options.snapshotMinimumBytes else { return }
         let copy = layout()
-        guard bytes >= copy.itemCount * 3 else { return }
+        guard bytes >= copy.first.itemCount * 3 else { return }
         snapshot(files, copy)
     }
 
     /// Starts a snapshot of `layout`, the layout named `name`, now (see `snapshotIfDue`).
-    package func snapshot(_ name: String, _ layout: Layout) {
+    package func snapshot(_ name: String, _ layout: LayoutWidths) {
         guard let files = layouts.withLock({ $0[name] }) else { return }
         snapshot(files, layout)
     }
@@ -257,7 +257,7 @@ package final class DurableStore: Sendable {
     }
 
     /// Moves the layout's journal to a new segment and writes the snapshot on the snapshot queue.
-    private func snapshot(_ files: LayoutFiles, _ layout: Layout) {
+    private func snapshot(_ files: LayoutFiles, _ layout: LayoutWidths) {
         let policy = options.policy
         let rotated = files.journal.withLock { (journal: inout LayoutFiles.Journal) -> UInt64? in
             guard let old = journal.segment, !journal.snapshotting else { return nil }
@@ -291,7 +291,7 @@ package final class DurableStore: Sendable {
 
     /// Writes the snapshot as a temporary file, syncs it, renames it into place, syncs the directory, then removes
     /// the segments it covers.
-    private func writeSnapshot(_ layout: Layout, of files: LayoutFiles, covering covered: UInt64) {
+    private func writeSnapshot(_ layout: LayoutWidths, of files: LayoutFiles, covering covered: UInt64) {
         let temporary = directory.file(StoreFileName.temporary(id: files.id).text)
         let final = directory.file(StoreFileName.snapshot(id: files.id).text)
         let started = MonotonicClock.now

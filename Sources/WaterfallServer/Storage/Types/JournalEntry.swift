@@ -25,7 +25,7 @@ package struct JournalEntry: Sendable, Hashable {
 /// A layout read back from the state directory at start.
 package struct RecoveredLayout: Sendable {
     package var name: String
-    package var layout: Layout
+    package var layout: LayoutWidths
 }
 
 /// How the store is set up.

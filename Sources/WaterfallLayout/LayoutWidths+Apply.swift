@@ -8,7 +8,7 @@ public struct WidthOutcome: Sendable {
     public var width: Double
     /// The width whose frames, before the change, the diff starts from: `width` itself when the layout had it, else
     /// the first width before the change (a width a configure added), or a width the configure removed (see
-    /// `apply(_:listingItems:from:)`).
+    /// `LayoutWidths.apply(_:listingItems:from:)`).
     public var from: Double
     public var diff: LayoutDiff
     public var anchor: AnchorOutcome?
@@ -40,44 +40,10 @@ public enum WidthOutcomes: RandomAccessCollection, Sendable {
     }
 }
 
-/// A layout at several widths (`layout.create`'s `widths`): the same inputs laid out at each, as one value.
-///
-/// The value's own frames are those at the first width; `others` holds one layout per further width, each with no
-/// others of its own. Every change is validated once (on a shape that checks geometry at every width) and applied
-/// to every width with one seq, the widths in a task group: a change validated against a layout applies at every
-/// width, so either all widths change or none does.
-extension Layout {
+/// Changes at every width: a change is applied to each width's layout, the widths in a task group, and the widths
+/// that cannot differ share the first's placement (`LayoutWidths+SharedPlacement`).
+extension LayoutWidths {
     // MARK: Public
-
-    /// Every width the layout is laid out at, the first (this value's own) first.
-    public var widths: [Double] { [width] + others.map(\.width) }
-
-    /// How many widths the layout is laid out at.
-    public var widthCount: Int { 1 + others.count }
-
-    /// The widths the layout will have once `change` is applied.
-    public func widths(after change: ValidatedChange) -> [Double] {
-        Self.widths(after: change.commands) ?? widths
-    }
-
-    /// Whether the layout is at one width and stays there after `change` (no configure among its commands sets
-    /// widths): the usual case, which needs no list of the widths.
-    public func staysAtOneWidth(after change: ValidatedChange) -> Bool {
-        others.isEmpty && Self.widths(after: change.commands) == nil
-    }
-
-    /// The content size at `width` (`contentSize` of `at(width:)`, without copying the layout), or nil when the
-    /// layout is not laid out at that width.
-    public func contentSize(atWidth w: Double) -> Size? {
-        w == width ? contentSize : others.first { $0.width == w }?.contentSize
-    }
-
-    /// The layout at `width` (its frames, listings and queries are that width's), or nil when the layout is not laid
-    /// out at that width.
-    public func at(width w: Double) -> Layout? {
-        if w == width { return self }
-        return others.first { $0.width == w }
-    }
 
     /// Applies `change` at every width, as one change, and returns each width's outcome in the order of the widths
     /// after it; `listingItems` says at which widths the diff lists item frames. Each width in `removed` that the
@@ -86,36 +52,32 @@ extension Layout {
     ///
     /// - Throws: `LayoutError.inconsistent` when `change` was validated against another state (the caller's bug);
     ///   the layout is then unchanged.
-    /// - Complexity: that of a change at one width, per width; the widths are placed in parallel.
+    /// - Complexity: that of `Layout.apply(_:listingItems:)`, per width; the widths are placed in parallel.
     public mutating func apply(
         _ change: ValidatedChange, listingItems: (Double) -> Bool, from removed: [Double] = []
     ) async throws(LayoutError) -> WidthOutcomes {
-        guard change.stamp == stamp else {
+        guard change.stamp == first.stamp else {
             throw .inconsistent("a change validated at seq \(change.stamp.seq) was applied at seq \(seq)")
         }
-        return await performEverywhere(change, countsAsChange: true, listingItems: listingItems, from: removed)
+        return await perform(change, countsAsChange: true, listingItems: listingItems, from: removed)
     }
 
     // MARK: Internal
 
-    /// Sets the version at every width.
-    mutating func setSeq(_ value: Int) {
-        seq = value
-        for k in others.indices { others[k].seq = value }
-    }
-
     /// Applies `change`, known to apply, at every width (the widths it sets, when it sets some).
     ///
-    /// Inlined into its two callers: an async call is a frame from the task's allocator and a resumption, and every
+    /// Inlined into its callers: an async call is a frame from the task's allocator and a resumption, and every
     /// change comes through here.
     @inline(__always)
-    mutating func performEverywhere(
+    mutating func perform(
         _ change: ValidatedChange, countsAsChange: Bool, listingItems: (Double) -> Bool, from removed: [Double] = []
     ) async -> WidthOutcomes {
         // A layout at one width that stays at one width, the usual case, changes in place: taking it out and
         // putting it back moved the whole value twice and retained every field (half a pipelined update's CPU).
         if removed.isEmpty, staysAtOneWidth(after: change) {
-            let outcome = await applyHere(change, countsAsChange: countsAsChange, listingItems: listingItems(width))
+            let width = first.width
+            let outcome = await first.applyHere(
+                change, countsAsChange: countsAsChange, listingItems: listingItems(width))
             noteHeights(after: change.commands)
             return .one(WidthOutcome(width: width, from: width, diff: outcome.diff, anchor: outcome.anchor))
         }
@@ -124,11 +86,14 @@ extension Layout {
         var flags = jobs.map { $0.isExtra || listingItems($0.to) }
         let wanted = flags
         if jobs.count == 1 {
-            let outcome = await jobs[0].layout.applyHere(
+            var layout = jobs[0].layout
+            jobs[0].layout = .empty
+            let outcome = await layout.applyHere(
                 jobs[0].change, countsAsChange: countsAsChange, listingItems: flags[0])
-            jobs[0].layout.noteHeights(after: change.commands)
-            self = jobs[0].layout
-            return .one(WidthOutcome(width: width, from: jobs[0].from, diff: outcome.diff, anchor: outcome.anchor))
+            first = layout
+            noteHeights(after: change.commands)
+            return .one(
+                WidthOutcome(width: first.width, from: jobs[0].from, diff: outcome.diff, anchor: outcome.anchor))
         }
         // The widths that will share the first's placement are not placed: their state is let go before the first
         // changes (shared storage would make its first write copy each section whole), and derived after.
@@ -136,7 +101,7 @@ extension Layout {
         if !jobs.contains(where: \.isExtra), Self.widths(after: change.commands) == nil {
             // The column counts first: O(sections), where the heights may need a look at every item.
             shared = jobs.indices.dropFirst().filter { jobs[$0].layout.hasColumnCounts(of: jobs[0].layout) }
-            if !shared.isEmpty, !jobs[0].layout.allowsSharedPlacement(of: change.commands) { shared = [] }
+            if !shared.isEmpty, !allowsSharedPlacement(of: change.commands, on: jobs[0].layout) { shared = [] }
             for k in shared {
                 jobs[k].layout = .empty
                 flags[0] = flags[0] || wanted[k]
@@ -150,9 +115,9 @@ extension Layout {
             jobs[k].layout = .empty
             return slot
         }
-        var first = jobs[0].layout
+        var leader = jobs[0].layout
         jobs[0].layout = .empty
-        let firstChange = jobs[0].change
+        let leaderChange = jobs[0].change
         let results = await withTaskGroup(of: (Int, Layout, LayoutDiff, AnchorOutcome?).self) { group in
             for (k, slot) in zip(placed.dropFirst(), slots) {
                 let job = jobs[k].change
@@ -163,24 +128,22 @@ extension Layout {
                     return (k, layout, outcome.diff, outcome.anchor)
                 }
             }
-            let outcome = await first.applyHere(firstChange, countsAsChange: countsAsChange, listingItems: flags[0])
-            first.noteHeights(after: change.commands)
-            var all = [(0, first, outcome.diff, outcome.anchor)]
+            let outcome = await leader.applyHere(leaderChange, countsAsChange: countsAsChange, listingItems: flags[0])
+            var all = [(0, leader, outcome.diff, outcome.anchor)]
             for k in shared {
-                var layout = Self.sharing(first, atWidth: jobs[k].to)
-                layout.heightsIgnoreWidth = nil
+                let layout = Layout.sharing(leader, atWidth: jobs[k].to)
                 // Item frames only where they are wanted: the first may list them for another width.
                 all.append((k, layout, layout.remapped(outcome.diff, listingItems: wanted[k]), outcome.anchor))
             }
             for await part in group { all.append(part) }
-            first = .empty
+            leader = .empty
             return all.sorted { $0.0 < $1.0 }
         }
         let kept = jobs.filter { !$0.isExtra }.count
         var layouts = results.prefix(kept).map(\.1)
-        var primary = layouts.removeFirst()
-        primary.others = layouts
-        self = primary
+        first = layouts.removeFirst()
+        rest = layouts
+        noteHeights(after: change.commands)
         return .several(
             results.map { k, layout, diff, anchor in
                 WidthOutcome(width: layout.width, from: jobs[k].from, diff: diff, anchor: anchor)
@@ -205,12 +168,8 @@ extension Layout {
     /// followed by the removed widths of `removed` that the change takes away.
     private mutating func takeWidths(for change: ValidatedChange, removed: [Double]) -> [WidthJob] {
         // Moved out, never copied: a layout referenced from two places would copy each section it changes, whole.
-        var first = self
-        self = .empty
         var old = [Layout]()
-        old.reserveCapacity(1 + first.others.count)
-        var rest = first.others
-        first.others = []
+        old.reserveCapacity(1 + rest.count)
         old.append(first)
         first = .empty
         old.append(contentsOf: rest)
@@ -225,7 +184,7 @@ extension Layout {
         }
         let widths = old.map(\.width)
         // Which width is first may change: what the first knew of the heights is found again when needed.
-        for k in old.indices { old[k].heightsIgnoreWidth = nil }
+        heightsIgnoreWidth = nil
         var jobs: [WidthJob] = []
         for w in target {
             // A new width starts from the first width's layout, which several may share (and copy as they change).
@@ -241,15 +200,6 @@ extension Layout {
                     layout: old[k], change: change.setting(width: target[0]), to: target[0], from: w, isExtra: true))
         }
         return jobs
-    }
-
-    /// The widths `commands` leave when a configure among them sets widths; nil when they keep the layout's.
-    static func widths(after commands: [LayoutCommand]) -> [Double]? {
-        var result: [Double]?
-        for case .configureLayout(let patch) in commands {
-            if let widths = patch.resolvedWidths { result = widths }
-        }
-        return result
     }
 }
 

@@ -4,15 +4,15 @@ import WaterfallModel
 /// depends on the width (no aspect items), the column of every item and every y are the same at both, and a
 /// section stores only those (x and w are read from its geometry). Such a width is then not placed at all: it takes
 /// the first width's sections with its own geometry, and its diff is the first width's with x and w read at it.
-extension Layout {
+extension LayoutWidths {
     // MARK: Internal
 
-    /// Whether a change of `commands` to this layout (the first width, before it) leaves every height independent
-    /// of the width and every section's geometry as it is, so that widths with this one's column counts can share
+    /// Whether a change of `commands` to `leader` (the first width, before it) leaves every height independent of
+    /// the width and every section's geometry as it is, so that widths with the leader's column counts can share
     /// its placement.
     ///
     /// - Complexity: O(commands' items); O(items) once while `heightsIgnoreWidth` is unknown.
-    mutating func allowsSharedPlacement(of commands: [LayoutCommand]) -> Bool {
+    mutating func allowsSharedPlacement(of commands: [LayoutCommand], on leader: Layout) -> Bool {
         for command in commands {
             switch command {
             case .insertItems(_, _, let items):
@@ -26,7 +26,9 @@ extension Layout {
             }
         }
         if heightsIgnoreWidth == nil {
-            heightsIgnoreWidth = sections.allSatisfy { section in section.inputs.allSatisfy { $0.aspectWidth == 0 } }
+            heightsIgnoreWidth = leader.sections.allSatisfy { section in
+                section.inputs.allSatisfy { $0.aspectWidth == 0 }
+            }
         }
         return heightsIgnoreWidth == true
     }
@@ -56,6 +58,10 @@ extension Layout {
             heightsIgnoreWidth = nil
         }
     }
+}
+
+extension Layout {
+    // MARK: Internal
 
     /// Whether this layout (another width, before the change) has `leader`'s column count in every section.
     func hasColumnCounts(of leader: Layout) -> Bool {
