@@ -81,7 +81,7 @@ struct FramesStream {
                 cursor.take(UInt8(ascii: ",")), member(&cursor, "id"), let id = cursor.integer(),
                 cursor.take(UInt8(ascii: ",")), member(&cursor, "result"), cursor.take(UInt8(ascii: "{")),
                 member(&cursor, "seq"), let seq = cursor.integer(), cursor.take(UInt8(ascii: ",")),
-                member(&cursor, "contentSize"), let size = Self.size(&cursor), cursor.take(UInt8(ascii: ",")),
+                member(&cursor, "contentSize"), let size = QuickReply.size(&cursor), cursor.take(UInt8(ascii: ",")),
                 member(&cursor, "sections"), cursor.take(UInt8(ascii: "["))
             else { return false }
             (self.id, self.seq, contentSize) = (id, Int(seq), size)
@@ -108,7 +108,9 @@ struct FramesStream {
                 phase = .sections(first: false)
                 return true
             }
-            guard first || cursor.take(UInt8(ascii: ",")), let item = Self.item(&cursor) else { return false }
+            guard first || cursor.take(UInt8(ascii: ",")), let item = QuickReply.itemFrame(&cursor) else {
+                return false
+            }
             items.append(item)
             phase = .items(first: false)
         case .tail:
@@ -136,95 +138,78 @@ struct FramesStream {
             pinMaxY: head.pin?.value, footer: head.footer, screen: screen)
     }
 
+    private enum HeadMember { case section, origin, height, width, count, header, footer, items }
+    private static let headNames = MemberNames<HeadMember>([
+        "section": .section, "origin": .origin, "height": .height, "width": .width, "count": .count,
+        "header": .header, "footer": .footer, "items": .items,
+    ])
+
     /// A section's members up to its `items` array's `[`: `section`, `origin`, `height` or `width`, `count`, and a
     /// `header` and a `footer`, each once, in any order.
     private static func head(_ cursor: inout JSONCursor) -> Head? {
         guard cursor.take(UInt8(ascii: "{")) else { return nil }
         var head = Head()
+        var seen: UInt64 = 0
         while true {
-            guard let key = cursor.plainString(), cursor.take(UInt8(ascii: ":")) else { return nil }
+            guard let key = cursor.plainString(), cursor.take(UInt8(ascii: ":")),
+                let (index, member) = headNames.find(key), seen & (1 << index) == 0
+            else { return nil }
+            seen |= 1 << index
             let taken: Bool
-            switch Substring(decoding: key, as: UTF8.self) {
-            case "items": return cursor.take(UInt8(ascii: "[")) ? head : nil
-            case "section": taken = cursor.once(&head.section) { $0.integer().flatMap { Int(exactly: $0) } }
-            case "origin": taken = cursor.once(&head.origin) { $0.number() }
-            case "height", "width":
-                head.hasWidth = key.count == 5
-                taken = cursor.once(&head.height) { $0.number() }
-            case "count": taken = cursor.once(&head.count) { $0.integer().flatMap { Int(exactly: $0) } }
-            case "header":
-                guard head.header == nil, let (rect, pin) = Self.rect(&cursor, pins: true) else { return nil }
+            switch member {
+            case .items: return cursor.take(UInt8(ascii: "[")) ? head : nil
+            case .section:
+                head.section = cursor.integer().map { Int($0) }
+                taken = head.section != nil
+            case .origin:
+                head.origin = cursor.number()
+                taken = head.origin != nil
+            case .height, .width:
+                // One of the two: the general reader takes `height` when both come.
+                guard head.height == nil else { return nil }
+                head.hasWidth = member == .width
+                head.height = cursor.number()
+                taken = head.height != nil
+            case .count:
+                head.count = cursor.integer().map { Int($0) }
+                taken = head.count != nil
+            case .header:
+                guard let (rect, pin) = rect(&cursor) else { return nil }
                 (head.header, head.pin) = (rect, pin)
                 taken = true
-            case "footer":
-                guard head.footer == nil, let (rect, pin) = Self.rect(&cursor, pins: false), pin == nil else {
-                    return nil
-                }
+            case .footer:
+                guard let (rect, pin) = rect(&cursor), pin == nil else { return nil }
                 head.footer = rect
                 taken = true
-            default: return nil
             }
             guard taken, cursor.take(UInt8(ascii: ",")) else { return nil }
         }
     }
 
-    /// `{"w", "h"}`.
-    private static func size(_ cursor: inout JSONCursor) -> Size? {
-        var w: Double?
-        var h: Double?
-        let read = cursor.object { key, cursor in
-            if JSONCursor.bytes(key, are: "w") { return cursor.once(&w) { $0.number() } }
-            if JSONCursor.bytes(key, are: "h") { return cursor.once(&h) { $0.number() } }
-            return false
-        }
-        guard read, let w, let h else { return nil }
-        return Size(width: w, height: h)
-    }
+    private enum RectMember { case x, y, w, h, pinMaxY, pinMaxX, pinMinX }
+    private static let rectNames = MemberNames<RectMember>([
+        "x": .x, "y": .y, "w": .w, "h": .h, "pinMaxY": .pinMaxY, "pinMaxX": .pinMaxX, "pinMinX": .pinMinX,
+    ])
 
-    /// `{"x", "y", "w", "h"}`, and with `pins` one of `pinMaxY`, `pinMaxX`, `pinMinX`.
-    private static func rect(_ cursor: inout JSONCursor, pins: Bool) -> (Rect, (key: PinKey, value: Double)?)? {
+    /// `{"x", "y", "w", "h"}`, and at most one of `pinMaxY`, `pinMaxX`, `pinMinX` (the general reader's choice
+    /// among several is not repeated here).
+    private static func rect(_ cursor: inout JSONCursor) -> (Rect, (key: PinKey, value: Double)?)? {
         var values: (x: Double?, y: Double?, w: Double?, h: Double?) = (nil, nil, nil, nil)
         var pin: (key: PinKey, value: Double)?
-        let read = cursor.object { key, cursor in
-            switch Substring(decoding: key, as: UTF8.self) {
-            case "x": return cursor.once(&values.x) { $0.number() }
-            case "y": return cursor.once(&values.y) { $0.number() }
-            case "w": return cursor.once(&values.w) { $0.number() }
-            case "h": return cursor.once(&values.h) { $0.number() }
-            case "pinMaxY", "pinMaxX", "pinMinX":
-                // One pin only: the general reader's choice among several is not repeated here.
-                guard pins, pin == nil, let value = cursor.number() else { return false }
-                let name = Substring(decoding: key, as: UTF8.self)
-                pin = (name == "pinMaxY" ? .maxY : name == "pinMaxX" ? .maxX : .minX, value)
-                return true
-            default: return false
+        let read = cursor.object(rectNames) { member, cursor in
+            guard let value = cursor.number() else { return false }
+            switch member {
+            case .x: values.x = value
+            case .y: values.y = value
+            case .w: values.w = value
+            case .h: values.h = value
+            case .pinMaxY, .pinMaxX, .pinMinX:
+                guard pin == nil else { return false }
+                pin = (member == .pinMaxY ? .maxY : member == .pinMaxX ? .maxX : .minX, value)
             }
+            return true
         }
         guard read, let x = values.x, let y = values.y, let w = values.w, let h = values.h else { return nil }
         return (Rect(x: x, y: y, width: w, height: h), pin)
-    }
-
-    /// An item frame: `{"i", "x", "y", "w", "h", "id"?}`.
-    private static func item(_ cursor: inout JSONCursor) -> ItemFrame? {
-        var index: Int64?
-        var values: (x: Double?, y: Double?, w: Double?, h: Double?) = (nil, nil, nil, nil)
-        var id: String?
-        let read = cursor.object { key, cursor in
-            guard key.count == 1 || key.count == 2 else { return false }
-            switch (key[0], key.count) {
-            case (UInt8(ascii: "i"), 1): return cursor.once(&index) { $0.integer() }
-            case (UInt8(ascii: "x"), 1): return cursor.once(&values.x) { $0.number() }
-            case (UInt8(ascii: "y"), 1): return cursor.once(&values.y) { $0.number() }
-            case (UInt8(ascii: "w"), 1): return cursor.once(&values.w) { $0.number() }
-            case (UInt8(ascii: "h"), 1): return cursor.once(&values.h) { $0.number() }
-            case (UInt8(ascii: "i"), 2) where key[1] == UInt8(ascii: "d"):
-                return cursor.once(&id) { $0.plainString().map { String(decoding: $0, as: UTF8.self) } }
-            default: return false
-            }
-        }
-        guard read, let index = index.flatMap({ Int(exactly: $0) }), let x = values.x, let y = values.y,
-            let w = values.w, let h = values.h
-        else { return nil }
-        return ItemFrame(index: index, frame: Rect(x: x, y: y, width: w, height: h), id: id)
     }
 }

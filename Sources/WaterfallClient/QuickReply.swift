@@ -36,7 +36,7 @@ enum QuickReply {
     private enum Result { case seq, contentSize, diff }
     private enum Extent { case w, h }
     private enum Entry { case section, origin, height, count, dy, isNew, items }
-    private enum Frame { case i, x, y, w, h }
+    private enum Frame { case i, x, y, w, h, id }
 
     private static let envelope = MemberNames<Envelope>(["id": .id, "result": .result, "jsonrpc": .jsonrpc])
     private static let resultNames = MemberNames<Result>(["seq": .seq, "contentSize": .contentSize, "diff": .diff])
@@ -46,7 +46,7 @@ enum QuickReply {
         "section": .section, "origin": .origin, "height": .height, "count": .count, "dy": .dy, "new": .isNew,
         "items": .items,
     ])
-    private static let frame = MemberNames<Frame>(["i": .i, "x": .x, "y": .y, "w": .w, "h": .h])
+    private static let frame = MemberNames<Frame>(["i": .i, "x": .x, "y": .y, "w": .w, "h": .h, "id": .id])
 
     private static func result(_ c: inout JSONCursor) -> MutationResult? {
         var seq: Int?
@@ -63,7 +63,8 @@ enum QuickReply {
         return MutationResult(seq: seq, contentSize: size, diff: diff)
     }
 
-    private static func size(_ c: inout JSONCursor) -> Size? {
+    /// `{"w", "h"}`.
+    static func size(_ c: inout JSONCursor) -> Size? {
         var width: Double?
         var height: Double?
         let read = c.object(extent) { member, c in
@@ -116,34 +117,45 @@ enum QuickReply {
             items: items ?? [])
     }
 
-    /// An array of `{"i", "x", "y", "w", "h"}`.
+    /// An array of `{"i", "x", "y", "w", "h"}`; a frame with an `id` is left to the general path.
     private static func items(_ c: inout JSONCursor) -> [ItemFrame]? {
         var frames: [ItemFrame] = []
         let read = c.array { c in
-            var index: Int?
-            var x: Double?
-            var y: Double?
-            var w: Double?
-            var h: Double?
-            let read = c.object(frame) { member, c in
-                if member == .i {
-                    index = c.integer().map { Int($0) }
-                    return index != nil
-                }
-                let value = c.number()
-                switch member {
-                case .i: break
-                case .x: x = value
-                case .y: y = value
-                case .w: w = value
-                case .h: h = value
-                }
-                return value != nil
-            }
-            guard read, let index, let x, let y, let w, let h else { return false }
-            frames.append(ItemFrame(index: index, frame: Rect(x: x, y: y, width: w, height: h)))
+            guard let frame = itemFrame(&c), frame.id == nil else { return false }
+            frames.append(frame)
             return true
         }
         return read ? frames : nil
+    }
+
+    /// An item frame, `{"i", "x", "y", "w", "h", "id"?}`, its `id` a plain string.
+    static func itemFrame(_ c: inout JSONCursor) -> ItemFrame? {
+        var index: Int?
+        var x: Double?
+        var y: Double?
+        var w: Double?
+        var h: Double?
+        var id: String?
+        let read = c.object(frame) { member, c in
+            switch member {
+            case .i:
+                index = c.integer().map { Int($0) }
+                return index != nil
+            case .id:
+                id = c.plainString().map { String(decoding: $0, as: UTF8.self) }
+                return id != nil
+            case .x, .y, .w, .h:
+                let value = c.number()
+                switch member {
+                case .x: x = value
+                case .y: y = value
+                case .w: w = value
+                default: h = value
+                }
+                return value != nil
+            }
+        }
+        guard read, let index, let x, let y, let w, let h else { return nil }
+        return ItemFrame(index: index, frame: Rect(x: x, y: y, width: w, height: h), id: id)
     }
 }
