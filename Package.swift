@@ -8,9 +8,10 @@ let strict: [SwiftSetting] = [
 /// The daemon's modules: a nonisolated async function runs on its caller's executor (SE-0461), so that a change
 /// made inside a layout's actor stays on it instead of leaving it and coming back for every async call of the engine
 /// and the visit (several task switches per one-item update). Work meant to run apart runs in tasks of its own.
-let server = strict + [
-    .enableUpcomingFeature("NonisolatedNonsendingByDefault")
-]
+let server =
+    strict + [
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault")
+    ]
 
 let package = Package(
     name: "waterfall",
@@ -66,12 +67,19 @@ let package = Package(
             exclude: ["Peers"],
             swiftSettings: strict
         ),
-        // Shared by tests and the benchmark: the reference layout, a seeded RNG, a socket client.
+        // Shared by tests and the benchmark: the reference layout, a seeded RNG, a socket client, a spawned daemon.
         .target(
             name: "WaterfallTestSupport",
             dependencies: [
                 "WaterfallLayout", "WaterfallJSON", "WaterfallWire", "WaterfallProtocol", "WaterfallClient",
             ],
+            swiftSettings: strict
+        ),
+        // The daemon in the test's own process, for the integration tests (apart, so that the unit tests do not see
+        // the server's modules).
+        .target(
+            name: "WaterfallServerTestSupport",
+            dependencies: ["WaterfallServer", "WaterfallTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -113,12 +121,21 @@ let package = Package(
         // so run serially.
         .testTarget(
             name: "WaterfallServerTests",
-            dependencies: ["WaterfallServer", "WaterfallTestSupport"],
+            dependencies: ["WaterfallServer", "WaterfallServerTestSupport", "WaterfallTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "WaterfallClientTests",
-            dependencies: ["WaterfallClient", "WaterfallCommandLine", "WaterfallServer", "WaterfallTestSupport"],
+            dependencies: ["WaterfallClient", "WaterfallServer", "WaterfallServerTestSupport", "WaterfallTestSupport"],
+            swiftSettings: strict
+        ),
+        // waterfallctl against a daemon: its commands in-process, the built executables, completion scripts in their
+        // shells, the README's tutorial.
+        .testTarget(
+            name: "WaterfallCtlTests",
+            dependencies: [
+                "WaterfallClient", "WaterfallCommandLine", "WaterfallServerTestSupport", "WaterfallTestSupport",
+            ],
             swiftSettings: strict
         ),
     ],

@@ -1,11 +1,12 @@
 import Testing
 import WaterfallClient
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 /// The benchmark's long feed through the daemon, at a size a test affords: what the viewport scenario measures must
 /// be what the Diffs article's scoped diffs promise.
-@Suite struct BulkFeedTests {
+@Suite(.tags(.server)) struct BulkFeedTests {
     /// A new height in the middle of the feed with a viewport around that item: the scoped result lists the item and
     /// every item of the viewport whose frame moved.
     @Test func aViewportAroundTheChangedItemListsItAndWhatMovedInView() async throws {

@@ -10,7 +10,8 @@ import WaterfallTestSupport
 /// Runs with `chromium` on PATH (`.ci/run` installs it) or the binary `WATERFALL_CHROMIUM` names, e.g.
 /// `swift test --filter ChromiumOracleTests`. Values are whole points, so the
 /// browser's layout units (1/64 px) hold them exactly.
-@Suite(.serialized, .enabled(if: Chromium.path != nil, "no chromium on PATH (or WATERFALL_CHROMIUM=0)"))
+@Suite(
+    .tags(.browser), .serialized, .enabled(if: Chromium.path != nil, "no chromium on PATH (or WATERFALL_CHROMIUM=0)"))
 struct ChromiumOracleTests {
     /// One section as both sides see it.
     struct Section {

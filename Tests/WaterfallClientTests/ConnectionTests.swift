@@ -1,11 +1,12 @@
 import Testing
 import WaterfallClient
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallWire
 
 /// The connection's sending: requests made while replies are being read leave from the reading thread, as far as
 /// the socket takes them; when it is full the writer's queue sends the rest, and everything after, in order.
-@Suite struct ConnectionTests {
+@Suite(.tags(.server)) struct ConnectionTests {
     /// 64 calls in flight of 4,000 items each (about 2.5 MB of requests, many times a socket's buffer), then calls
     /// made while those replies come: every call gets its own reply, and the items arrive in the order sent.
     @Test func requestsLargerThanTheSocketBufferArriveWholeAndInOrder() async throws {
@@ -43,7 +44,7 @@ import WaterfallWire
 
 /// `layout.get` replies of many reads, which the client reads into frames as they come (`FramesStream`): the frames
 /// are those the general path reads from the whole reply, on both axes, with calls made meanwhile answered in turn.
-@Suite struct StreamedFramesTests {
+@Suite(.tags(.server)) struct StreamedFramesTests {
     @Test(arguments: [Axis.vertical, .horizontal])
     func framesReadAsTheReplyComesAreThoseOfTheWholeReply(axis: Axis) async throws {
         try await InProcessDaemon.with { daemon in

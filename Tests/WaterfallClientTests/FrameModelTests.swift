@@ -1,9 +1,10 @@
 import Testing
 import WaterfallClient
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
-@Suite struct FrameModelTests {
+@Suite(.tags(.server)) struct FrameModelTests {
     /// Three sections of one item each, 100 points apart.
     static func threeSections() -> FrameModel {
         FrameModel(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WaterfallClient
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 /// The photo feed example (`Examples/photo-feed`) run with Node.js against an in-process daemon and driven in
@@ -9,7 +10,9 @@ import WaterfallTestSupport
 /// photos, the script's handover and five appended pages add up to no layout shift (the Layout Instability API's
 /// `layout-shift` entries, summed as Core Web Vitals' CLS sums them), and no first-page box moves at the handover
 /// by more than the stylesheet's tolerance. One frame moves a box on purpose, and its shift must be seen.
-@Suite(.serialized, .enabled(if: Node.path != nil && Chromium.path != nil, "needs node and chromium on PATH"))
+@Suite(
+    .tags(.server, .browser, .tool), .serialized,
+    .enabled(if: Node.path != nil && Chromium.path != nil, "needs node and chromium on PATH"))
 struct PhotoFeedExampleTests {
     struct Run: Decodable {
         var width: Double

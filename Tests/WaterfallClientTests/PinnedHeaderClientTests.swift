@@ -1,15 +1,15 @@
 import Testing
-import WaterfallCommandLine
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallServerTestSupport
 import WaterfallWire
 
 @testable import WaterfallClient
 
 /// Pinned headers on the client's side: `pinMaxY` and `pinned` read from replies, and a `FrameModel` that keeps
 /// each pinned header's range through diffs.
-@Suite struct PinnedHeaderClientTests {
+@Suite(.tags(.server)) struct PinnedHeaderClientTests {
     /// Geometry.md's pinned example: two sections, headers of 40 pinned by the defaults.
     static let spec = LayoutSpec(
         width: 300, defaults: SectionProperties(headerHeight: 40, pinHeader: true),
@@ -126,39 +126,6 @@ import WaterfallWire
             // The new section 0: header 40, item to 45, pinMaxY 5. The first section's new item goes to column 1 at
             // 110 and ends at 180: pinMaxY 180 + 10 − 40 = 150, moved down by 45. The last is unpinned.
             #expect(fresh.sections.map(\.pinMaxY) == [5, 195, nil])
-        }
-    }
-
-    /// `waterfallctl get` names a pinned header's pinMaxY, and `query` a pinned header, in the ID column.
-    @Test func waterfallctlShowsPins() async throws {
-        try await InProcessDaemon.with { daemon in
-            let client = try await WaterfallClient.connect(to: daemon.path)
-            _ = try await client.createLayout("pins", Self.spec)
-            let get = await WaterfallCtlTests.run(["get", "pins"], socket: daemon.path)
-            #expect(
-                get.out == """
-                    # seq 1, content 300 × 240
-                    KIND     SECTION  I    X    Y    W    H  ID
-                    section        0  -    0    0  300  150  2 items
-                    header         0  -    0    0  300   40  pinMaxY 110
-                    item           0  0    0   40  145  100
-                    item           0  1  155   40  145   60
-                    section        1  -    0  150  300   90  1 item
-                    header         1  -    0  150  300   40  pinMaxY 200
-                    item           1  0    0  190  145   50
-
-                    """)
-            let query = await WaterfallCtlTests.run(["query", "pins", "--rect", "0,120,300,100"], socket: daemon.path)
-            #expect(
-                query.out == """
-                    # seq 1, content 300 × 240
-                    KIND    SECTION  I  X    Y    W    H  ID
-                    header        0  -  0  110  300   40  pinned
-                    item          0  0  0   40  145  100
-                    header        1  -  0  150  300   40
-                    item          1  0  0  190  145   50
-
-                    """)
         }
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import WaterfallClient
 import WaterfallLayout
+import WaterfallServerTestSupport
 
 /// `updateItems(pipelining:)`: many requests written as the window allows, their replies decoded into one buffer.
-@Suite struct PipelineTests {
+@Suite(.tags(.server)) struct PipelineTests {
     static let spec = LayoutSpec(
         width: 300, defaults: SectionProperties(columns: 3),
         sections: [SectionSpec(items: (0..<50).map { Item(height: Double(20 + $0 % 7)) })])

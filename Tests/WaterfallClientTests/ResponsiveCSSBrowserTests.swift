@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WaterfallClient
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 /// `layout.css` in a real browser: seeded random feeds (fixed heights, aspect sizes, spans, headers, footers,
@@ -9,7 +10,9 @@ import WaterfallTestSupport
 /// daemon, and one page holds a container per feed and width: random widths of the range, and both sides of every
 /// piece's start, 1/64 px apart. Every element's box (relative to its container) must be the frame of a fresh
 /// `layout.create` at that width within 0.05 px, and the container's height the content height.
-@Suite(.serialized, .enabled(if: Chromium.path != nil, "no chromium on PATH (or WATERFALL_CHROMIUM=0)"))
+@Suite(
+    .tags(.server, .browser), .serialized,
+    .enabled(if: Chromium.path != nil, "no chromium on PATH (or WATERFALL_CHROMIUM=0)"))
 struct ResponsiveCSSBrowserTests {
     @Test func everyBoxIsTheDaemonsFrameAtEveryWidth() async throws {
         let (worst, boxes, count) = try await InProcessDaemon.with { daemon in

@@ -1,6 +1,7 @@
 import Testing
 import WaterfallClient
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 /// Scoped diffs and subscriptions through the socket of a real (durable) daemon, on seeded random changes with
@@ -9,7 +10,7 @@ import WaterfallTestSupport
 /// (`moveViewport`, sent while the writer's changes are in flight). After every step, each model's elements equal a
 /// fresh `query` of its viewport, and each subscription has received every change's event exactly once, in order,
 /// across all its viewport moves.
-@Suite struct ScopedSubscriptionTests {
+@Suite(.tags(.server)) struct ScopedSubscriptionTests {
     @Test(.timeLimit(.minutes(3)), arguments: 0..<8 as Range<UInt64>)
     func randomChangesKeepEveryWindowEqualToAQuery(seed: UInt64) async throws {
         try await InProcessDaemon.with { daemon in

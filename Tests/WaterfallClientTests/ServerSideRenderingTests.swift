@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import WaterfallClient
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 /// The server-side rendering example (`Examples/render-feed.mjs`, shown in the ServerSideRendering article) run
 /// with Node.js against the daemon; its page is then checked in Chromium as the `layout.css` browser test checks
 /// its own. Skipped without `node` on `PATH` (CI installs it).
-@Suite(.serialized, .enabled(if: Node.path != nil, "needs node on PATH"))
+@Suite(.tags(.server, .browser, .tool), .serialized, .enabled(if: Node.path != nil, "needs node on PATH"))
 struct ServerSideRenderingTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path

@@ -2,13 +2,16 @@ import Foundation
 import Testing
 import WaterfallClient
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 /// What `layout.css` costs the browser: in one Chromium page load, inserting the photo feed's first 100 items
 /// with the stylesheet (inserted with them) and forcing style and layout, against the same elements at fixed
 /// inline positions at one width, in alternating rounds; the ratio of the means of the middle rounds is printed.
 /// Timers in a page tick in 0.1 ms and the machine is shared, so only a generous bound is asserted.
-@Suite(.serialized, .enabled(if: Chromium.path != nil, "no chromium on PATH (or WATERFALL_CHROMIUM=0)"))
+@Suite(
+    .tags(.server, .browser), .serialized,
+    .enabled(if: Chromium.path != nil, "no chromium on PATH (or WATERFALL_CHROMIUM=0)"))
 struct StylesheetCostBrowserTests {
     @Test func theFirstPageCostsLittleMoreThanFixedPositions() async throws {
         let (sheet, frames) = try await InProcessDaemon.with { daemon in

@@ -4,9 +4,10 @@ import WaterfallClient
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallServerTestSupport
 import WaterfallWire
 
-@Suite struct WaterfallClientTests {
+@Suite(.tags(.server)) struct WaterfallClientTests {
     static let spec = LayoutSpec(
         width: 375, scale: 0, direction: .ltr, minContentHeight: 0,
         defaults: {

@@ -2,10 +2,11 @@ import Testing
 import WaterfallClient
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallServerTestSupport
 
 /// The client's `width` and `widths`: a layout laid out at several widths (the Widths article's feed at 375 and
 /// 820), read and changed at the width each call names.
-@Suite struct WidthsClientTests {
+@Suite(.tags(.server)) struct WidthsClientTests {
     /// One section of four items, columns at least 180 wide: two at 375, four at 820.
     static var spec: LayoutSpec {
         var defaults = SectionProperties()

@@ -1,5 +1,6 @@
 import Testing
 import WaterfallJSON
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 @testable import WaterfallServer
@@ -9,14 +10,14 @@ import WaterfallTestSupport
 ///
 /// `MethodTests.feed` is 310 wide: two columns of 150, items 100 (column 0, y 0), 50 (column 1, y 0) and 70
 /// (column 1, y 60).
-@Suite struct AnchorWireTests {
+@Suite(.tags(.server)) struct AnchorWireTests {
     /// Item 20 inserted at the top: [20, 100, 50, 70] puts the 70 at y 90 in column 0, as item 3.
     static let insert: JSONValue = [
         "layout": "feed", "section": 0, "at": 0, "items": [["h": 20]], "anchor": ["section": 0, "i": 2],
     ]
 
     @Test func theResultAndTheEventSayWhereTheAnchorWent() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let writer = try fixture.connect()
         let watcher = try fixture.connect()
         try await writer.result("layout.create", MethodTests.feed)
@@ -48,7 +49,7 @@ import WaterfallTestSupport
     }
 
     @Test func anAnchorThatIsNotThereChangesNothing() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let writer = try fixture.connect()
         let watcher = try fixture.connect()
         try await writer.result("layout.create", MethodTests.feed)
@@ -75,7 +76,7 @@ import WaterfallTestSupport
 
     /// A request without an anchor gets the reply of one with an anchor, byte for byte, less the anchor member.
     @Test func withoutAnAnchorTheReplyIsUnchanged() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         for name in ["a", "b"] {
             try await client.result("layout.create", MethodTests.feed.setting("layout", .string(name)))
@@ -97,7 +98,7 @@ import WaterfallTestSupport
     @Test func aRestartReplaysAnchoredChanges() async throws {
         let state = try makeTemporaryDirectory()
         defer { removeDirectory(state) }
-        let first = try await ServiceServer.start { $0.stateDirectory = state }
+        let first = try await InProcessDaemon.start { $0.stateDirectory = state }
         let client = try first.connect()
         try await client.result("layout.create", MethodTests.feed)
         try await client.result("items.insert", Self.insert)
@@ -108,7 +109,7 @@ import WaterfallTestSupport
         let frames = try await client.snapshot("feed")
         let export = try await client.result("layout.export", ["layout": "feed"])
         await first.stop()
-        let second = try await ServiceServer.start { $0.stateDirectory = state }
+        let second = try await InProcessDaemon.start { $0.stateDirectory = state }
         let again = try second.connect()
         #expect(try await again.snapshot("feed") == frames)
         #expect(try await again.result("layout.export", ["layout": "feed"]) == export)

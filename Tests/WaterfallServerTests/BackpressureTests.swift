@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// Replies are produced as the client drains them: a client that reads gets replies of any size and is never
 /// closed, and the daemon holds a few chunks of a large reply, not the whole of it; work for a client that left
 /// stops at once. Run against the built daemon, whose memory and CPU time /proc shows apart from the test's.
-@Suite(.serialized) struct BackpressureTests {
+@Suite(.tags(.process), .serialized) struct BackpressureTests {
     /// A million items: a `layout.get` of all of them is a reply of about 48 MB.
     static let items = 1_000_000
 

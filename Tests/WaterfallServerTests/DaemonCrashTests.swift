@@ -9,7 +9,7 @@ import WaterfallTestSupport
 /// The built `waterfalld` under each fsync setting, killed with SIGKILL at random moments while a client pipelines
 /// random valid changes: after every restart on the same directory the layout's seq is at least the last one
 /// acknowledged, and its frames are those of a fresh layout built from the same first changes.
-@Suite struct DaemonCrashTests {
+@Suite(.tags(.process)) struct DaemonCrashTests {
     /// The changes sent so far, in order, and what the daemon acknowledged; used by one round's writer at a time.
     final class Writer: @unchecked Sendable {
         var reference: LayoutWidths

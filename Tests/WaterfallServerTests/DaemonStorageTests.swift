@@ -9,7 +9,7 @@ import WaterfallTestSupport
 
 /// Durability through the built daemon, as an operator meets it: signals while a large state is recovered,
 /// damage and `--repair`, a full disk, with every figure read back over the socket.
-@Suite struct DaemonStorageTests {
+@Suite(.tags(.process)) struct DaemonStorageTests {
     /// SIGHUP while the daemon recovers is ignored (by default it would kill it) and SIGTERM stops it at once with
     /// status 0, before it listens; the state is intact for the next start.
     @Test func signalsDuringALongRecovery() async throws {

@@ -10,7 +10,7 @@ import WaterfallTestSupport
 /// 50 ms; none of those pings is refused or waits more than 2 s, and the daemon never dies. Killed with SIGKILL and
 /// restarted under the same limit, it has every layout back at its acknowledged seq, in a state directory that
 /// follows what it holds.
-@Suite(.serialized) struct DescriptorLimitTests {
+@Suite(.tags(.process), .serialized) struct DescriptorLimitTests {
     static let layouts = 10_000
     static let limit = 128
 

@@ -2,6 +2,7 @@ import Testing
 import WaterfallClient
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 @testable import WaterfallServer
@@ -10,13 +11,13 @@ import WaterfallTestSupport
 /// indices, adds `dy` and overwrites the listed items holds exactly the frames of a fresh `layout.get`.
 // Serialized: its cases are CPU-bound, and run side by side they would hold every thread of the cooperative
 // pool (two here) for seconds, starving the socket tests that run meanwhile.
-@Suite(.serialized) struct DiffContractTests {
+@Suite(.tags(.server), .serialized) struct DiffContractTests {
     static let seeds: [UInt64] = [1, 2, 0xD1FF]
 
     @Test(arguments: seeds)
     func aClientReplayingDiffsHoldsTheFrames(seed: UInt64) async throws {
         let steps = Environment.integer("WATERFALL_DIFF_STEPS") ?? 100
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         let watcher = try fixture.connect()
         var random = RandomCommands(seed: seed, maxItems: 30)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaterfallServerTestSupport
 
 @testable import WaterfallServer
 
@@ -7,7 +8,7 @@ import Testing
 ///
 /// Each article is one session on one daemon, its examples in order (an example with a `config` mark gets a
 /// daemon of its own). See ``DocumentationArticle`` for the notation.
-@Suite struct DocumentationExampleTests {
+@Suite(.tags(.server)) struct DocumentationExampleTests {
     @Test(
         "Every example gets the documented replies, byte for byte",
         arguments: DocumentationArticle.all.filter {
@@ -205,7 +206,7 @@ import Testing
 
 /// A daemon for the examples of one article (or one configured example) and its named connections.
 private final class ExampleSession: @unchecked Sendable {
-    let server: ServiceServer
+    let server: InProcessDaemon
     private var connections: [String: TestClient] = [:]
     /// Connections the daemon has closed (an example read their end).
     private var closed: Set<String> = []
@@ -213,7 +214,7 @@ private final class ExampleSession: @unchecked Sendable {
     /// Starts a daemon with the built-in defaults, or with `config`, the text of a config file.
     init(config: String?) async throws {
         let parsed = try config.map { try Config.parse(Data($0.utf8)) }
-        server = try await ServiceServer.start { config in
+        server = try await InProcessDaemon.start { config in
             guard let parsed else { return }
             let socket = config.socket
             let state = config.stateDirectory

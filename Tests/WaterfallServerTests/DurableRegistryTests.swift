@@ -9,7 +9,7 @@ import WaterfallWire
 
 /// A registry over a `DurableStore`: a change that cannot be made durable is refused with `storage` and changes
 /// nothing, in memory or on disk, and the daemon goes on once the disk recovers.
-@Suite struct DurableRegistryTests {
+@Suite(.tags(.disk)) struct DurableRegistryTests {
     let limits = RequestLimits(Config())
 
     func creation(_ name: String) -> LayoutCreateRequest {

@@ -3,7 +3,7 @@ import Testing
 @testable import WaterfallServer
 
 /// Sessions driven without a socket, through `EmbeddedConnection`: the transport's rules as the daemon applies them.
-@Suite struct EmbeddedConnectionTests {
+@Suite(.tags(.server)) struct EmbeddedConnectionTests {
     @Test func theServiceAnswersAPipelinedReadInOrder() async throws {
         let service = LayoutService(config: Config(), logger: Logger(level: .error) { _ in }, transport: .init())
         let connection = EmbeddedConnection()

@@ -6,7 +6,9 @@ import WaterfallTestSupport
 @testable import WaterfallServer
 
 /// The built binary, driven with socat as users will; skipped only when the binary was not built.
-@Suite(.enabled(if: DaemonProcess.builtDaemon != nil, "waterfalld is not built next to the test bundle"))
+@Suite(
+    .tags(.process, .tool),
+    .enabled(if: DaemonProcess.builtDaemon != nil, "waterfalld is not built next to the test bundle"))
 struct EndToEndTests {
     private var daemon: String { DaemonProcess.builtDaemon ?? "" }
 

@@ -1,5 +1,6 @@
 import Testing
 import WaterfallJSON
+import WaterfallServerTestSupport
 
 @testable import WaterfallServer
 
@@ -9,7 +10,7 @@ import WaterfallJSON
 /// stops (the transport closes connections then, so a client cannot reach it on purpose); `forbidden` is the
 /// transport's, covered by `ServerTests.refusesAForbiddenPeerWithOneLine` and
 /// `ServerTests.allowsConfiguredUsersAndGroups`; the `limit` on connections by `ServerTests.refusesConnectionsOverTheLimit`.
-@Suite struct ErrorKindTests {
+@Suite(.tags(.server)) struct ErrorKindTests {
     /// A request line the daemon refuses before it reaches a method: its reply, and the error it carries.
     struct RawCase: Sendable, CustomTestStringConvertible {
         var line: [UInt8]
@@ -58,7 +59,7 @@ import WaterfallJSON
 
     @Test(arguments: rawCases)
     func refusesARequestLine(_ c: RawCase) async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -199,7 +200,7 @@ import WaterfallJSON
 
     @Test(arguments: cases)
     func refusesAndChangesNothing(_ c: Case) async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -213,7 +214,7 @@ import WaterfallJSON
     }
 
     @Test func answersAnOverlongLineWithTooLargeAndAppliesNothing() async throws {
-        let fixture = try await ServiceServer.start { $0.maxLineBytes = 300 }
+        let fixture = try await InProcessDaemon.start { $0.maxLineBytes = 300 }
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -232,7 +233,7 @@ import WaterfallJSON
     }
 
     @Test func refusesLayoutsOverTheLimit() async throws {
-        let fixture = try await ServiceServer.start { $0.maxLayouts = 2 }
+        let fixture = try await InProcessDaemon.start { $0.maxLayouts = 2 }
         let client = try fixture.connect()
         try await client.result("layout.create", ["layout": "a", "width": 1])
         try await client.result("layout.create", ["layout": "b", "width": 1])
@@ -249,7 +250,7 @@ import WaterfallJSON
     }
 
     @Test func refusesItemsOverTheLayoutLimit() async throws {
-        let fixture = try await ServiceServer.start { $0.maxItemsPerLayout = 5 }
+        let fixture = try await InProcessDaemon.start { $0.maxItemsPerLayout = 5 }
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -270,7 +271,7 @@ import WaterfallJSON
 
     /// The budget counts items, sections and columns: "feed" weighs 3 items + 1 section + 2 columns = 6.
     @Test func refusesItemsOverTheDaemonLimitAndReleasesThemOnDrop() async throws {
-        let fixture = try await ServiceServer.start { $0.maxTotalItems = 8 }
+        let fixture = try await InProcessDaemon.start { $0.maxTotalItems = 8 }
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -313,7 +314,7 @@ import WaterfallJSON
     }
 
     @Test func refusesABatchOverTheLimit() async throws {
-        let fixture = try await ServiceServer.start { $0.maxBatchOps = 2 }
+        let fixture = try await InProcessDaemon.start { $0.maxBatchOps = 2 }
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -327,7 +328,7 @@ import WaterfallJSON
     }
 
     @Test func refusesSectionsAndColumnsOverTheLimit() async throws {
-        let fixture = try await ServiceServer.start {
+        let fixture = try await InProcessDaemon.start {
             $0.maxSectionsPerLayout = 2
             $0.maxColumns = 4
         }

@@ -6,7 +6,7 @@ import Testing
 
 /// The event loop on a socket pair: a handler is called while its interest is on and not while it is off, again
 /// while data is left unread (level-triggered), not at all once cancelled, and its cancellation is reported once.
-@Suite struct EventLoopTests {
+@Suite(.tags(.server)) struct EventLoopTests {
     @Test func readingIsReportedOnlyWhileWatched() async throws {
         let pair = try SocketPair()
         let handler = RecordingHandler(fd: pair.near)

@@ -1,16 +1,17 @@
 import Testing
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 @testable import WaterfallServer
 
 /// `layout.export` gives a layout's inputs in the shape of `layout.create`'s params: creating them under another
 /// name rebuilds the same frames, whatever properties and changes the layout has had.
-@Suite struct ExportTests {
+@Suite(.tags(.server)) struct ExportTests {
     @Test(arguments: 0..<6)
     func anExportCreatesTheSameFrames(seed: Int) async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         var random = RandomCommands(seed: UInt64(seed), maxItems: 40)
         let spec = LayoutSpec(
@@ -48,7 +49,7 @@ import WaterfallTestSupport
     /// `tieBreak` and `pinHeader` come out of an export as they went in, in the defaults and in sections, and a
     /// `null` reset takes them out.
     @Test func anExportKeepsTieBreakAndPinHeader() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         let spec = LayoutSpec(
             width: 300, defaults: SectionProperties(tieBreak: .cursor),

@@ -1,5 +1,6 @@
 import Testing
 import WaterfallJSON
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 @testable import WaterfallServer
@@ -7,7 +8,7 @@ import WaterfallTestSupport
 /// Horizontal feeds through the daemon, durable and `--ephemeral` (their code paths differ): what a horizontal
 /// layout refuses is `bad_params` naming the field and the value and changes nothing, a scoped subscription's
 /// events are in `{x, w}` and `dx`, and the layout comes back horizontal from `layout.export`.
-@Suite struct HorizontalWireTests {
+@Suite(.tags(.server)) struct HorizontalWireTests {
     /// Two rows 95 high: items 100 (row 0, x 0) and 50 (row 1, x 0); then a 3:2 picture 200 high, 300 wide: 400 along
     /// x in all.
     static let strip: JSONValue = [
@@ -17,7 +18,7 @@ import WaterfallTestSupport
 
     @Test(arguments: [true, false])
     func refusalsNameTheFieldAndChangeNothing(durable: Bool) async throws {
-        let fixture = try await ServiceServer.start { $0.ephemeral = !durable }
+        let fixture = try await InProcessDaemon.start { $0.ephemeral = !durable }
         let client = try fixture.connect()
         try await client.result("layout.create", Self.strip)
         let before = try await client.snapshot("strip")
@@ -59,7 +60,7 @@ import WaterfallTestSupport
 
     @Test(arguments: [true, false])
     func aScopedSubscriptionFollowsTheFeedAlongX(durable: Bool) async throws {
-        let fixture = try await ServiceServer.start { $0.ephemeral = !durable }
+        let fixture = try await InProcessDaemon.start { $0.ephemeral = !durable }
         let writer = try fixture.connect()
         let watcher = try fixture.connect()
         try await writer.result("layout.create", Self.strip)

@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// Hostile lines, each able to kill a careless durable daemon or get a wrong answer from it, sent to the built
 /// daemon both durable and `--ephemeral`: each is refused with the error kind it names, the field and the value in
 /// its message, nothing changes (the layout's seq stays), and the daemon answers the next request.
-@Suite struct HostileInputTests {
+@Suite(.tags(.process)) struct HostileInputTests {
     /// A hostile line, the error kind and the text its message must hold.
     struct Case: Sendable, CustomStringConvertible {
         let line: String

@@ -1,16 +1,17 @@
 import Testing
 import WaterfallJSON
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 @testable import WaterfallServer
 
 /// `layout.css` of a layout's inputs inline, in the form `layout.export` returns: the same result, byte for byte,
 /// as of the stored layout, from a daemon that keeps nothing of it.
-@Suite struct InlineStylesheetTests {
+@Suite(.tags(.server)) struct InlineStylesheetTests {
     @Test(arguments: 0..<6)
     func theInlineFormGivesTheStoredFormsStylesheet(seed: Int) async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         var feeds = ResponsiveFeeds(seed: UInt64(4300 + seed))
         var (spec, minWidth, maxWidth) = feeds.feed(maxItems: 30)
@@ -36,7 +37,7 @@ import WaterfallTestSupport
 
     /// Inline inputs are checked as `layout.create` checks them, each error naming its field under `params.layout`.
     @Test func badInlineInputsNameTheirField() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         let range: [(key: String, value: JSONValue)] = [("minWidth", 300), ("maxWidth", 600)]
         let cases: [(JSONValue, String)] = [

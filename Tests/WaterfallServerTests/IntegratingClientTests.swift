@@ -6,7 +6,7 @@ import WaterfallTestSupport
 /// its demonstration against the built daemon (create, 100 pipelined updates, 100 events on a subscribed
 /// connection, a `not_found` raised with its kind, the drop event) on the socket it is given or, without one, on
 /// `$WATERFALLD_SOCKET`, and each says in one line when it cannot connect.
-@Suite struct IntegratingClientTests {
+@Suite(.tags(.process, .tool)) struct IntegratingClientTests {
     static let catalog = DocumentationArticle.packageRoot + "/Sources/WaterfallProtocol/WaterfallProtocol.docc"
     static let examples = DocumentationArticle.packageRoot + "/Examples/"
 

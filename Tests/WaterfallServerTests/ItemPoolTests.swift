@@ -1,4 +1,5 @@
 import Testing
+import WaterfallServerTestSupport
 import WaterfallWire
 
 @testable import WaterfallProtocol
@@ -7,9 +8,9 @@ import WaterfallWire
 
 /// The decoder's pool of item arrays (`ItemBuffers`) and a connection's parse buffers are let go once a client that
 /// streamed large inserts pauses and its last lines are decoded, so an idle daemon holds none of them.
-@Suite(.serialized) struct ItemPoolTests {
+@Suite(.tags(.server), .serialized) struct ItemPoolTests {
     @Test func anIdleClientLeavesNoSpareItemArrays() async throws {
-        let server = try await ServiceServer.start { $0.ephemeral = true }
+        let server = try await InProcessDaemon.start { $0.ephemeral = true }
         let client = try TestClient(path: server.path)
         try await client.write(
             #"{"id":0,"method":"layout.create","params":{"layout":"p","width":600,"sections":[{}],"diff":false}}"#

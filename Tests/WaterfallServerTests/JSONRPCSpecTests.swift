@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 /// The examples of the JSON-RPC 2.0 specification (its section 7), adapted to this daemon's methods, replayed
 /// through the socket against an in-process server and against the built daemon keeping its layouts on disk.
-@Suite struct JSONRPCSpecTests {
+@Suite(.tags(.server, .process)) struct JSONRPCSpecTests {
     /// Where the examples run.
     enum Daemon: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case inProcess = "in-process"
@@ -170,7 +171,7 @@ import WaterfallTestSupport
     private static func withDaemon(_ daemon: Daemon, _ body: (String) async throws -> Void) async throws {
         switch daemon {
         case .inProcess:
-            let server = try await ServiceServer.start { $0.ephemeral = true }
+            let server = try await InProcessDaemon.start { $0.ephemeral = true }
             do {
                 try await body(server.path)
             } catch {

@@ -5,7 +5,7 @@ import Testing
 /// A long line (a bulk insert's) is prepared on a thread apart from the event loop, whose other connections it
 /// would hold up, and everything stays in order around it: the lines before and after it in the same
 /// write, the end of input right behind it, and the reads that follow.
-@Suite struct LongLineTests {
+@Suite(.tags(.server)) struct LongLineTests {
     @Test func isPreparedApartAndAnsweredInOrder() async throws {
         let fixture = try TestServer.start()
         let client = try TestClient(path: fixture.path)

@@ -1,5 +1,6 @@
 import Testing
 import WaterfallJSON
+import WaterfallServerTestSupport
 
 @testable import WaterfallServer
 
@@ -7,13 +8,13 @@ import WaterfallJSON
 ///
 /// The standard layout: width 310, two columns of 150 with the default spacing of 10, items 100, 50 and 70 tall,
 /// so item 2 goes under item 1 (the shorter column): frames written by hand from the Geometry article.
-@Suite struct MethodTests {
+@Suite(.tags(.server)) struct MethodTests {
     static let feed: JSONValue = [
         "layout": "feed", "width": 310, "sections": [["items": [["h": 100], ["h": 50], ["h": 70, "id": "c"]]]],
     ]
 
     @Test func ping() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         #expect(try await client.result("ping") == ["pong": true])
         #expect(try await client.result("ping", [:]) == ["pong": true])
@@ -21,7 +22,7 @@ import WaterfallJSON
     }
 
     @Test func versionReportsTheLimits() async throws {
-        let fixture = try await ServiceServer.start { $0.maxLayouts = 7 }
+        let fixture = try await InProcessDaemon.start { $0.maxLayouts = 7 }
         let client = try fixture.connect()
         let version = try await client.result("version")
         #expect(version.keys == ["server", "version", "protocol", "instance", "durable", "limits"])
@@ -31,7 +32,7 @@ import WaterfallJSON
             return
         }
         // Another start (here an ephemeral one) is another instance.
-        let ephemeral = try await ServiceServer.start { $0.ephemeral = true }
+        let ephemeral = try await InProcessDaemon.start { $0.ephemeral = true }
         let other = try await ephemeral.connect().result("version")
         #expect(other["durable"] == false)
         #expect(other["instance"] != .string(instance))
@@ -47,7 +48,7 @@ import WaterfallJSON
     }
 
     @Test func createReturnsAMutationResultWithNewSections() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         let created = try await client.result("layout.create", Self.feed)
         #expect(
@@ -62,7 +63,7 @@ import WaterfallJSON
     }
 
     @Test func createWithReplaceStartsOver() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         try await client.result("items.delete", ["layout": "feed", "section": 0, "items": [0]])
@@ -78,7 +79,7 @@ import WaterfallJSON
     }
 
     @Test func configureRelaysOutTheLayout() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let configured = try await client.result(
@@ -96,7 +97,7 @@ import WaterfallJSON
     }
 
     @Test func dropForgetsTheLayout() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         #expect(try await client.result("layout.drop", ["layout": "feed"]) == [:])
@@ -108,7 +109,7 @@ import WaterfallJSON
     }
 
     @Test func listsLayoutsByName() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result(
             "layout.create", ["layout": "b", "width": 10, "sections": [[:], ["items": [["h": 1]]]]])
@@ -122,7 +123,7 @@ import WaterfallJSON
     }
 
     @Test func getReturnsSectionFramesAndFiltersSections() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result(
             "layout.create",
@@ -154,7 +155,7 @@ import WaterfallJSON
     }
 
     @Test func insertsDeletesAndMovesSections() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let inserted = try await client.result(
@@ -179,7 +180,7 @@ import WaterfallJSON
     }
 
     @Test func configuresASectionAndResetsWithNull() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result(
             "layout.create",
@@ -202,7 +203,7 @@ import WaterfallJSON
     }
 
     @Test func insertsDeletesUpdatesAndMovesItems() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let inserted = try await client.result(
@@ -232,7 +233,7 @@ import WaterfallJSON
     }
 
     @Test func appliesABatchAsOneChange() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let batch = try await client.result(
@@ -256,7 +257,7 @@ import WaterfallJSON
     }
 
     @Test func batchIsAtomic() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let before = try await client.snapshot("feed")
@@ -276,7 +277,7 @@ import WaterfallJSON
     }
 
     @Test func queriesAVisibleRect() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result(
             "layout.create",
@@ -300,7 +301,7 @@ import WaterfallJSON
     }
 
     @Test func subscribesAndUnsubscribes() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         #expect(try await client.result("subscribe", ["layout": "feed"]) == [:])
@@ -315,7 +316,7 @@ import WaterfallJSON
     }
 
     @Test func reportsStats() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         let stats = try await client.result("stats")
@@ -357,7 +358,7 @@ import WaterfallJSON
     /// `"diff": false` on every mutating method: the result without its diff.
     @Test(arguments: mutations)
     func leavesOutTheDiffWhenAsked(method: String, params: JSONValue) async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", Self.feed)
         guard case .object(let members) = params else { return }
@@ -369,7 +370,7 @@ import WaterfallJSON
     }
 }
 
-extension ServiceServer {
+extension InProcessDaemon {
     /// The `stats` result, from a connection of its own.
     func stats() async throws -> JSONValue {
         try await connect().result("stats")

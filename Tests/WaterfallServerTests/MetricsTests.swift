@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 import WaterfallJSON
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 @testable import WaterfallServer
 
 /// `stats` and `metrics` count requests, errors by kind and latency by method, events and the journal; `metrics`
 /// is Prometheus' text format, which `promtool check metrics` accepts when it is installed.
-@Suite struct MetricsTests {
+@Suite(.tags(.server, .process, .tool)) struct MetricsTests {
     @Test func requestsErrorsEventsAndTheJournalAreCounted() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         let watcher = try fixture.connect()
         try await client.result("layout.create", ["layout": "feed", "width": 100, "sections": [["items": [["h": 1]]]]])

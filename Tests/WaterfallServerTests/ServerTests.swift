@@ -9,7 +9,7 @@ import WaterfallWire
 @testable import WaterfallWire
 
 /// The transport in-process, over a temporary socket, with the echoing `TestHandler`.
-@Suite struct ServerTests {
+@Suite(.tags(.server)) struct ServerTests {
     @Test func answersOneClient() async throws {
         let fixture = try TestServer.start()
         let client = try TestClient(path: fixture.path)

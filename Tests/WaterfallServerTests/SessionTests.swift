@@ -1,12 +1,13 @@
 import Testing
 import WaterfallJSON
+import WaterfallServerTestSupport
 
 @testable import WaterfallServer
 
 /// Request handling under load and abuse: notifications, pipelining, concurrent clients, vanishing clients.
-@Suite(.serialized) struct SessionTests {
+@Suite(.tags(.server), .serialized) struct SessionTests {
     @Test func aHandTypedRequestIsAnsweredWithANullID() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         #expect(try await client.send(#"{"method":"ping"}"#) == #"{"jsonrpc":"2.0","id":null,"result":{"pong":true}}"#)
         #expect(
@@ -19,7 +20,7 @@ import WaterfallJSON
     }
 
     @Test func notificationsRunAndGetNoReply() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let lines = [
@@ -45,7 +46,7 @@ import WaterfallJSON
     /// Consecutive changes to one layout are made in one visit to it, yet each is answered as if alone: its own
     /// seq, its own error, and a change to another layout or a failing one in between changes nothing for the rest.
     @Test func pipelinedChangesAreAnsweredOneByOne() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         func update(_ id: Int, layout: String = "feed", index: Int, height: Int) -> String {
@@ -74,7 +75,7 @@ import WaterfallJSON
     }
 
     @Test func answersTenThousandPipelinedRequestsInOrder() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", ["layout": "p", "width": 310, "sections": [[:]]])
         var heights: [Int] = []
@@ -121,7 +122,7 @@ import WaterfallJSON
     }
 
     @Test func servesSixtyFourConcurrentClients() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let setup = try fixture.connect()
         // One section per client in the shared layout, so each client knows its indices there.
         let sections = JSONValue.array(Array(repeating: [:], count: 64))
@@ -189,7 +190,7 @@ import WaterfallJSON
     // stopped at the short read would leave it open for good.
     @Test
     func survivesClientsVanishingMidLineAndMidReply() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let setup = try fixture.connect()
         // A layout whose `layout.get` is about 400 KB, more than the socket buffers hold.
         let items = Array(repeating: #"{"h":12.5,"id":"item"}"#, count: 6_000).joined(separator: ",")
@@ -217,7 +218,7 @@ import WaterfallJSON
 
     /// The daemon serves at least 512 clients at once: connect them all first, then have every one ask and wait.
     @Test func servesFiveHundredTwelveClientsAtOnce() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         var clients: [TestClient] = []
         for _ in 0..<512 { clients.append(try TestClient(path: fixture.path)) }
         #expect(await eventually(within: 10) { fixture.server.stats.connectionsOpen == 512 })

@@ -4,7 +4,7 @@ import Testing
 import WaterfallTestSupport
 
 /// Shutdown is deterministic: the socket file the daemon made is gone before it exits, every time.
-@Suite(.serialized) struct ShutdownTests {
+@Suite(.tags(.process), .serialized) struct ShutdownTests {
     @Test(arguments: [(SIGTERM, 200), (SIGINT, 50)])
     func everyStopRemovesTheSocketFile(signal: Int32, cycles: Int) async throws {
         var left = 0

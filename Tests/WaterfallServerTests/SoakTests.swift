@@ -5,7 +5,7 @@ import WaterfallTestSupport
 /// Mixed requests pipelined over several connections at once through the built `waterfalld`: every id gets exactly one reply, in order, events land only between replies, and the daemon exits 0 at
 /// SIGTERM. `WATERFALL_SOAK_REQUESTS` sets the requests per daemon (default 12,000; `waterfall-bench --only soak`
 /// runs millions through a release build).
-@Suite struct SoakTests {
+@Suite(.tags(.process)) struct SoakTests {
     @Test(arguments: [true, false])
     func everyRequestGetsOneReplyInOrder(durable: Bool) async throws {
         let executable = try #require(DaemonProcess.builtDaemon, "the built waterfalld is not next to the tests")

@@ -5,7 +5,7 @@ import WaterfallTestSupport
 @testable import WaterfallServer
 
 /// Binding: stale sockets are replaced, live ones and non-sockets refused, modes applied.
-@Suite struct SocketListenerTests {
+@Suite(.tags(.server)) struct SocketListenerTests {
     private let logger = Logger(level: .error) { _ in }
 
     @Test func appliesTheSocketModeAndRemovesOnlyItsOwnFile() throws {

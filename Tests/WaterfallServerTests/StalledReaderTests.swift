@@ -1,13 +1,14 @@
 import Testing
 import WaterfallJSON
+import WaterfallServerTestSupport
 
 @testable import WaterfallServer
 
 /// A client that stops reading in the middle of a large reply is paused (the reply is not produced ahead of it),
 /// then closed once its output makes no progress for `outputStallSeconds`; the daemon goes on serving others.
-@Suite struct StalledReaderTests {
+@Suite(.tags(.server)) struct StalledReaderTests {
     @Test func aClientThatStopsReadingMidReplyIsClosedAfterTheStallTime() async throws {
-        let fixture = try await ServiceServer.start { $0.outputStallSeconds = 0.3 }
+        let fixture = try await InProcessDaemon.start { $0.outputStallSeconds = 0.3 }
         let setup = try fixture.connect()
         let items = JSONValue.array((0..<200_000).map { JSONValue.object([("h", JSONValue.int(Int64(10 + $0 % 7)))]) })
         try await setup.result(

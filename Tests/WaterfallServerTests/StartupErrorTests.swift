@@ -4,7 +4,7 @@ import Testing
 import WaterfallTestSupport
 
 /// Every start-up error is one `waterfalld: …` line on stderr, the last, with the exit status the README documents.
-@Suite struct StartupErrorTests {
+@Suite(.tags(.process)) struct StartupErrorTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var arguments: [String]

@@ -9,7 +9,7 @@ import WaterfallTestSupport
 /// SIGKILL at random moments: a child process (this test binary, running `writer`) commits changes as fast as it
 /// can and prints each acknowledged seq; after each kill, recovery must hold at least the last acknowledged seq,
 /// and exactly the layout the same deterministic changes build.
-@Suite struct StorageCrashTests {
+@Suite(.tags(.process)) struct StorageCrashTests {
     static let directoryVariable = "WATERFALL_CRASH_DIR"
     static let policyVariable = "WATERFALL_CRASH_POLICY"
     static let initial = LayoutSpec(width: 400, sections: [SectionSpec(items: [Item(height: 10)])])

@@ -6,7 +6,7 @@ import WaterfallTestSupport
 
 @testable import WaterfallServer
 
-@Suite struct StorageDamageTests {
+@Suite(.tags(.disk)) struct StorageDamageTests {
     /// A small journal: a creation and `changes` changes, its bytes, and the layout after each record.
     static func journal(changes: Int) async throws -> (bytes: [UInt8], ends: [Int], states: [LayoutWidths]) {
         let path = try makeTemporaryDirectory()

@@ -6,7 +6,7 @@ import WaterfallTestSupport
 
 @testable import WaterfallServer
 
-@Suite struct StorageFailureTests {
+@Suite(.tags(.disk)) struct StorageFailureTests {
     /// A write that fails part-way (a full disk, an I/O error) is a typed error naming the file; the journal is cut
     /// back to its last whole record, later commits go through once the fault is gone, and recovery sees exactly
     /// the commits that succeeded.

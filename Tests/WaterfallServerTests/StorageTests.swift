@@ -6,7 +6,7 @@ import WaterfallTestSupport
 
 @testable import WaterfallServer
 
-@Suite struct StorageTests {
+@Suite(.tags(.disk)) struct StorageTests {
     /// Layouts created, changed, replaced and dropped come back after a restart exactly as they were built, under
     /// every policy, with and without snapshots taken along the way.
     @Test(arguments: FsyncPolicy.allCases, [1 << 30, 2000])
@@ -133,7 +133,7 @@ import WaterfallTestSupport
     }
 }
 
-@Suite struct StorageConcurrencyTests {
+@Suite(.tags(.disk)) struct StorageConcurrencyTests {
     /// Layouts changed at once from several tasks (each through the async commit, as the registry's layout actors
     /// will), with snapshots taken along the way, all come back as built.
     @Test func concurrentLayoutsRecover() async throws {
@@ -173,7 +173,7 @@ import WaterfallTestSupport
     }
 }
 
-@Suite struct StorageOpeningTests {
+@Suite(.tags(.disk)) struct StorageOpeningTests {
     /// Opening resolves, locks and recovers; a second opener is refused naming the pid; without any directory to
     /// use, the error says what to set.
     @Test func openingLocksAndRecovers() async throws {

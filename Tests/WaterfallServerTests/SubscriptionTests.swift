@@ -1,12 +1,13 @@
 import Testing
 import WaterfallJSON
+import WaterfallServerTestSupport
 
 @testable import WaterfallServer
 
 /// `subscribe`: `layout.changed` and `layout.dropped` events, their order, and `subscription.overflow`.
-@Suite struct SubscriptionTests {
+@Suite(.tags(.server)) struct SubscriptionTests {
     @Test func aSubscriberSeesEveryChangeByAnyConnectionInOrder() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let writer = try fixture.connect()
         let other = try fixture.connect()
         let watcher = try fixture.connect()
@@ -41,7 +42,7 @@ import WaterfallJSON
     }
 
     @Test func aSubscriberSeesItsOwnChangeAndItsReplyAsSeparateLines() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         try await client.result("subscribe", ["layout": "feed"])
@@ -53,7 +54,7 @@ import WaterfallJSON
     }
 
     @Test func aSubscriberLearnsOfADropAndOfAReplace() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let writer = try fixture.connect()
         let watcher = try fixture.connect()
         try await writer.result("layout.create", MethodTests.feed)
@@ -75,7 +76,7 @@ import WaterfallJSON
     }
 
     @Test func subscriptionsEndWithTheirConnection() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let writer = try fixture.connect()
         try await writer.result("layout.create", MethodTests.feed)
         do {
@@ -91,7 +92,7 @@ import WaterfallJSON
 
     /// Events interleave with a subscriber's own pipelined replies as whole lines, never inside one.
     @Test func eventsNeverLandInsideAReply() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let writer = try fixture.connect()
         let watcher = try fixture.connect()
         let items = Array(repeating: #"{"h":3.25}"#, count: 500).joined(separator: ",")
@@ -128,7 +129,7 @@ import WaterfallJSON
     }
 
     @Test func aSlowSubscriberOverflowsAndIsUnsubscribedWhileOthersAreServed() async throws {
-        let fixture = try await ServiceServer.start {
+        let fixture = try await InProcessDaemon.start {
             $0.subscriberMaxPendingBytes = 64 * 1024
         }
         let writer = try fixture.connect()

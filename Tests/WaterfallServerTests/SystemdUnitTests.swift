@@ -4,7 +4,7 @@ import WaterfallTestSupport
 
 /// The shipped units must pass `systemd-analyze verify` silently (it exits 0 even on a misspelled key, so the
 /// test checks that it prints nothing).
-@Suite struct SystemdUnitTests {
+@Suite(.tags(.process, .tool)) struct SystemdUnitTests {
     @Test(.enabled(if: ChildProcess.which("systemd-analyze") != nil, "systemd-analyze is missing"))
     func unitsVerifyWithoutAWord() async throws {
         let daemon = try #require(DaemonProcess.builtDaemon, "the built waterfalld is missing")

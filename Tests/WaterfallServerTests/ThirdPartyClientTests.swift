@@ -5,7 +5,7 @@ import WaterfallTestSupport
 /// A JSON-RPC library the daemon's authors did not write drives the built daemon: aiorpcx, the library ElectrumX
 /// is built on, over the Unix socket with its newline framing (its default), with calls, an error, a
 /// notification and a batch array holding a notification and an error. CI installs it (`.ci/run`).
-@Suite struct ThirdPartyClientTests {
+@Suite(.tags(.process, .tool)) struct ThirdPartyClientTests {
     /// The client, run as `python3 -c script socket`; exit 3 when aiorpcx is missing.
     static let script = """
         import asyncio

@@ -1,5 +1,6 @@
 import Testing
 import WaterfallJSON
+import WaterfallServerTestSupport
 
 @testable import WaterfallServer
 
@@ -9,7 +10,7 @@ import WaterfallJSON
 ///
 /// `MethodTests.feed` is 310 wide: two columns of 150, items 100 (column 0, y 0), 50 (column 1, y 0) and 70
 /// (column 1, y 60).
-@Suite struct ViewportWireTests {
+@Suite(.tags(.server)) struct ViewportWireTests {
     /// A viewport member (as JSON text) and the error it must get: its kind and, for `bad_params`, its message.
     static let badViewports: [(viewport: String, kind: String, message: String)] = [
         (#"{"y":0,"h":0}"#, "bad_params", "params.viewport.h: 0 must be finite and > 0"),
@@ -32,7 +33,7 @@ import WaterfallJSON
 
     @Test(arguments: [true, false])
     func aBadViewportIsBadParamsNamingItAndChangesNothing(durable: Bool) async throws {
-        let fixture = try await ServiceServer.start { $0.ephemeral = !durable }
+        let fixture = try await InProcessDaemon.start { $0.ephemeral = !durable }
         let writer = try fixture.connect()
         let watcher = try fixture.connect()
         try await writer.result("layout.create", MethodTests.feed)
@@ -70,7 +71,7 @@ import WaterfallJSON
     /// A batch takes its viewport beside `ops`, as it takes `anchor` and `diff`: in an op it is an unknown field.
     @Test(arguments: [true, false])
     func aViewportInABatchOpIsAnUnknownField(durable: Bool) async throws {
-        let fixture = try await ServiceServer.start { $0.ephemeral = !durable }
+        let fixture = try await InProcessDaemon.start { $0.ephemeral = !durable }
         let client = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
         let before = try await client.snapshot("feed")
@@ -90,7 +91,7 @@ import WaterfallJSON
 
     /// `"viewport": null` is no viewport: the full diff, and a subscription's full events.
     @Test func aNullViewportIsNone() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         let watcher = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)
@@ -107,7 +108,7 @@ import WaterfallJSON
     /// `subscribe` again without a viewport makes a scoped subscription unscoped: its next event lists item 2,
     /// which moved below the old viewport [0, 10).
     @Test func subscribingAgainWithoutAViewportUnscopes() async throws {
-        let fixture = try await ServiceServer.start()
+        let fixture = try await InProcessDaemon.start()
         let client = try fixture.connect()
         let watcher = try fixture.connect()
         try await client.result("layout.create", MethodTests.feed)

@@ -5,7 +5,7 @@ import WaterfallTestSupport
 
 /// Layouts at several widths through the built daemon every width survives a durable restart, and bad
 /// widths are refused naming the field and the value, changing nothing, on a durable daemon and an ephemeral one.
-@Suite struct WidthsTests {
+@Suite(.tags(.process)) struct WidthsTests {
     static let create =
         #"{"id":1,"method":"layout.create","params":{"layout":"feed","widths":[375,428,820],"#
         + #""defaults":{"minColumnWidth":180},"sections":[{"headerHeight":30,"items":[{"h":120},{"h":80},"#

@@ -9,7 +9,7 @@ import WaterfallTestSupport
 ///
 /// `WATERFALL_FUZZ_CASES` sets the mutations per daemon (default 1,000), `WATERFALL_FUZZ_SEED` their seed (printed
 /// with every failure, which names the case's index: `WireFuzzMutations.mutation(seed:index:)` rebuilds it).
-@Suite struct WireFuzzTests {
+@Suite(.tags(.process)) struct WireFuzzTests {
     static let seed = UInt64(Environment.integer("WATERFALL_FUZZ_SEED") ?? 17)
     static let mutations = Environment.integer("WATERFALL_FUZZ_CASES") ?? 1_000
 

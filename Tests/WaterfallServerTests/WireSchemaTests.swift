@@ -2,6 +2,7 @@ import Testing
 import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 import WaterfallWire
 
@@ -10,10 +11,10 @@ import WaterfallWire
 /// Seeded runs of random requests, pipelined to an in-process daemon: every request it accepts, every reply and
 /// every event a subscriber gets match the OpenRPC document (`rpc.discover`), naming the method and the field
 /// when one does not.
-@Suite struct WireSchemaTests {
+@Suite(.tags(.server)) struct WireSchemaTests {
     @Test(arguments: 0..<3)
     func randomRequestsAndRepliesMatchTheDocument(seed: Int) async throws {
-        let fixture = try await ServiceServer.start { $0.ephemeral = true }
+        let fixture = try await InProcessDaemon.start { $0.ephemeral = true }
         let client = try fixture.connect()
         let watcher = try fixture.connect()
         var random = RandomCommands(seed: UInt64(seed), maxItems: 30)

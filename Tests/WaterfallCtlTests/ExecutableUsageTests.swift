@@ -2,7 +2,7 @@ import Testing
 
 /// Every executable of the package answers `--help` with its usage and exit 0, and refuses an unknown flag with one
 /// line on stderr and exit 2, before doing any work (a mistyped flag must not start minutes of benchmark).
-@Suite struct ExecutableUsageTests {
+@Suite(.tags(.process)) struct ExecutableUsageTests {
     static let programs = ["waterfalld", "waterfallctl", "waterfall-bench"]
 
     @Test(arguments: programs)

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import WaterfallCommandLine
 import WaterfallJSON
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 /// The completion scripts: valid for their shell, complete with respect to the declarations `--help` reads, and
 /// (in bash, always at hand) offering what the line needs, layouts from a running daemon included.
-@Suite struct CompletionScriptTests {
+@Suite(.tags(.server, .process, .tool)) struct CompletionScriptTests {
     /// The shell's executable, or nil when it is not installed (CI installs zsh and fish; a machine without them
     /// skips their syntax check, and the test says so).
     static func shellPath(_ shell: CompletionScript.Shell) -> String? {
@@ -105,7 +106,7 @@ import WaterfallTestSupport
         }
         try await InProcessDaemon.with { daemon in
             for name in ["feed", "photos"] {
-                _ = await WaterfallCtlTests.run(
+                _ = await CommandTests.run(
                     ["call", "layout.create", #"{"layout":"\#(name)","width":10}"#], socket: daemon.path)
             }
             let binaries = try #require(BuiltBinary.path("waterfallctl")).split(separator: "/").dropLast()

@@ -2,10 +2,11 @@ import Testing
 import WaterfallClient
 import WaterfallCommandLine
 import WaterfallJSON
+import WaterfallServerTestSupport
 
 /// waterfallctl on a layout at several widths (`--width`), on a horizontal layout (tables in screen terms) and
 /// `neighbors`, run in-process against the real daemon.
-@Suite struct WidthsCtlTests {
+@Suite(.tags(.server)) struct WidthsCtlTests {
     /// The Widths article's feed: four items at 375 (two columns) and 820 (four).
     static let feed = #"""
         {"layout":"feed","widths":[375,820],"defaults":{"minColumnWidth":180},"sections":[{"items":[{"h":100},{"h":50},{"h":80},{"h":60}]}]}
@@ -20,7 +21,7 @@ import WaterfallJSON
     static func run(_ arguments: [String], socket: String, input: String = "") async -> (
         status: WaterfallCtl.ExitStatus, out: String, err: String, files: [String: String]
     ) {
-        await WaterfallCtlTests.run(arguments, socket: socket, input: input)
+        await CommandTests.run(arguments, socket: socket, input: input)
     }
 
     @Test func getAndQueryTakeTheLayoutWidth() async throws {

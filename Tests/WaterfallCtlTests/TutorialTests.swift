@@ -10,7 +10,9 @@ import WaterfallTestSupport
 /// commands and what they print; `<!-- terminal: NAME -->` puts the lines up to the next paragraph in terminal
 /// NAME (`daemon`, `subscriber`, `watcher`), the others are in the main terminal. A command's output is the lines
 /// after it up to the next command of its terminal. `/tmp/wf.sock` stands for the test's own socket.
-@Suite(.enabled(if: BuiltBinary.path("waterfallctl") != nil && BuiltBinary.path("waterfalld") != nil, "not built"))
+@Suite(
+    .tags(.process, .tool),
+    .enabled(if: BuiltBinary.path("waterfallctl") != nil && BuiltBinary.path("waterfalld") != nil, "not built"))
 struct TutorialTests {
     /// An indented line of the tutorial: its terminal, its text and its line number in the README.
     struct Line {

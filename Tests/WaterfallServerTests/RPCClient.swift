@@ -1,42 +1,12 @@
 import Testing
 import WaterfallJSON
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 @testable import WaterfallServer
 
-/// A server with the real `LayoutService` on a socket in a fresh temporary directory.
-struct ServiceServer {
-    let server: Server
-    let service: LayoutService
-    let directory: String
-    let path: String
-    let log: LogCapture
-
-    /// Durable, as a user would start it, on a private state directory inside the fixture's (`configure` may
-    /// say `ephemeral`).
-    static func start(configure: (inout Config) -> Void = { _ in }) async throws -> ServiceServer {
-        let directory = try makeTemporaryDirectory()
-        var config = Config()
-        config.socket = directory + "/waterfalld.sock"
-        config.stateDirectory = directory + "/state"
-        configure(&config)
-        let log = LogCapture()
-        let counters = TransportCounters()
-        let service = try await LayoutService.start(
-            config: config, logger: log.logger, transport: counters, environment: [:]
-        ).service
-        let server = try Server(config: config, handler: service, logger: log.logger, counters: counters)
-        try server.start()
-        return ServiceServer(server: server, service: service, directory: directory, path: config.socket!, log: log)
-    }
-
+extension InProcessDaemon {
     func connect() throws -> RPCClient { RPCClient(try TestClient(path: path)) }
-
-    func stop() async {
-        await server.shutdown()
-        service.close()
-        removeDirectory(directory)
-    }
 }
 
 /// A JSON-RPC client over `TestClient`: one request line, one reply line.

@@ -4,7 +4,9 @@ import Testing
 import WaterfallTestSupport
 
 /// The built `waterfallctl` against the built `waterfalld`, as users run them.
-@Suite(.enabled(if: BuiltBinary.path("waterfallctl") != nil && BuiltBinary.path("waterfalld") != nil, "not built"))
+@Suite(
+    .tags(.process),
+    .enabled(if: BuiltBinary.path("waterfallctl") != nil && BuiltBinary.path("waterfalld") != nil, "not built"))
 struct BuiltBinaryTests {
     @Test func aSessionThroughTheBinaries() async throws {
         let directory = try makeTemporaryDirectory()

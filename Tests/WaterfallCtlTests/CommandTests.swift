@@ -2,9 +2,10 @@ import Testing
 import WaterfallClient
 import WaterfallCommandLine
 import WaterfallJSON
+import WaterfallServerTestSupport
 
 /// waterfallctl's commands run in-process against the real daemon.
-@Suite struct WaterfallCtlTests {
+@Suite(.tags(.server)) struct CommandTests {
     static let create = #"""
         {"layout":"feed","width":375,"defaults":{"columns":2,"insets":{"left":10,"right":10}},"sections":[{"headerHeight":44,"items":[{"h":120},{"h":80},{"h":100,"id":"ad-1"}]}]}
         """#
