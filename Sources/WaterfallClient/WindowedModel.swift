@@ -6,8 +6,9 @@ import WaterfallModel
 /// Start from a scoped snapshot (`subscribe(_:viewport:)` answers one); then for each change replay its commands
 /// on the indices of what it holds, apply its scoped diff, move the viewport by the anchor's `dy` (for the result
 /// of its own request), and drop what left the viewport. To scroll, move to the snapshot `moveViewport(of:to:)`
-/// answers. The invariant: `elements` equals a fresh `query` of `viewport.rect`. Memory and work per
-/// change are those of the viewport, not of the layout.
+/// answers. The invariant: `elements` equals a fresh `query` of `viewport.rect`, but for stamps, which scoped
+/// diffs do not list (a section's stamps are its `stamps` property, in the section's coordinates: the client that
+/// set them places them). Memory and work per change are those of the viewport, not of the layout.
 public struct WindowedModel: Sendable, Hashable {
     /// What is held of one section.
     public struct Section: Sendable, Hashable {
@@ -56,7 +57,7 @@ public struct WindowedModel: Sendable, Hashable {
 
     // MARK: Public
 
-    /// The elements in the viewport, as `query` orders and places them (pinned headers included).
+    /// The headers, items and footers in the viewport, as `query` orders and places them (pinned headers included).
     public var elements: [Element] {
         var result: [Element] = []
         let rect = viewport.rect
