@@ -28,7 +28,7 @@ extension ResponsiveStylesheet {
         }
 
         let section: Int
-        /// Decimals of `--r` (a top in column widths) and of an `aspect-ratio`.
+        /// Decimals of `--r` (a top in column widths), `--a` and `--b`, and of an `aspect-ratio`.
         let topDecimals: Int
         let aspectDecimals: Int
         private var columns: (count: Int, gutters: Int64)?
@@ -197,9 +197,9 @@ extension ResponsiveStylesheet {
         appendNumber(value, decimals: decimals)
     }
 
-    /// The rules of a section under `columnWidths`, after which its items' `--a` and `--b` place them: `--a:0`,
-    /// `--b:` `firstColumn` (the leftmost column's width in `--w`), and the `left` and `width` they give, which
-    /// take the place of the placement rule's; then `;`.
+    /// The declarations that a section under `columnWidths` adds to its rule, after which its items' `--a` and `--b`
+    /// place them: `--a:0`, `--b:` `firstColumn` (the leftmost column's width in `--w`), and the `left` and `width`
+    /// they give, which take the place of the placement rule's; then `;`.
     mutating func appendWeightedPlacement(firstColumn: Int64, decimals: Int) {
         append("--a:0;--b:")
         appendNumber(firstColumn, decimals: decimals)
