@@ -8,6 +8,10 @@ extension ResponsiveStylesheet {
         struct ItemValues: Equatable {
             var column: Int64 = 0
             var span: Int64 = 1
+            /// Under `columnWidths`, the widths of the columns left of the item and of its own, in column widths
+            /// `--w` (0 in a section of equal columns, which writes neither).
+            var before: Int64 = 0
+            var across: Int64 = 0
             var columnWidths: Int64 = 0
             var px: Int64 = 0
             var aspect: Int64 = 0
@@ -24,7 +28,7 @@ extension ResponsiveStylesheet {
         }
 
         let section: Int
-        /// Decimals of `--r` (a top in column widths) and of an `aspect-ratio`.
+        /// Decimals of `--r` (a top in column widths), `--a` and `--b`, and of an `aspect-ratio`.
         let topDecimals: Int
         let aspectDecimals: Int
         private var columns: (count: Int, gutters: Int64)?
@@ -65,6 +69,12 @@ extension ResponsiveStylesheet {
             }
             if columns?.count != c || columns?.gutters != gutters {
                 sheet.appendColumnWidth(count: c, gutters: gutters)
+                if columns == nil, let shares = piece.columns.shares {
+                    // Fixed with the count: the first column's width is every item's until it says otherwise.
+                    let first = ResponsiveStylesheet.rounded(shares[0] * Double(c), decimals: topDecimals)
+                    sheet.appendWeightedPlacement(firstColumn: first, decimals: topDecimals)
+                    for k in items.indices { items[k].across = first }
+                }
                 columns = (c, gutters)
             }
             let origin = Written(piece.origin)
@@ -82,6 +92,12 @@ extension ResponsiveStylesheet {
             for (k, frame) in piece.items.enumerated() {
                 let placement = piece.placements[k]
                 var values = ItemValues(column: Int64(placement.column), span: Int64(placement.span))
+                if piece.columns.shares != nil {
+                    // x = --l + before × --w + column × --g, width = across × --w + (span - 1) × --g, with --w
+                    // `(W - gutters) / c`: the slopes times c.
+                    values.before = ResponsiveStylesheet.rounded(frame.x.slope * Double(c), decimals: topDecimals)
+                    values.across = ResponsiveStylesheet.rounded(frame.width.slope * Double(c), decimals: topDecimals)
+                }
                 (values.columnWidths, values.px) = top(frame.y, columns: c, gutters: gutterWidth)
                 // The height is `aspect × width + height`: an aspect item's has no constant part, a fixed one's no slope.
                 let aspect = frame.width.slope > 0 ? frame.height.slope / frame.width.slope : 0
@@ -96,6 +112,8 @@ extension ResponsiveStylesheet {
                 var separator = false
                 sheet.appendDeclaration("--c:", values.column, old.column, decimals: 0, &separator)
                 sheet.appendDeclaration("--s:", values.span, old.span, decimals: 0, &separator)
+                sheet.appendDeclaration("--a:", values.before, old.before, decimals: topDecimals, &separator)
+                sheet.appendDeclaration("--b:", values.across, old.across, decimals: topDecimals, &separator)
                 sheet.appendDeclaration(
                     "--r:", values.columnWidths, old.columnWidths, decimals: topDecimals, &separator)
                 sheet.appendDeclaration("--k:", values.px, old.px, decimals: 3, &separator)
@@ -178,6 +196,22 @@ extension ResponsiveStylesheet {
         append(name)
         appendNumber(value, decimals: decimals)
     }
+
+    /// The declarations that a section under `columnWidths` adds to its rule, after which its items' `--a` and `--b`
+    /// place them: `--a:0`, `--b:` `firstColumn` (the leftmost column's width in `--w`), and the `left` and `width`
+    /// they give, which take the place of the placement rule's; then `;`.
+    mutating func appendWeightedPlacement(firstColumn: Int64, decimals: Int) {
+        append("--a:0;--b:")
+        appendNumber(firstColumn, decimals: decimals)
+        append(";")
+        append(Self.weightedPlacement)
+    }
+
+    /// `left` and `width` from a column's position and width in `--w` (`--a`, `--b`) and its count of spacings.
+    static let weightedPlacement: StaticString = """
+        left:calc(var(--l) + var(--a)*var(--w) + var(--c)*var(--g) + .008px);\
+        width:calc(var(--b)*var(--w) + (var(--s) - 1)*var(--g) + .008px);
+        """
 
     /// `--w:` the column width `(W - gutters) / count`, which the browser divides itself so that a top of many
     /// column widths stays exact; then `;`.

@@ -17,6 +17,11 @@ import WaterfallWire
 /// fixed `height`, and headers and footers give their own `left`, `width` and `height`. So a piece repeats only the
 /// numbers that change: an item's column and top when it moves, a section's column width when its count changes.
 ///
+/// A section with `columnWidths` keeps `--w` as the mean column width `(W - gutters) / count` (the count is fixed),
+/// and its own rule replaces the `left` and `width` with ones that read, per item, the widths of the columns left of
+/// it (`--a`) and of its own (`--b`) in `--w`s: each column's width is a fixed share of `W - gutters`, so these are
+/// constants, and an item's top stays `--r` column widths plus `--k` px.
+///
 /// A length that follows the width is a percentage, in properties whose percentages are of the containing block's
 /// width (`left`, `width`, margins, paddings; the container's height is a `::before` block's `padding-top`): `cqw`
 /// would say the same, but an element whose style reads `cqw` has it computed again once its container is laid
@@ -28,8 +33,8 @@ import WaterfallWire
 /// and every piece starts on the 1/64 px grid on which Chromium snaps a container's width. Below the range the
 /// first piece applies, above it the last; both are extrapolated.
 ///
-/// Numbers are written as precisely as the range needs: a top's column-width count to within 0.0025 px at the
-/// widest column of the range, an aspect ratio to within 0.0005 px at the widest container, px to 1/1000 and
+/// Numbers are written as precisely as the range needs: a top's column-width count (and `--a`, `--b`) to within
+/// 0.0025 px at the widest column of the range, an aspect ratio to within 0.0005 px at the widest container, px to 1/1000 and
 /// `%` to 1e-5; everything is clamped far past Chromium's own layout limit (about 2^25 px).
 package struct ResponsiveStylesheet: Sendable {
     /// The CSS text.

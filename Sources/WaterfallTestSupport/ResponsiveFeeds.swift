@@ -1,16 +1,21 @@
 import WaterfallLayout
 
 /// Seeded random feeds for responsive layouts (`layout.css`): fixed heights, aspect sizes, spans, headers, footers,
-/// insets, adaptive and fixed column counts, several sections, and a range of container widths they all fit.
+/// insets, adaptive and fixed column counts, columns of different widths, several sections, and a range of container
+/// widths they all fit.
 ///
 /// Lengths are real-valued (not integers from a few standard sizes): two columns holding the same aspect items in
 /// another order are equal in exact arithmetic and differ in the last bit by width, a tie the engine breaks by
 /// rounding width by width, which no finite set of pieces follows (`ResponsiveLayout` says so).
 package struct ResponsiveFeeds {
     package var random: RandomCommands
+    /// How often a section gets a fixed column count and `columnWidths` (0: never, which leaves the draws as they
+    /// are without it).
+    package var columnWidthsChance = 0.0
 
-    package init(seed: UInt64) {
+    package init(seed: UInt64, columnWidthsChance: Double = 0) {
         random = RandomCommands(seed: seed)
+        self.columnWidthsChance = columnWidthsChance
     }
 
     /// A real value in `range`.
@@ -37,6 +42,14 @@ package struct ResponsiveFeeds {
             p.minColumnWidth = real(80...260)
             if random.chance(0.4) { p.maxColumns = random.int(2...6) }
         default: break  // the defaults' rule, else 2 columns
+        }
+        if columnWidthsChance > 0, random.chance(columnWidthsChance) {
+            // Weights need a fixed count; ratios up to 20 between columns.
+            let c = p.columns ?? random.int(1...5)
+            p.columns = c
+            p.minColumnWidth = nil
+            p.maxColumns = nil
+            p.columnWidths = (0..<c).map { _ in real(0.25...5) }
         }
         if random.chance(0.5) { p.columnSpacing = real(0...16) }
         if random.chance(0.5) { p.rowSpacing = real(0...16) }

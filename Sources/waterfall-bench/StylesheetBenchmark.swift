@@ -3,7 +3,9 @@ import WaterfallTestSupport
 
 /// `layout.css` through the daemon: the first 100 items and all of a feed of aspect-sized photos with adaptive
 /// columns (`minColumnWidth` 180, `maxColumns` 8, spacing 8) over container widths 320–1920 px: the round trip,
-/// the pieces, and the stylesheet's bytes, raw and gzipped (by `gzip -c`: Foundation has no zlib on Linux).
+/// the pieces, and the stylesheet's bytes, raw and gzipped (by `gzip -c`: Foundation has no zlib on Linux). Then
+/// the first 100 of the same photos in four fixed columns, equal and with `columnWidths` `[2, 1, 1.5, 1]`: what
+/// columns of different widths cost a stylesheet.
 enum StylesheetBenchmark {
     static func run(feedItems: Int, runs: Int, table: inout Table) {
         guard let daemon = DaemonProcess.bench(arguments: ["--ephemeral"]),
@@ -20,21 +22,37 @@ enum StylesheetBenchmark {
             let h = Double.random(in: 100...150, using: &random)
             return "{\"w\":\(w),\"h\":\(h)}"
         }
-        client.expectResult(
-            #"{"id":1,"method":"layout.create","params":{"layout":"css","width":1000,"diff":false,"#
-                + #""defaults":{"minColumnWidth":180,"maxColumns":8,"columnSpacing":8,"rowSpacing":8},"sections":[{"items":[\#(items.joined(separator: ","))]}]}}"#
-        )
+        let layouts = [
+            ("css", #""minColumnWidth":180,"maxColumns":8"#), ("css-equal", #""columns":4"#),
+            ("css-weights", #""columns":4,"columnWidths":[2,1,1.5,1]"#),
+        ]
+        for (name, columns) in layouts {
+            client.expectResult(
+                #"{"id":1,"method":"layout.create","params":{"layout":"\#(name)","width":1000,"diff":false,"#
+                    + #""defaults":{\#(columns),"columnSpacing":8,"rowSpacing":8},"sections":[{"items":[\#(items.joined(separator: ","))]}]}}"#
+            )
+        }
+        let adaptive = "adaptive ≤ 8 columns"
         for (first, budget) in [(100, 0.005), (feedItems, 0.1)] {
-            measure(client, items: first, of: feedItems, budget: budget, runs: first == 100 ? runs : 3, table: &table)
+            measure(
+                client, layout: "css", columns: adaptive, items: first, of: feedItems, budget: budget,
+                runs: first == 100 ? runs : 3, table: &table)
+        }
+        for (name, columns) in [("css-equal", "4 equal columns"), ("css-weights", "4 columns of [2, 1, 1.5, 1]")] {
+            measure(
+                client, layout: name, columns: columns, items: 100, of: feedItems, budget: 0.005, runs: runs,
+                table: &table)
         }
     }
 
-    /// One `layout.css` of the first `items` photos: its time per call against `budget` seconds, and its size.
+    /// One `layout.css` of the first `items` photos of `layout` (whose columns are `columns`): its time per call
+    /// against `budget` seconds, and its size.
     static func measure(
-        _ client: BenchClient, items: Int, of feedItems: Int, budget: Double, runs: Int, table: inout Table
+        _ client: BenchClient, layout: String, columns: String, items: Int, of feedItems: Int, budget: Double,
+        runs: Int, table: inout Table
     ) {
         let request = Array(
-            #"{"id":2,"method":"layout.css","params":{"layout":"css","minWidth":320,"maxWidth":1920,"items":\#(items)}}"#
+            #"{"id":2,"method":"layout.css","params":{"layout":"\#(layout)","minWidth":320,"maxWidth":1920,"items":\#(items)}}"#
                 .utf8)
         var reply: [UInt8] = []
         let seconds = Measure.median(runs: runs) { reply = client.call(request) ?? [] }
@@ -48,7 +66,7 @@ enum StylesheetBenchmark {
         let raw = css.utf8.count
         let gzipped = gzippedSize(Data(css.utf8))
         let scenario =
-            "layout.css, first \(items) of \(feedItems) aspect items, adaptive ≤ 8 columns, spacing 8, 320–1920 px"
+            "layout.css, first \(items) of \(feedItems) aspect items, \(columns), spacing 8, 320–1920 px"
         table.add(
             scenario, "\(Format.seconds(seconds)) per call", "",
             "≤ \(Format.seconds(budget)): \(seconds <= budget ? "met" : "not met")")

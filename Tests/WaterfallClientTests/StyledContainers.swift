@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WaterfallClient
 import WaterfallLayout
+import WaterfallServerTestSupport
 import WaterfallTestSupport
 
 /// Containers styled by `layout.css`, rendered together in one Chromium page load and compared with the daemon's
@@ -35,6 +36,39 @@ struct StyledContainers {
                 className: className, width: width, elements: elements,
                 expected: try await client.frames(of: "scratch"),
                 label: label))
+    }
+
+    /// A page filled by `fill` through a client of a fresh in-process daemon, then checked: the largest difference,
+    /// the boxes and the containers.
+    static func checked(
+        _ fill: (WaterfallClient, inout StyledContainers) async throws -> Void
+    ) async throws -> (worst: Double, boxes: Int, containers: Int) {
+        try await InProcessDaemon.with { daemon in
+            var page = StyledContainers()
+            try await fill(try await WaterfallClient.connect(to: daemon.path), &page)
+            let (worst, boxes) = try page.check()
+            return (worst, boxes, page.containers.count)
+        }
+    }
+
+    /// Styles the layout `spec` as `name` over `minWidth...maxWidth` (each section cut to `firstItems`), and adds a
+    /// container of class `className` at each of `widths(…)`'s widths.
+    mutating func addFeed(
+        _ client: WaterfallClient, name: String, spec: LayoutSpec, minWidth: Double, maxWidth: Double,
+        firstItems: Int?, className: String, random: Int, _ rng: inout SplitMix64
+    ) async throws {
+        _ = try await client.createLayout(name, ResponsiveFeeds.spec(spec, width: minWidth))
+        let sheet = try await client.stylesheet(
+            of: name, minWidth: minWidth, maxWidth: maxWidth, items: firstItems, selector: ".\(className)")
+        style += sheet.css
+        let elements = sheet.elements()
+        for width in try Self.widths(
+            spec, minWidth: minWidth, maxWidth: maxWidth, firstItems: firstItems, random: random, &rng)
+        {
+            try await add(
+                client, spec: spec, firstItems: firstItems, width: width, className: className, elements: elements,
+                label: name)
+        }
     }
 
     /// The widths to look at for `spec` over a range: `random` seeded grid widths, both sides of every piece's

@@ -131,10 +131,30 @@ import WaterfallLayout
         #expect(Observed(layout) == before)
     }
 
-    /// `layout.css` writes equal columns only: weights are refused, naming the section's list.
-    @Test func responsiveLayoutsRefuseWeights() {
-        #expect(throws: LayoutError.self) {
-            try ResponsiveLayout.compute(Self.spec(Self.weighted, Self.example), minWidth: 300, maxWidth: 600)
+    /// Over 300–600 each column is a share of `W − 20` (column 0 half of it, at 0; column 2 a quarter, at
+    /// 20 + 0.75 × (W − 20)), the first 2:1 picture a quarter's half tall, and placement flips twice: item 5 leaves
+    /// column 1 (at 90 + (W − 20) / 8 under the span) for column 0 (at 130) from 340, and the span leaves start 1
+    /// (at 60 + (W − 20) / 8) for start 0 (at 130) from 580. Every frame is a fresh layout's at every width.
+    @Test func responsiveLayoutsGiveEachColumnItsLine() async throws {
+        let spec = Self.spec(Self.weighted, Self.example)
+        let responsive = try ResponsiveLayout.compute(spec, minWidth: 300, maxWidth: 600)
+        #expect(responsive.pieces.map(\.start) == [300, 340, 580])
+        let first = responsive.pieces[0].sections[0]
+        #expect(first.columns.shares == [0.5, 0.25, 0.25])
+        #expect(first.items[0].width == LinearLength(constant: -10, slope: 0.5))
+        #expect(first.items[2].x == LinearLength(constant: 5, slope: 0.75))
+        #expect(first.items[3].height == LinearLength(constant: -2.5, slope: 0.125))
+        #expect(first.items[4].width == LinearLength(constant: 0, slope: 0.5))
+        #expect(responsive.pieces[1].sections[0].placements[5] == ResponsivePlacement(column: 0, span: 1))
+        #expect(responsive.pieces[2].sections[0].placements[4] == ResponsivePlacement(column: 0, span: 2))
+        for width in stride(from: 300.0, through: 600, by: 2.5) + [340 - 1.0 / 64, 580 - 1.0 / 64] {
+            let worst = try await ResponsiveLayoutTests.largestDifference(
+                responsive, spec, width: width, firstItems: nil)
+            #expect(worst <= 1e-9, "width \(width): off by \(worst)")
         }
+        // Right to left, the shares are counted from the left as placed: the wide column is the last.
+        let rtl = try ResponsiveLayout.compute(
+            Self.spec(direction: .rtl, Self.weighted, Self.example), minWidth: 300, maxWidth: 600)
+        #expect(rtl.pieces[0].sections[0].columns.shares == [0.25, 0.25, 0.5])
     }
 }

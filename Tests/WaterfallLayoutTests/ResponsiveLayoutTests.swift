@@ -8,6 +8,20 @@ import WaterfallTestSupport
     @Test(arguments: 0..<40)
     func piecesEqualFreshLayouts(seed: Int) async throws {
         var feeds = ResponsiveFeeds(seed: UInt64(9100 + seed))
+        try await Self.checkPieces(&feeds, seed: seed)
+    }
+
+    /// Feeds whose sections mostly have columns of different widths (`columnWidths`): each column's x and width is
+    /// its own line in the width, and an aspect item's height follows its own column.
+    @Test(arguments: 0..<24)
+    func weightedPiecesEqualFreshLayouts(seed: Int) async throws {
+        var feeds = ResponsiveFeeds(seed: UInt64(9300 + seed), columnWidthsChance: 0.8)
+        try await Self.checkPieces(&feeds, seed: seed)
+    }
+
+    /// Checks a feed of `feeds` at random grid widths and both sides of every piece's start (a first page for every
+    /// fourth seed).
+    static func checkPieces(_ feeds: inout ResponsiveFeeds, seed: Int) async throws {
         let (spec, minWidth, maxWidth) = feeds.feed()
         let firstItems: Int? = seed % 4 == 3 ? feeds.random.int(0...12) : nil
         let responsive = try ResponsiveLayout.compute(

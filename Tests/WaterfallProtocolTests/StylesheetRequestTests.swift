@@ -92,17 +92,45 @@ import WaterfallWire
         let spec = LayoutSpec(
             width: 300,
             sections: [SectionSpec(properties: SectionProperties(columns: 2), items: [Item(height: 50)])])
+        try Self.expectOnePiece(
+            spec,
+            """
+            &::before{content:'';display:block;padding-top:50px}\
+            >.s0{--g:10px;--l:0px;--w:calc((100% - 10px)/2);&.i0{height:50px}}
+            """)
+    }
+
+    /// Three columns of `[2, 1, 1]`: `--w` stays the mean column, `(W − 20) / 3`, and the section's rule places its
+    /// items by `--a` and `--b`, the widths of the columns left of an item and of its own in `--w`s (1.5 for the
+    /// wide column, 0.75 for a narrow one); the span of two from column 1 is 1.5 `--w`s and one spacing wide.
+    @Test func writesColumnsOfDifferentWidthsAsSharesOfTheMeanColumn() throws {
+        let spec = LayoutSpec(
+            width: 300,
+            sections: [
+                SectionSpec(
+                    properties: SectionProperties(columns: 3, columnWidths: [2, 1, 1]),
+                    items: [Item(height: 50), Item(height: 30), Item(height: 40), Item(height: 20, span: .columns(2))])
+            ])
+        try Self.expectOnePiece(
+            spec,
+            """
+            &::before{content:'';display:block;padding-top:70px}\
+            >.s0{--g:10px;--l:0px;--w:calc((100% - 20px)/3);--a:0;--b:1.5;\(ResponsiveStylesheet.weightedPlacement)\
+            &.i0{height:50px}&.i1{--c:1;--a:1.5;--b:.75;height:30px}\
+            &.i2{--c:2;--a:2.25;--b:.75;height:40px}&.i3{--c:1;--s:2;--a:1.5;--k:50;height:20px}}
+            """)
+    }
+
+    /// Expects the stylesheet of `spec` over 300–400 px in `#g` to be one piece: the container's rule, the placement
+    /// rule, then `rules`.
+    static func expectOnePiece(_ spec: LayoutSpec, _ rules: String) throws {
         let (sheet, _) = try StylesheetRequest(layout: "f", minWidth: 300, maxWidth: 400, selector: "#g")
             .stylesheet(of: spec, columnLimit: 1024)
         #expect(sheet.pieces == 1)
         #expect(
-            String(decoding: sheet.css, as: UTF8.self) == """
-                #g{container-type:inline-size;position:relative;padding:0;
-                \(ResponsiveStylesheet.placement)&::before{content:'';display:block;padding-top:50px}\
-                >.s0{--g:10px;--l:0px;--w:calc((100% - 10px)/2);&.i0{height:50px}}
-                }
-
-                """)
+            String(decoding: sheet.css, as: UTF8.self)
+                == "#g{container-type:inline-size;position:relative;padding:0;\n\(ResponsiveStylesheet.placement)\(rules)\n}\n"
+        )
     }
 
     /// A later section's elements hang from its origin, `--o`, which a piece changes on its own; a header gives

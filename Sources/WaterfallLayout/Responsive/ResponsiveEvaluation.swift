@@ -104,19 +104,11 @@ struct ResponsiveEvaluation {
         guard g.columnWidth >= 0 else {
             throw .invalidGeometry(field: "sections[\(s)]", section: s, columnWidth: g.columnWidth)
         }
-        if let weights = own.columnWidths ?? defaults.columnWidths {
-            // The stylesheet sizes every column by one custom property of the container's width.
-            throw .invalidValue(
-                field: own.columnWidths == nil ? "defaults.columnWidths" : "sections[\(s)].columnWidths",
-                value: Validation.text(.weights(weights)),
-                reason: "sets columns of different widths, which layout.css cannot write: its columns are equal")
-        }
         let c = g.columnCount
         let cs = g.columnSpacing
         let sideInsets = g.insets.left + g.insets.right
         noteColumnCountChange(own, columns: c, sideInsets: sideInsets)
-        let cw = LinearLength(
-            constant: -(sideInsets + Double(c - 1) * cs) / Double(c), slope: 1 / Double(c))
+        let columnForms = LinearColumns(g, weights: own.columnWidths ?? defaults.columnWidths)
 
         var header: LinearRect?
         if g.headerHeight > 0 {
@@ -155,17 +147,15 @@ struct ResponsiveEvaluation {
                 cursor = (j + span) % c
             }
             y = highest(columns[j..<(j + span)])
-            let itemWidth = Double(span) * g.columnWidth + Double(span - 1) * cs
-            let widthForm = Double(span) * cw + Double(span - 1) * cs
+            let itemWidth = g.itemWidth(column: j, span: span)
+            let widthForm = columnForms.width(column: j, span: span)
             var height = Tracked(constant: item.height)
             if let aspect = item.aspectWidth {
                 height = Tracked((item.height * itemWidth) / aspect, (item.height / aspect) * widthForm)
             }
             let next = Tracked(y.value + height.value + g.rowSpacing, y.form + height.form + g.rowSpacing)
             for k in j..<(j + span) { columns[k] = next }
-            let x = LinearLength(
-                constant: g.insets.left + Double(j) * (cw.constant + cs), slope: Double(j) * cw.slope)
-            frames.append(LinearRect(x: x, y: y.form, width: widthForm, height: height.form))
+            frames.append(LinearRect(x: columnForms.x(ofColumn: j), y: y.form, width: widthForm, height: height.form))
             let leading = direction == .rtl ? c - j - span : j
             placements.append(ResponsivePlacement(column: Int32(leading), span: Int32(span)))
             bottoms.append(Tracked(y.value + height.value, y.form + height.form))
@@ -191,7 +181,8 @@ struct ResponsiveEvaluation {
             origin: origin, height: height.form, columnCount: c, header: header, footer: footer, items: frames)
         result.columns = ResponsiveColumns(
             gutters: sideInsets + Double(c - 1) * cs, spacing: cs,
-            leadingInset: direction == .rtl ? g.insets.right : g.insets.left)
+            leadingInset: direction == .rtl ? g.insets.right : g.insets.left,
+            shares: direction == .rtl ? columnForms.shares?.reversed() : columnForms.shares)
         result.placements = placements
         return (result, height)
     }

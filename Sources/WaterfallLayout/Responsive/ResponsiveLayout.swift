@@ -3,6 +3,9 @@ import WaterfallModel
 /// A layout over a range of container widths: pieces of widths within which every frame is a `LinearLength` of the
 /// width, so that one description (a stylesheet, say) places every element exactly at any width in the range.
 ///
+/// Every column's x and width is linear in the width within a piece, equal columns or not (`columnWidths`, whose
+/// count is fixed, gives each column a fixed share of what the spacing and insets leave).
+///
 /// Pieces end where the frames stop being one linear function: where an adaptive column count changes, or where a
 /// decision of placement flips (which column is shortest or within `tolerance` of it, which column's height wins a
 /// span's maximum, which item ends lowest, whether the content is shorter than `minContentHeight`). Each piece is
@@ -217,7 +220,7 @@ public struct ResponsiveSection: Sendable, Hashable {
     public var items: [LinearRect]
     /// Where the columns are: `items[k]` spans `placements[k]`.
     public var columns = ResponsiveColumns(gutters: 0, spacing: 0, leadingInset: 0)
-    /// Each item's columns, counted from the leading edge.
+    /// Each item's columns, counted from the section's left as placed.
     public var placements: [ResponsivePlacement] = []
 
     public init(
@@ -233,22 +236,28 @@ public struct ResponsiveSection: Sendable, Hashable {
     }
 }
 
-/// A section's columns in a piece: `columnCount` columns of width `(W - gutters) / columnCount`, each `spacing`
-/// after the one before, the first `leadingInset` from the leading edge (the left, or the right under `rtl`).
+/// A section's columns in a piece: `columnCount` columns sharing `W - gutters` (equally, or by `shares`), each
+/// `spacing` after the one before, the first `leadingInset` from the section's left as placed (its left inset, or
+/// its right one under `rtl`, which mirrors the columns).
 public struct ResponsiveColumns: Sendable, Hashable {
     /// The side insets and the spacings between columns: what the container width gives to no column.
     public var gutters: Double
     public var spacing: Double
     public var leadingInset: Double
+    /// Under `columnWidths`, each column's share of `W - gutters`, in the order `ResponsivePlacement` counts columns
+    /// (from the left as placed, so reversed under `rtl`); nil for equal columns.
+    public var shares: [Double]?
 
-    public init(gutters: Double, spacing: Double, leadingInset: Double) {
+    public init(gutters: Double, spacing: Double, leadingInset: Double, shares: [Double]? = nil) {
         self.gutters = gutters
         self.spacing = spacing
         self.leadingInset = leadingInset
+        self.shares = shares
     }
 }
 
-/// The columns an item occupies: from `column` (counted from the leading edge) over `span` columns.
+/// The columns an item occupies: from `column` (counted from the section's left as placed, as
+/// `ResponsiveColumns.leadingInset` is) over `span` columns.
 public struct ResponsivePlacement: Sendable, Hashable {
     public var column: Int32
     public var span: Int32
