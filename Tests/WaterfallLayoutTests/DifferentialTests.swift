@@ -162,11 +162,13 @@ import WaterfallTestSupport
     }
 
     private func expectEqual(
-        _ layout: Layout, _ expected: (sections: [ReferenceLayout.Section], contentHeight: Double), _ context: String
+        _ layout: Layout, _ expected: (sections: [ReferenceLayout.Section], contentHeight: Double),
+        _ context: @autoclosure () -> String
     ) throws {
-        try #require(layout.sectionCount == expected.sections.count, "section count: \(context)")
+        // The context names the commands, whose description costs more than the comparison: written on failure only.
+        try #require(layout.sectionCount == expected.sections.count, "section count: \(context())")
         let along = layout.axis == .horizontal ? layout.contentSize.width : layout.contentSize.height
-        #expect(along == expected.contentHeight, "content extent: \(context)")
+        #expect(along == expected.contentHeight, "content extent: \(context())")
         for (s, want) in expected.sections.enumerated() {
             let got = layout.screen.frames(layout.frames(ofSection: s))
             let same =
@@ -177,7 +179,7 @@ import WaterfallTestSupport
                 let bad = zip(got.items, want.items).first { $0.frame != $1 }
                 Issue.record(
                     """
-                    section \(s) differs from the reference (\(context), \(layout.axis) \(layout.direction)): origin \
+                    section \(s) differs from the reference (\(context()), \(layout.axis) \(layout.direction)): origin \
                     \(got.origin) vs \(want.origin), height \(got.height) vs \(want.height), pinMaxY \
                     \(String(describing: got.pinMaxY)) vs \(String(describing: want.pinMaxY)), header \
                     \(String(describing: got.header)) vs \(String(describing: want.header)), first item \
