@@ -13,6 +13,16 @@ let server =
         .enableUpcomingFeature("NonisolatedNonsendingByDefault")
     ]
 
+/// The test support and the test targets whose own code is hot: the reference layout, the oracles and the checks run
+/// millions of times per test run, and unoptimised they take most of its time. The modules under test keep the
+/// build's own settings (debug: unoptimised, with assertions); `WATERFALL_UNOPTIMIZED_TESTS=1` builds the tests
+/// unoptimised too, for stepping through them in a debugger. No product contains these targets, so a package that
+/// depends on a product is not refused for their flags.
+let tests =
+    strict
+    + (Context.environment["WATERFALL_UNOPTIMIZED_TESTS"] == nil
+        ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : [])
+
 let package = Package(
     name: "waterfall",
     products: [
@@ -73,7 +83,7 @@ let package = Package(
             dependencies: [
                 "WaterfallLayout", "WaterfallJSON", "WaterfallWire", "WaterfallProtocol", "WaterfallClient",
             ],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
         // The daemon in the test's own process, for the integration tests (apart, so that the unit tests do not see
         // the server's modules).
@@ -85,9 +95,9 @@ let package = Package(
         .testTarget(
             name: "WaterfallLayoutTests",
             dependencies: ["WaterfallLayout", "WaterfallClient", "WaterfallTestSupport"],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
-        .testTarget(name: "WaterfallJSONTests", dependencies: ["WaterfallJSON"], swiftSettings: strict),
+        .testTarget(name: "WaterfallJSONTests", dependencies: ["WaterfallJSON"], swiftSettings: tests),
         .testTarget(
             name: "WaterfallStorageFormatTests",
             dependencies: ["WaterfallStorageFormat", "WaterfallTestSupport"],

@@ -5,26 +5,27 @@
 /// JSON grammar) and returns nil for anything else, leaving the caller to fall back. What it does return is what a
 /// ``JSONDocument`` of the same text gives: numbers go through the same conversions as ``JSONView/int64`` and
 /// ``JSONView/double``. It never reads past `bytes`.
-public struct JSONCursor {
+@usableFromInline
+package struct JSONCursor {
     // MARK: Lifecycle
 
     /// A cursor at the start of `bytes`, which must stay valid while it is used.
     @inlinable
-    public init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         // An empty buffer may have no address; with `end` 0 nothing is read from this one.
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         end = bytes.count
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// Where the cursor is, as an offset from the start.
     @inlinable
-    public var position: Int { at }
+    package var position: Int { at }
 
     /// Whether only whitespace is left.
     @inlinable
-    public var isAtEnd: Bool {
+    package var isAtEnd: Bool {
         mutating get {
             skipSpace()
             return at == end
@@ -33,7 +34,7 @@ public struct JSONCursor {
 
     /// Takes `byte` after any whitespace; false (nothing taken but the whitespace) when the next byte is another.
     @inlinable
-    public mutating func take(_ byte: UInt8) -> Bool {
+    package mutating func take(_ byte: UInt8) -> Bool {
         skipSpace()
         guard at < end, base[at] == byte else { return false }
         at &+= 1
@@ -43,7 +44,7 @@ public struct JSONCursor {
     /// The bytes of a string of printable ASCII without escapes, after any whitespace, quotes excluded; nil for
     /// any other token (an escape, a control byte or a byte above 0x7E sends the caller to the general reader).
     @inlinable
-    public mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
+    package mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = at
         while at < end {
@@ -60,14 +61,14 @@ public struct JSONCursor {
 
     /// Takes a plain string equal to `text`; false for any other token.
     @inlinable
-    public mutating func take(string text: StaticString) -> Bool {
+    package mutating func take(string text: StaticString) -> Bool {
         guard let bytes = plainString() else { return false }
         return Self.bytes(bytes, are: text)
     }
 
     /// The value of an integer (strict grammar, no fraction or exponent) within Int64, after any whitespace.
     @inlinable
-    public mutating func integer() -> Int64? {
+    package mutating func integer() -> Int64? {
         guard let token = numberToken(), token.isInteger else { return nil }
         let p = base + token.start
         let length = at &- token.start
@@ -78,7 +79,7 @@ public struct JSONCursor {
     /// The correctly rounded value of a number in strict JSON grammar, after any whitespace; nil for one beyond
     /// the range of a `Double`, which ``JSONReader`` refuses.
     @inlinable
-    public mutating func number() -> Double? {
+    package mutating func number() -> Double? {
         guard let token = numberToken() else { return nil }
         let p = base + token.start
         let length = at &- token.start
@@ -95,7 +96,7 @@ public struct JSONCursor {
     /// takes) and the cursor after its colon, to read the value; false when `member` refuses one (returns false),
     /// or the bytes are not an object.
     @inlinable
-    public mutating func object(_ member: (UnsafeBufferPointer<UInt8>, inout JSONCursor) -> Bool) -> Bool {
+    package mutating func object(_ member: (UnsafeBufferPointer<UInt8>, inout JSONCursor) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         repeat {
             guard let key = plainString(), take(UInt8(ascii: ":")), member(key, &self) else { return false }
@@ -106,7 +107,7 @@ public struct JSONCursor {
     /// Reads an array, after any whitespace, calling `element` with the cursor at each element; false when
     /// `element` refuses one, or the bytes are not an array.
     @inlinable
-    public mutating func array(_ element: (inout JSONCursor) -> Bool) -> Bool {
+    package mutating func array(_ element: (inout JSONCursor) -> Bool) -> Bool {
         guard take(UInt8(ascii: "[")) else { return false }
         if take(UInt8(ascii: "]")) { return true }
         repeat {
@@ -118,7 +119,7 @@ public struct JSONCursor {
     /// Reads a member's value into `slot` with `read`, once: false when `slot` is already set (the member came
     /// before: the general reader says what a repeated key is) or `read` gives nil.
     @inlinable
-    public mutating func once<T>(_ slot: inout T?, _ read: (inout JSONCursor) -> T?) -> Bool {
+    package mutating func once<T>(_ slot: inout T?, _ read: (inout JSONCursor) -> T?) -> Bool {
         guard slot == nil else { return false }
         slot = read(&self)
         return slot != nil
@@ -126,13 +127,13 @@ public struct JSONCursor {
 
     /// Whether `bytes` (a key `object` passed) are those of `text`.
     @inlinable
-    public static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, are text: StaticString) -> Bool {
+    package static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, are text: StaticString) -> Bool {
         bytes.count == text.utf8CodeUnitCount && equal(bytes.baseAddress!, text.utf8Start, bytes.count)
     }
 
     /// `true` or `false`, after any whitespace.
     @inlinable
-    public mutating func bool() -> Bool? {
+    package mutating func bool() -> Bool? {
         skipSpace()
         if matches("true") {
             at &+= 4
@@ -153,7 +154,7 @@ public struct JSONCursor {
 
     /// Moves past any whitespace.
     @inlinable
-    public mutating func skipSpace() {
+    package mutating func skipSpace() {
         while at < end {
             switch base[at] {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): at &+= 1

@@ -1,17 +1,18 @@
 /// One parsed JSON value: a private copy of the input plus a flat tape of nodes over it; read it via ``root``.
 ///
 /// Strings and numbers stay as bytes until asked for. A document is an immutable value; copies share storage.
-public struct JSONDocument: Sendable {
+@usableFromInline
+package struct JSONDocument: Sendable {
     // MARK: Lifecycle
 
     /// Parses `bytes` with a throwaway reader; prefer a long-lived ``JSONReader`` on hot paths.
-    public init(parsing bytes: ArraySlice<UInt8>, maximumDepth: Int = 64) throws(JSONError) {
+    package init(parsing bytes: ArraySlice<UInt8>, maximumDepth: Int = 64) throws(JSONError) {
         var reader = JSONReader(maximumDepth: maximumDepth)
         self = try reader.parse(bytes)
     }
 
     /// Parses the UTF-8 bytes of `text` with a throwaway reader.
-    public init(parsing text: String, maximumDepth: Int = 64) throws(JSONError) {
+    package init(parsing text: String, maximumDepth: Int = 64) throws(JSONError) {
         try self.init(parsing: Array(text.utf8)[...], maximumDepth: maximumDepth)
     }
 
@@ -21,22 +22,22 @@ public struct JSONDocument: Sendable {
         self.storage = storage
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// The parsed input, as passed to the reader; node byte offsets count from its `startIndex`.
     @inlinable
-    public var bytes: ArraySlice<UInt8> { storage.input }
+    package var bytes: ArraySlice<UInt8> { storage.input }
 
     /// The top-level value.
     @inlinable
-    public var root: JSONNode { JSONNode(storage: storage, index: 0) }
+    package var root: JSONNode { JSONNode(storage: storage, index: 0) }
 
     /// How many values (including keys) the document holds.
     @inlinable
-    public var nodeCount: Int { storage.nodeCount }
+    package var nodeCount: Int { storage.nodeCount }
 
     /// Whether an array of the document is kept as its heights (``JSONReader/readsHeightRuns``).
-    public var hasHeightRuns: Bool { storage.hasHeightRuns }
+    package var hasHeightRuns: Bool { storage.hasHeightRuns }
 
     // MARK: Internal
 

@@ -31,7 +31,7 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     // MARK: Lifecycle
 
     /// An error for `reason` found at byte `offset` of the input.
-    public init(_ reason: Reason, at offset: Int) {
+    package init(_ reason: Reason, at offset: Int) {
         self.reason = reason
         self.offset = offset
     }

@@ -4,12 +4,12 @@ extension JSONNode {
     /// Whether this is a string equal to `key`, compared on the raw bytes without allocating when the
     /// string has no escapes. `key` must be plain: no quote, backslash or control character.
     @inlinable
-    public func isEqual(toKey key: StaticString) -> Bool {
+    package func isEqual(toKey key: StaticString) -> Bool {
         withView { $0.isEqual(toKey: key) }
     }
 
     /// Whether this is a string whose decoded value equals `text`.
-    public func isEqual(to text: String) -> Bool {
+    package func isEqual(to text: String) -> Bool {
         var text = text
         return text.withUTF8 { isEqual(toBytes: $0.baseAddress ?? UnsafePointer(storage.bytes), count: $0.count) }
     }
@@ -24,7 +24,7 @@ extension JSONNode {
     /// The value of the member named `key` of an object and its position among the members, without creating a
     /// node per member passed over (which would retain the document each time); nil if absent.
     @inlinable
-    public func positionedMember(_ key: StaticString) -> (position: Int, value: JSONNode)? {
+    package func positionedMember(_ key: StaticString) -> (position: Int, value: JSONNode)? {
         withView { $0.positionedMember(key) }.map { ($0.position, JSONNode(storage: storage, index: $0.value.index)) }
     }
 

@@ -14,10 +14,6 @@ public struct JSONNode: Sendable {
 
     // MARK: Public
 
-    /// The document this value belongs to.
-    @inlinable
-    public var document: JSONDocument { JSONDocument(storage: storage) }
-
     /// What kind of value this is.
     @inlinable
     public var kind: JSONKind { node.kind }
@@ -51,9 +47,15 @@ public struct JSONNode: Sendable {
     @inlinable
     public var count: Int { Int(node.count) }
 
+    // MARK: Package
+
+    /// The document this value belongs to.
+    @inlinable
+    package var document: JSONDocument { JSONDocument(storage: storage) }
+
     /// The value's exact input bytes (a string includes its quotes), to copy a sub-value verbatim.
     @inlinable
-    public var rawBytes: ArraySlice<UInt8> {
+    package var rawBytes: ArraySlice<UInt8> {
         let node = self.node
         let input = storage.input
         return input[(input.startIndex + Int(node.start))..<(input.startIndex + Int(node.end))]
@@ -61,7 +63,7 @@ public struct JSONNode: Sendable {
 
     /// Where the value starts, in bytes from the start of the parsed input, for error messages.
     @inlinable
-    public var byteOffset: Int { Int(node.start) }
+    package var byteOffset: Int { Int(node.start) }
 
     // MARK: Internal
 

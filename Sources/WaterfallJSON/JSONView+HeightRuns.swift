@@ -2,7 +2,7 @@ extension JSONView {
     /// The number of heights of an array kept as its heights (``JSONReader/readsHeightRuns``); nil for any other
     /// value.
     @inlinable
-    public var heightRunCount: Int? {
+    package var heightRunCount: Int? {
         let node = self.node
         guard node.kind == .array && node.flags & TapeNode.isHeightRun != 0 else { return nil }
         // One payload node per height follows the array's node, and `next` skips them.
@@ -12,7 +12,7 @@ extension JSONView {
     /// Appends the heights of an array kept as its heights to `heights`, in order; appends nothing for any other
     /// value.
     @inlinable
-    public func appendHeightRun(to heights: inout [Double]) {
+    package func appendHeightRun(to heights: inout [Double]) {
         guard let count = heightRunCount else { return }
         heights.reserveCapacity(heights.count + count)
         let first = nodes + index + 1

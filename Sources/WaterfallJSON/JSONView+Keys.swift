@@ -4,7 +4,7 @@ extension JSONView {
     /// Whether this is a string equal to `key`, compared on the raw bytes (lengths first) when the string has no
     /// escapes. `key` must be plain: no quote, backslash or control character.
     @inlinable @inline(__always)
-    public func isEqual(toKey key: StaticString) -> Bool {
+    package func isEqual(toKey key: StaticString) -> Bool {
         let node = self.node
         return node.kind == .string && Self.string(node, bytes, equals: key)
     }
@@ -12,7 +12,7 @@ extension JSONView {
     /// The value of the member named `key` of an object; nil if there is none or this is not an object.
     /// - Complexity: O(members); requests have a handful.
     @inlinable
-    public subscript(key: StaticString) -> JSONView? {
+    package subscript(key: StaticString) -> JSONView? {
         positionedMember(key)?.value
     }
 
@@ -22,7 +22,7 @@ extension JSONView {
     /// Always inlined: with the literal key of each call site its length and bytes are constants, which makes the
     /// comparison cheaper than in one shared copy taking the key as an argument.
     @inlinable @inline(__always)
-    public func positionedMember(_ key: StaticString) -> (position: Int, value: JSONView)? {
+    package func positionedMember(_ key: StaticString) -> (position: Int, value: JSONView)? {
         let node = self.node
         guard node.kind == .object else { return nil }
         var keyIndex = index + 1
@@ -40,7 +40,7 @@ extension JSONView {
     /// The element at `position` of an array; nil if out of bounds or not an array.
     /// - Complexity: O(position): the tape is walked sibling by sibling.
     @inlinable
-    public subscript(position: Int) -> JSONView? {
+    package subscript(position: Int) -> JSONView? {
         let node = self.node
         guard node.kind == .array, position >= 0, position < Int(node.count) else { return nil }
         var elementIndex = index + 1
@@ -52,7 +52,7 @@ extension JSONView {
     /// params are found by position on every request.
     /// - Complexity: O(position): the tape is walked sibling by sibling.
     @inlinable @inline(__always)
-    public func member(at position: Int) -> (key: JSONView, value: JSONView)? {
+    package func member(at position: Int) -> (key: JSONView, value: JSONView)? {
         let node = self.node
         guard node.kind == .object, position >= 0, position < Int(node.count) else { return nil }
         var keyIndex = index + 1
@@ -99,7 +99,8 @@ extension JSONView {
 
 extension JSONView {
     /// The elements of an array, in order.
-    public struct Elements: Sequence, IteratorProtocol {
+    @usableFromInline
+    package struct Elements: Sequence, IteratorProtocol {
         @usableFromInline var children: Children
 
         @inlinable
@@ -109,17 +110,18 @@ extension JSONView {
 
         /// The number of elements not yet visited.
         @inlinable
-        public var underestimatedCount: Int { children.remaining }
+        package var underestimatedCount: Int { children.remaining }
 
         /// The next element, or nil after the last.
         @inlinable
-        public mutating func next() -> JSONView? {
+        package mutating func next() -> JSONView? {
             children.next(valueOffset: 0).map { children.view(at: $0) }
         }
     }
 
     /// The members of an object, as (key, value) in input order; keys are string views.
-    public struct Members: Sequence, IteratorProtocol {
+    @usableFromInline
+    package struct Members: Sequence, IteratorProtocol {
         @usableFromInline var children: Children
 
         @inlinable
@@ -129,11 +131,11 @@ extension JSONView {
 
         /// The number of members not yet visited.
         @inlinable
-        public var underestimatedCount: Int { children.remaining }
+        package var underestimatedCount: Int { children.remaining }
 
         /// The next member, or nil after the last.
         @inlinable
-        public mutating func next() -> (key: JSONView, value: JSONView)? {
+        package mutating func next() -> (key: JSONView, value: JSONView)? {
             children.next(valueOffset: 1).map { (children.view(at: $0), children.view(at: $0 + 1)) }
         }
     }
@@ -172,9 +174,9 @@ extension JSONView {
 
     /// The elements of an array in order; empty for other kinds.
     @inlinable
-    public var elements: Elements { Elements(self) }
+    package var elements: Elements { Elements(self) }
 
     /// The members of an object in order; empty for other kinds.
     @inlinable
-    public var members: Members { Members(self) }
+    package var members: Members { Members(self) }
 }

@@ -9,7 +9,8 @@
 /// (a member, an element, an optional, a return value) costs a retain and a release. A view costs neither, so
 /// decoding a request through views retains only the document, the request's copy of it, the params node and the
 /// input slice.
-public struct JSONView {
+@usableFromInline
+package struct JSONView {
     // MARK: Lifecycle
 
     /// The value at tape index `index` of a document whose tape and bytes are `nodes` and `bytes`.
@@ -20,19 +21,19 @@ public struct JSONView {
         self.index = index
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// What kind of value this is.
     @inlinable
-    public var kind: JSONKind { node.kind }
+    package var kind: JSONKind { node.kind }
 
     /// Whether the value is `null`.
     @inlinable
-    public var isNull: Bool { node.kind == .null }
+    package var isNull: Bool { node.kind == .null }
 
     /// The value of `true` or `false`; nil for other kinds.
     @inlinable
-    public var bool: Bool? {
+    package var bool: Bool? {
         let node = self.node
         return node.kind == .bool ? node.flags & TapeNode.isTrue != 0 : nil
     }
@@ -40,7 +41,7 @@ public struct JSONView {
     /// The exact value of an integer (no fraction or exponent) within Int64 range; nil otherwise, as
     /// ``JSONNode/int64``.
     @inlinable
-    public var int64: Int64? {
+    package var int64: Int64? {
         let node = self.node
         guard node.kind == .number && node.flags & TapeNode.isInteger != 0 else { return nil }
         let length = Int(node.end &- node.start)
@@ -52,11 +53,11 @@ public struct JSONView {
 
     /// `int64` as an `Int`.
     @inlinable
-    public var int: Int? { int64.map { Int($0) } }
+    package var int: Int? { int64.map { Int($0) } }
 
     /// The correctly rounded value of any number; nil for other kinds, as ``JSONNode/double``.
     @inlinable
-    public var double: Double? {
+    package var double: Double? {
         let node = self.node
         guard node.kind == .number else { return nil }
         if node.flags & TapeNode.hasValue != 0 { return nodes[index &+ 1].payload }
@@ -72,7 +73,7 @@ public struct JSONView {
 
     /// The decoded value of a string; nil for other kinds.
     @inlinable
-    public var string: String? {
+    package var string: String? {
         let node = self.node
         guard node.kind == .string else { return nil }
         let content = UnsafeBufferPointer(start: bytes + Int(node.start) + 1, count: Int(node.end &- node.start) - 2)
@@ -81,18 +82,18 @@ public struct JSONView {
 
     /// The number of elements of an array or members of an object; 0 for other kinds.
     @inlinable
-    public var count: Int { Int(node.count) }
+    package var count: Int { Int(node.count) }
 
     /// The value's exact input bytes (a string includes its quotes), valid as long as the view.
     @inlinable
-    public var rawBytes: UnsafeBufferPointer<UInt8> {
+    package var rawBytes: UnsafeBufferPointer<UInt8> {
         let node = self.node
         return UnsafeBufferPointer(start: bytes + Int(node.start), count: Int(node.end &- node.start))
     }
 
     /// Where the value starts, in bytes from the start of the parsed input, for error messages.
     @inlinable
-    public var byteOffset: Int { Int(node.start) }
+    package var byteOffset: Int { Int(node.start) }
 
     // MARK: Internal
 
@@ -119,13 +120,13 @@ extension JSONNode {
     /// A view of this value that does not keep the document alive: valid only while this node, or another handle
     /// on its document, is. Prefer ``withView(_:)``; this is for a type that stores the node beside the view.
     @inlinable
-    public var unsafeView: JSONView {
+    package var unsafeView: JSONView {
         JSONView(nodes: storage.nodes, bytes: storage.bytes, index: index)
     }
 
     /// Calls `body` with a view of this value, keeping the document alive until it returns.
     @inlinable
-    public func withView<Result, Failure: Error>(
+    package func withView<Result, Failure: Error>(
         _ body: (JSONView) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try withExtendedLifetime(storage) { () throws(Failure) -> Result in try body(unsafeView) }
@@ -133,7 +134,7 @@ extension JSONNode {
 
     /// The node of `view`, a view of the same document as this node.
     @inlinable
-    public func node(for view: JSONView) -> JSONNode {
+    package func node(for view: JSONView) -> JSONNode {
         assert(view.nodes == UnsafePointer(storage.nodes), "a view of another document")
         return JSONNode(storage: storage, index: view.index)
     }
@@ -142,7 +143,7 @@ extension JSONNode {
 extension JSONDocument {
     /// Calls `body` with a view of the top-level value, keeping the document alive until it returns.
     @inlinable
-    public func withRoot<Result, Failure: Error>(
+    package func withRoot<Result, Failure: Error>(
         _ body: (JSONView) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try withExtendedLifetime(storage) { () throws(Failure) -> Result in
@@ -153,13 +154,13 @@ extension JSONDocument {
     /// A view of the top-level value that does not keep the document alive: valid only while the document is.
     /// Prefer ``withRoot(_:)``; this is for an initializer that holds the document for the whole of its body.
     @inlinable
-    public var unsafeRoot: JSONView {
+    package var unsafeRoot: JSONView {
         JSONView(nodes: storage.nodes, bytes: storage.bytes, index: 0)
     }
 
     /// The node of `view`, a view of this document.
     @inlinable
-    public func node(for view: JSONView) -> JSONNode {
+    package func node(for view: JSONView) -> JSONNode {
         assert(view.nodes == UnsafePointer(storage.nodes), "a view of another document")
         return JSONNode(storage: storage, index: view.index)
     }

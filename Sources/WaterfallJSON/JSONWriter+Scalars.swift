@@ -3,34 +3,34 @@
 extension JSONWriter {
     /// Writes a key and a value in one call.
     @inlinable
-    public mutating func member(_ key: StaticString, _ value: Int) {
+    package mutating func member(_ key: StaticString, _ value: Int) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes a key and a value in one call.
     @inlinable
-    public mutating func member(_ key: StaticString, _ value: Double) {
+    package mutating func member(_ key: StaticString, _ value: Double) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes a key and a value in one call.
     @inlinable
-    public mutating func member(_ key: StaticString, _ value: Bool) {
+    package mutating func member(_ key: StaticString, _ value: Bool) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes a key and a value in one call.
     @inlinable
-    public mutating func member(_ key: StaticString, _ value: String) {
+    package mutating func member(_ key: StaticString, _ value: String) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes a whole tree. Recursive: depth is bounded by how the value was built.
-    public mutating func write(_ value: JSONValue) {
+    package mutating func write(_ value: JSONValue) {
         switch value {
         case .null: null()
         case .bool(let flag): self.value(flag)

@@ -7,25 +7,25 @@
 /// Each call reserves its worst-case length once and writes through a pointer: appending byte by byte to an
 /// array costs a uniqueness check per byte. Keep the writer in a local variable while writing a reply: as a class property
 /// every call would also pay a dynamic exclusivity check.
-public struct JSONWriter: Sendable {
+package struct JSONWriter: Sendable {
     // MARK: Lifecycle
 
     /// A writer whose buffer starts with room for `capacity` bytes.
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         // Not zeroed: every byte below `count` is written before it is read, and a reply batch's buffer is large.
         buffer = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { _, initialized in
             initialized = max(capacity, 16)
         }
     }
 
-    // MARK: Public
+    // MARK: Package
 
     /// Everything written since the last `reset()`, sharing the writer's storage (no copy).
     @inlinable
-    public var bytes: ArraySlice<UInt8> { buffer[..<count] }
+    package var bytes: ArraySlice<UInt8> { buffer[..<count] }
 
     /// Everything written, as an array that takes over the writer's storage (no copy); the writer is left empty.
-    public mutating func takeBytes() -> [UInt8] {
+    package mutating func takeBytes() -> [UInt8] {
         var taken: [UInt8] = []
         swap(&taken, &buffer)
         taken.removeSubrange(count...)
@@ -35,14 +35,14 @@ public struct JSONWriter: Sendable {
 
     /// How many bytes have been written since the last `reset()`.
     @inlinable
-    public var byteCount: Int { count }
+    package var byteCount: Int { count }
 
     /// Number texts kept across this writer's replies, for frames' repeated x and width; nil keeps none.
-    public var numberTexts: LastingNumberTextCache?
+    package var numberTexts: LastingNumberTextCache?
 
     /// Calls `body` with the bytes written so far, for handing to `write(2)` without a copy.
     @inlinable
-    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = buffer.withUnsafeBytes { raw in
             do throws(E) {
                 return .success(try body(UnsafeRawBufferPointer(rebasing: raw[..<count])))
@@ -55,7 +55,7 @@ public struct JSONWriter: Sendable {
 
     /// Empties the buffer, keeping its capacity, and forgets any open containers.
     @inlinable
-    public mutating func reset() {
+    package mutating func reset() {
         count = 0
         depth = 0
         hasElements = 0
@@ -65,14 +65,14 @@ public struct JSONWriter: Sendable {
 
     /// Opens an object.
     @inlinable
-    public mutating func beginObject() {
+    package mutating func beginObject() {
         punctuate(UInt8(ascii: "{"))
         push()
     }
 
     /// Closes the innermost object.
     @inlinable
-    public mutating func endObject() {
+    package mutating func endObject() {
         pop()
         write(maximumLength: 1) { p in
             p[0] = UInt8(ascii: "}")
@@ -82,14 +82,14 @@ public struct JSONWriter: Sendable {
 
     /// Opens an array.
     @inlinable
-    public mutating func beginArray() {
+    package mutating func beginArray() {
         punctuate(UInt8(ascii: "["))
         push()
     }
 
     /// Closes the innermost array.
     @inlinable
-    public mutating func endArray() {
+    package mutating func endArray() {
         pop()
         write(maximumLength: 1) { p in
             p[0] = UInt8(ascii: "]")
@@ -99,7 +99,7 @@ public struct JSONWriter: Sendable {
 
     /// Writes an object key whose text needs no escaping (checked in debug builds), copying its bytes.
     @inlinable
-    public mutating func key(_ key: StaticString) {
+    package mutating func key(_ key: StaticString) {
         if key.hasPointerRepresentation {
             appendKey(key.utf8Start, count: key.utf8CodeUnitCount)
         } else {
@@ -108,7 +108,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes an object key computed at run time, escaped as needed.
-    public mutating func key(string key: String) {
+    package mutating func key(string key: String) {
         appendQuoted(key, comma: separate())
         write(maximumLength: 1) { p in
             p[0] = UInt8(ascii: ":")
@@ -119,13 +119,13 @@ public struct JSONWriter: Sendable {
 
     /// Writes `null`.
     @inlinable
-    public mutating func null() {
+    package mutating func null() {
         appendLiteral(0x6C6C_756E, length: 4, comma: separate())
     }
 
     /// Writes `true` or `false`.
     @inlinable
-    public mutating func value(_ value: Bool) {
+    package mutating func value(_ value: Bool) {
         let comma = separate()
         if value {
             appendLiteral(0x6575_7274, length: 4, comma: comma)
@@ -135,19 +135,19 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a string with RFC 8259 escapes: `"`, `\` and controls below 0x20; `/` and non-ASCII pass through.
-    public mutating func value(_ value: String) {
+    package mutating func value(_ value: String) {
         appendQuoted(value, comma: separate())
     }
 
     /// Writes an integer in decimal, without allocating.
     @inlinable
-    public mutating func value(_ value: Int) {
+    package mutating func value(_ value: Int) {
         appendInteger(Int64(value), comma: separate())
     }
 
     /// Writes an integer in decimal, without allocating.
     @inlinable
-    public mutating func value(_ value: Int64) {
+    package mutating func value(_ value: Int64) {
         appendInteger(value, comma: separate())
     }
 
@@ -155,7 +155,7 @@ public struct JSONWriter: Sendable {
     /// back to the same `Double` (`172.5`, `1e-05`). NaN and infinity have no JSON form: they assert in debug
     /// builds and write `null`.
     @inlinable
-    public mutating func value(_ value: Double) {
+    package mutating func value(_ value: Double) {
         write(afterComma: separate(), maximumLength: Self.maximumNumberLength) { Self.writeNumber(value, to: $0) }
     }
 
@@ -169,28 +169,28 @@ public struct JSONWriter: Sendable {
     }
 
     /// Splices bytes that already are one valid JSON value (such as a node's `rawBytes`), unchecked.
-    public mutating func raw(_ json: ArraySlice<UInt8>) {
+    package mutating func raw(_ json: ArraySlice<UInt8>) {
         let comma = separate()
         json.withUnsafeBufferPointer { appendBytes($0, comma: comma) }
     }
 
     /// Splices bytes that already are one valid JSON value, unchecked, from memory the caller owns (no array).
-    public mutating func raw(_ json: UnsafeRawBufferPointer) {
+    package mutating func raw(_ json: UnsafeRawBufferPointer) {
         appendBytes(json.assumingMemoryBound(to: UInt8.self), comma: separate())
     }
 
     /// Splices a parsed value verbatim.
-    public mutating func raw(_ node: JSONNode) {
+    package mutating func raw(_ node: JSONNode) {
         raw(node.rawBytes)
     }
 
     /// Whether `newline()` writes the newline: false while the replies of a JSON-RPC batch array share one line,
     /// their brackets and commas written by the caller.
-    public var endsLines = true
+    package var endsLines = true
 
     /// Ends a top-level value with a newline, the wire protocol's frame separator (nothing unless `endsLines`).
     @inlinable
-    public mutating func newline() {
+    package mutating func newline() {
         assert(depth == 0, "newline inside a container")
         guard endsLines else { return }
         write(maximumLength: 1) { p in

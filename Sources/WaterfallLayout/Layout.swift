@@ -19,13 +19,13 @@ public struct Layout: Sendable {
     public internal(set) var seq: Int
     public internal(set) var itemCount: Int
     /// How many items the last change placed (not counting the ones it only shifted): what incremental saves.
-    public internal(set) var lastPlacedCount = 0
+    package internal(set) var lastPlacedCount = 0
     /// The resource limits of later commands.
     public var limits: LayoutLimits
     /// Whether changes that touch many sections may place them in a task group (tests turn it off to compare).
     public var allowsParallelism = true
     /// The fewest items worth a child task (below it, starting a child task costs more than placing the items).
-    public var parallelGrain = 50_000
+    package var parallelGrain = 50_000
 
     var sections: [SectionState]
     /// `origins[k]` is the top of section k; one extra entry holds the bottom of the last section.

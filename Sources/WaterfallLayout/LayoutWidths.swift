@@ -27,7 +27,7 @@ public struct LayoutWidths: Sendable {
         }
     }
     /// The fewest items worth a child task within a width (see `Layout.parallelGrain`).
-    public var parallelGrain: Int {
+    package var parallelGrain: Int {
         didSet {
             let value = parallelGrain
             updateEachWidth { $0.parallelGrain = value }
@@ -146,13 +146,13 @@ public struct LayoutWidths: Sendable {
     }
 
     /// The widths the layout will have once `change` is applied.
-    public func widths(after change: ValidatedChange) -> [Double] {
+    package func widths(after change: ValidatedChange) -> [Double] {
         Self.widths(after: change.commands) ?? widths
     }
 
     /// Whether the layout is at one width and stays there after `change` (no configure among its commands sets
     /// widths): the usual case, which needs no list of the widths.
-    public func staysAtOneWidth(after change: ValidatedChange) -> Bool {
+    package func staysAtOneWidth(after change: ValidatedChange) -> Bool {
         rest.isEmpty && Self.widths(after: change.commands) == nil
     }
 

@@ -32,7 +32,7 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same error with `prefix` put before its field, so a batch can say which operation failed.
-    public func prefixed(_ prefix: String) -> LayoutError {
+    package func prefixed(_ prefix: String) -> LayoutError {
         func join(_ field: String) -> String { field.isEmpty ? prefix : prefix + "." + field }
         switch self {
         case .invalidValue(let field, let value, let reason):
@@ -53,5 +53,5 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension LayoutError {
     /// A number as error messages write it: an integer without a fraction, any other value as Swift prints it.
-    public static func text(_ value: Double) -> String { Validation.format(value) }
+    package static func text(_ value: Double) -> String { Validation.format(value) }
 }

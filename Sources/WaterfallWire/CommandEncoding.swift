@@ -108,7 +108,7 @@ package enum CommandEncoding {
     }
 
     /// A stamp, `{"column", "span", "y", "h"}`.
-    public static func stamp(_ stamp: Stamp) -> JSONValue {
+    package static func stamp(_ stamp: Stamp) -> JSONValue {
         [
             "column": .integer(stamp.column), "span": .integer(stamp.span), "y": .double(stamp.y),
             "h": .double(stamp.height),

@@ -31,7 +31,7 @@ package struct LineFramer: Sendable {
     package var bufferedByteCount: Int { partial.count }
 
     /// Calls `body` with the bytes of the unfinished line held since the last chunk (none while discarding).
-    public func withUnfinishedLine<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    package func withUnfinishedLine<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         partial.withUnsafeBufferPointer(body)
     }
 

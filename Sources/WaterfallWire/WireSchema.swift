@@ -24,7 +24,7 @@ package enum WireSchema {
         "type": "number", "exclusiveMinimum": 0, "maximum": .double(Validation.maxLength),
     ]
     /// `columnWidths`: 1 to 1024 weights, each a number from 10⁻⁶ to 10⁶ (`Validation.weights`).
-    public static let weights: JSONValue = [
+    package static let weights: JSONValue = [
         "type": "array", "minItems": 1, "maxItems": .int(Int64(WireRange.columns.upperBound)),
         "items": [
             "type": "number", "minimum": .double(Validation.minColumnWeight),

@@ -26,21 +26,22 @@ import WaterfallJSON
             for _ in 0..<Int.random(in: 1...3, using: &rng) { mutate(&bytes, corpus: corpus, using: &rng) }
             let ours = Result { () throws(JSONError) in try reader.parse(bytes).root.value }
             let theirs = FoundationOracle.parse(bytes)
-            let context = "seed \(seed) iteration \(iteration): \(bytes)"
+            // Written on failure only: describing the bytes costs more than parsing them.
+            func context() -> String { "seed \(seed) iteration \(iteration): \(bytes)" }
             switch (ours, theirs) {
             case (.success(let value), let object?):
                 if let difference = FoundationOracle.difference(value, object) {
-                    Issue.record("\(context): \(difference)")
+                    Issue.record("\(context()): \(difference)")
                 }
                 if iteration % 7 == 0 { corpus[iteration % corpus.count] = bytes }
             case (.failure, nil):
                 rejections += 1
             case (.success, nil):
-                Issue.record("\(context): accepted here, rejected by Foundation")
+                Issue.record("\(context()): accepted here, rejected by Foundation")
             case (.failure(let error), _?):
                 rejections += 1
                 if !FoundationOracle.isKnownStricter(error, in: bytes) {
-                    Issue.record("\(context): rejected here (\(error)), accepted by Foundation")
+                    Issue.record("\(context()): rejected here (\(error)), accepted by Foundation")
                 }
             }
         }

@@ -116,12 +116,14 @@ import WaterfallTestSupport
         var serial = try await Layout.make(spec, allowsParallelism: false).layout
         var reference = ReferenceLayout(spec)
         try expectEqual(layout, reference.layout(), "seed \(seed), after create")
+        // The frames before each step: the previous step's result, or the layout as created.
+        var current = FrameModel(layout)
         for step in 0..<steps {
             let context = "seed \(seed), step \(step)"
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
             let commands = random.updatingAgain(
                 (0..<(random.chance(0.2) ? random.int(2...3) : 1)).map { _ in random.command(counts: counts) })
-            let before = FrameModel(layout)
+            let before = current
             var client = before
             // A scroll anchor on a third of the requests, followed by the reference through the items' identity.
             let anchor = random.chance(0.3) ? random.anchor(counts: counts) : nil
@@ -150,6 +152,7 @@ import WaterfallTestSupport
                 let after = FrameModel(layout)
                 #expect(client.sections == after.sections, "diff does not replay: \(context): \(commands)")
                 #expect(FrameModel(serial) == after, "parallel differs from serial: \(context)")
+                current = after
                 // Laid out from scratch once, for the frames, the query and the neighbours.
                 let expected = reference.layout()
                 try expectEqual(layout, expected, "\(context): \(commands)")
@@ -162,11 +165,13 @@ import WaterfallTestSupport
     }
 
     private func expectEqual(
-        _ layout: Layout, _ expected: (sections: [ReferenceLayout.Section], contentHeight: Double), _ context: String
+        _ layout: Layout, _ expected: (sections: [ReferenceLayout.Section], contentHeight: Double),
+        _ context: @autoclosure () -> String
     ) throws {
-        try #require(layout.sectionCount == expected.sections.count, "section count: \(context)")
+        // The context names the commands, whose description costs more than the comparison: written on failure only.
+        try #require(layout.sectionCount == expected.sections.count, "section count: \(context())")
         let along = layout.axis == .horizontal ? layout.contentSize.width : layout.contentSize.height
-        #expect(along == expected.contentHeight, "content extent: \(context)")
+        #expect(along == expected.contentHeight, "content extent: \(context())")
         for (s, want) in expected.sections.enumerated() {
             let got = layout.screen.frames(layout.frames(ofSection: s))
             let same =
@@ -177,7 +182,7 @@ import WaterfallTestSupport
                 let bad = zip(got.items, want.items).first { $0.frame != $1 }
                 Issue.record(
                     """
-                    section \(s) differs from the reference (\(context), \(layout.axis) \(layout.direction)): origin \
+                    section \(s) differs from the reference (\(context()), \(layout.axis) \(layout.direction)): origin \
                     \(got.origin) vs \(want.origin), height \(got.height) vs \(want.height), pinMaxY \
                     \(String(describing: got.pinMaxY)) vs \(String(describing: want.pinMaxY)), header \
                     \(String(describing: got.header)) vs \(String(describing: want.header)), first item \

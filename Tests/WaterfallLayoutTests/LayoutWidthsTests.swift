@@ -172,16 +172,17 @@ import WaterfallTestSupport
     }
 
     /// Each width's frames against a fresh layout made at that one width from the layout's inputs.
-    private func expectFresh(_ layout: LayoutWidths, _ context: String) async throws {
+    /// `context` names the commands, whose description costs more than the check: it is written on failure only.
+    private func expectFresh(_ layout: LayoutWidths, _ context: @autoclosure () -> String) async throws {
         #expect(Set(layout.widths).count == layout.widths.count)
         for width in layout.widths {
             var spec = layout.spec
             spec.widths = [width]
             let fresh = try await Layout.make(spec).layout
             let here = try #require(layout.at(width: width))
-            #expect(here.seq == layout.seq, "seq at \(width): \(context)")
-            #expect(FrameModel(here).sections == FrameModel(fresh).sections, "frames at \(width): \(context)")
-            #expect(here.contentSize == fresh.contentSize, "content size at \(width): \(context)")
+            #expect(here.seq == layout.seq, "seq at \(width): \(context())")
+            #expect(FrameModel(here).sections == FrameModel(fresh).sections, "frames at \(width): \(context())")
+            #expect(here.contentSize == fresh.contentSize, "content size at \(width): \(context())")
         }
     }
 }

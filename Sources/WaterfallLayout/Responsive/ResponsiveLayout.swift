@@ -123,12 +123,12 @@ public struct ResponsiveLayout: Sendable {
 
     /// Why stamps are refused (the Geometry article, "Stamps"): a stamp stands at fixed points while the columns'
     /// next positions grow with the width, so an item's top would be `max()` of a fixed edge and a linear length.
-    public static let stampsRefusal =
+    package static let stampsRefusal =
         "stamps are fixed in points while the columns scale with the width, which the stylesheet's linear pieces "
         + "cannot follow: layout.css takes no stamps"
 
     /// The field of the first non-empty `stamps` of `spec` (`defaults.stamps` or `sections[k].stamps`), or nil.
-    public static func firstStamps(in spec: LayoutSpec) -> String? {
+    package static func firstStamps(in spec: LayoutSpec) -> String? {
         if !(spec.defaults.stamps ?? []).isEmpty { return "defaults.stamps" }
         return spec.sections.firstIndex { !($0.properties.stamps ?? []).isEmpty }.map { "sections[\($0)].stamps" }
     }
