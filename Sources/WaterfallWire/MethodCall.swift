@@ -89,11 +89,14 @@ package enum AppliedOps: Sendable {
     /// A batch: its `ops` array, verbatim.
     case batch(ArraySlice<UInt8>)
 
+    // Inlinable: the daemon reads them for every change, and an opaque getter copies the ops to ask.
+    @inlinable
     package var isBatch: Bool {
         if case .batch = self { true } else { false }
     }
 
     /// The method of the request.
+    @inlinable
     package var method: Method {
         switch self {
         case .single(let method, _): .change(method)
