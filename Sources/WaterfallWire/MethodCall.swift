@@ -89,15 +89,11 @@ package enum AppliedOps: Sendable {
     /// A batch: its `ops` array, verbatim.
     case batch(ArraySlice<UInt8>)
 
-    // Always inlined: the daemon reads them for every change, from functions past the size where the optimizer
-    // inlines by itself, and an opaque getter copies the ops to ask.
-    @inlinable @inline(__always)
     package var isBatch: Bool {
         if case .batch = self { true } else { false }
     }
 
     /// The method of the request.
-    @inlinable @inline(__always)
     package var method: Method {
         switch self {
         case .single(let method, _): .change(method)
