@@ -109,9 +109,11 @@ public struct Layout: Sendable {
 
     /// How the engine's flow coordinates (where it places every layout vertically) map to the screen.
     ///
-    /// Inlinable: called on a layout held `inout` across an `await` (the visit's), an opaque getter would have the
-    /// whole layout moved into a temporary first, for two of its fields.
-    @inlinable
+    /// Inlinable, and always inlined: called on a layout held `inout` across an `await` (the visit's), an opaque
+    /// getter would have the whole layout copied into a temporary first (a retain and a release of each of its
+    /// arrays), for two of its fields; and the large functions that call it (the visit's fan-out, the diff's
+    /// entries) are past the size where the optimizer inlines by itself.
+    @inlinable @inline(__always)
     public var screen: ScreenMapping { ScreenMapping(axis: axis, direction: direction) }
 
     /// Applies `change`, validated against the layout as it is, and returns how the frames moved and, when the

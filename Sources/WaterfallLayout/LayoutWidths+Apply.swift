@@ -20,8 +20,11 @@ public enum WidthOutcomes: RandomAccessCollection, Sendable {
     case one(WidthOutcome)
     case several([WidthOutcome])
 
+    // Inlinable: the daemon reads a change's outcomes for each reply and event.
+    @inlinable
     public var startIndex: Int { 0 }
 
+    @inlinable
     public var endIndex: Int {
         switch self {
         case .one: 1
@@ -29,6 +32,7 @@ public enum WidthOutcomes: RandomAccessCollection, Sendable {
         }
     }
 
+    @inlinable
     public subscript(position: Int) -> WidthOutcome {
         switch self {
         case .one(let outcome):

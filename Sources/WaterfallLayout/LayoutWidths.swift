@@ -106,6 +106,7 @@ public struct LayoutWidths: Sendable {
     public var widthCount: Int { 1 + rest.count }
 
     /// The version, the same at every width: 1 after creation, one more for each successful change.
+    @inlinable
     public var seq: Int { first.seq }
 
     /// Items plus sections plus columns at every width, a measure of the memory the layout holds (the daemon
@@ -127,6 +128,15 @@ public struct LayoutWidths: Sendable {
         if width == first.width { return first }
         return rest.first { $0.width == width }
     }
+
+    /// The content size at the first width.
+    package var contentSize: Size { first.contentSize }
+
+    /// How the first width's flow coordinates map to the screen (the same at every width).
+    ///
+    /// Always inlined, as `Layout.screen`: two fields, read in the daemon's visit of every change.
+    @inlinable @inline(__always)
+    package var screen: ScreenMapping { first.screen }
 
     /// The content size at `width` (`contentSize` of `at(width:)`, without copying the layout), or nil when the
     /// layout is not laid out at that width.

@@ -31,6 +31,10 @@ public enum LayoutCommand: Sendable, Hashable {
 
 extension LayoutCommand {
     /// How many items the command adds at most (moves and updates add none).
+    ///
+    /// Inlinable, as `addedWeight`: the daemon asks it of every change it admits, and an opaque getter copies the
+    /// command to ask.
+    @inlinable
     public var addedItems: Int {
         switch self {
         case .insertItems(_, _, let items): return items.count
@@ -44,6 +48,7 @@ extension LayoutCommand {
     /// What the command adds to a layout's weight (see `Layout.weight`) before columns: its items and sections.
     /// A caller reserves this from a shared budget before applying the command and settles the exact weight,
     /// columns included, after (reserving every section at the widest allowed would refuse small budgets).
+    @inlinable
     public var addedWeight: Int {
         switch self {
         case .insertSections(_, let sections): return addedItems + sections.count

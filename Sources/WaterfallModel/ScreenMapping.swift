@@ -108,8 +108,17 @@ public struct ScreenMapping: Sendable, Hashable {
 
 extension ScreenMapping {
     /// `diff` with every frame and every scalar along the feed on screen, and this mapping for its wire names.
+    ///
+    /// Inlinable: every reply and event maps its diff, and a vertical layout's (the usual one) goes through as it is,
+    /// without a call that copies it.
+    @inlinable
     public func diff(_ diff: LayoutDiff) -> LayoutDiff {
-        guard !isIdentity else { return diff }
+        isIdentity ? diff : mapped(diff)
+    }
+
+    /// `diff(_:)` of a horizontal layout.
+    @usableFromInline
+    func mapped(_ diff: LayoutDiff) -> LayoutDiff {
         var result = diff
         result.screen = self
         for k in result.sections.indices {

@@ -52,6 +52,10 @@ extension ChangeVisit {
 
         /// The requester's reply to `changes[k]`, applied to `layout` with `outcomes`, and the subscribers' event
         /// (nil when nobody subscribes); moves the subscribers of a removed width to the first.
+        ///
+        /// The layout is read only through members that copy nothing (an opaque call on `layout.first` copies the
+        /// whole `Layout`, a retain of each of its arrays); what needs a width's `Layout` (a scoped diff, the
+        /// subscribers' lines) is in functions of its own, so that the usual reply does not pay for that copy.
         @inline(__always)
         func finish(
             _ changes: [LayoutChange], _ k: Int, _ validated: ValidatedChange, _ outcomes: WidthOutcomes,
@@ -61,16 +65,39 @@ extension ChangeVisit {
             let mine = request.outcome(in: outcomes)
             // What the engine gives is in flow coordinates; every reply and event carries screen coordinates (a
             // no-op for a vertical layout: Geometry, "Horizontal feeds").
-            let screen = layout.first.screen
-            let own = requestHold.map { hold in
-                let target = layout.at(width: request.to) ?? layout.first
-                return screen.diff(
-                    target.scoped(mine.diff, hold: hold, commands: validated.commands, anchor: mine.anchor).diff)
-            }
-            let size = layout.contentSize(atWidth: request.to) ?? layout.first.contentSize
+            let screen = layout.screen
+            let own = requestHold.map { ownDiff(mine, hold: $0, validated, on: layout) }
+            let size = layout.contentSize(atWidth: request.to) ?? layout.contentSize
             var reply = ChangeOutcome(seq: layout.seq, size: size, anchor: mine.anchor.map(screen.anchor))
             if wantsDiff { reply.diff = own ?? screen.diff(mine.diff) }
             guard !routes.isEmpty else { return (reply, nil) }
+            let (event, encoded) = self.event(changes, k, validated, outcomes, on: layout, subscribers: subscribers)
+            if wantsDiff, own == nil, let bytes = encoded[request] {
+                reply.encoded = bytes
+                reply.diff = nil
+            }
+            return (reply, event)
+        }
+
+        // MARK: Private
+
+        /// The requester's diff scoped to what its viewport held (`requestHold`), on screen.
+        @inline(never)
+        private func ownDiff(
+            _ mine: WidthOutcome, hold: ViewportHold, _ validated: ValidatedChange, on layout: LayoutWidths
+        ) -> LayoutDiff {
+            let target = layout.at(width: request.to) ?? layout.first
+            return layout.screen.diff(
+                target.scoped(mine.diff, hold: hold, commands: validated.commands, anchor: mine.anchor).diff)
+        }
+
+        /// The subscribers' event for `changes[k]`: one line per audience (each diff scoped and mapped to the
+        /// screen), and each unscoped route's encoded diff, which the requester's reply may share.
+        @inline(never)
+        private func event(
+            _ changes: [LayoutChange], _ k: Int, _ validated: ValidatedChange, _ outcomes: WidthOutcomes,
+            on layout: LayoutWidths, subscribers: SubscriberList
+        ) -> (ChangeEvent, [WidthRoute: [UInt8]]) {
             var event = ChangeEvent()
             var encoded: [WidthRoute: [UInt8]] = [:]
             var movedLines: [AudienceKey: [UInt8]] = [:]
@@ -101,11 +128,7 @@ extension ChangeVisit {
                     event.moved[session] = movedLines[key]
                 }
             }
-            if wantsDiff, own == nil, let bytes = encoded[request] {
-                reply.encoded = bytes
-                reply.diff = nil
-            }
-            return (reply, event)
+            return (event, encoded)
         }
     }
 }

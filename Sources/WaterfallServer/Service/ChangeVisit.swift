@@ -125,8 +125,10 @@ struct ChangeVisit {
         let fanOut = FanOut(changes, k, admission, audience: entry.subscribers.audience, before: layout)
         let outcomes: WidthOutcomes
         do {
+            // A closure over `fanOut`, not the partially applied method: that one boxed a copy of the plan on the
+            // heap for every change.
             outcomes = try await layout.apply(
-                admission.validated, listingItems: fanOut.listsItems(atWidth:), from: Array(fanOut.removed))
+                admission.validated, listingItems: { fanOut.listsItems(atWidth: $0) }, from: Array(fanOut.removed))
         } catch {
             budget.adjust(-admission.growth)
             return .failure(ProtocolError(error))

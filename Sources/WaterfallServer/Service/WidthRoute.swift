@@ -34,6 +34,9 @@ struct WidthRoute: Hashable {
 
     /// The outcome of this route among a change's.
     func outcome(in outcomes: WidthOutcomes) -> WidthOutcome {
+        // A layout at one width, the usual case: its one outcome, without a search through the collection's generic
+        // iterator (a copy of every outcome it passes).
+        if case .one(let only) = outcomes, only.width == to, only.from == from { return only }
         guard let found = outcomes.first(where: { $0.width == to && $0.from == from }) else {
             // Every route's outcome is asked of the engine; a miss is a bug, answered with the first width's.
             assertionFailure("no outcome for \(self)")
