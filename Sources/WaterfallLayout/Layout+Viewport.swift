@@ -326,7 +326,8 @@ private struct ScopedListing {
             }
         }
         guard !list.isEmpty else { return }
-        items[s, default: []].append(contentsOf: list)
+        // Moved in whole when the section lists nothing else (the usual case): a copy retains every id.
+        if items[s] == nil { items[s] = list } else { items[s]?.append(contentsOf: list) }
     }
 
     private func isHeld(_ path: ItemPath) -> Bool {
@@ -361,7 +362,11 @@ private struct ScopedListing {
         sections.sort { $0.section < $1.section }
         for k in sections.indices {
             let s = sections[k].section
-            if let list = items[s] { sections[k].items = list.sorted { $0.index < $1.index } }
+            if let list = items[s] {
+                // A section compared whole lists in order already: sorting would copy every frame.
+                let ordered = zip(list, list.dropFirst()).allSatisfy { $0.index < $1.index }
+                sections[k].items = ordered ? list : list.sorted { $0.index < $1.index }
+            }
             if let (header, pinMaxY) = headers[s] {
                 sections[k].header = header
                 sections[k].pinMaxY = pinMaxY
