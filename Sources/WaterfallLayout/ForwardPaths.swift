@@ -78,6 +78,8 @@ struct ForwardPaths {
         itemSpans.sort { ($0.section, $0.start) < ($1.section, $1.start) }
         self.itemSpans = itemSpans
         self.touched = touched
+        sectionsAfter = sections
+        itemsAfter = items
     }
 
     // MARK: Internal
@@ -93,6 +95,49 @@ struct ForwardPaths {
             return section(after: path.section).map { ItemPath(section: $0, item: path.item) }
         }
         return Self.lookUp(itemSpans, section: path.section, start: path.item)
+    }
+
+    /// Where the first `count` items of section `s` (an index after the commands) were before them, in runs: calls
+    /// `body` with each run's first index after, its length, and the old path of its first item (nil for items that
+    /// were not in the layout).
+    ///
+    /// - Complexity: O(runs of sections + runs of the section's items).
+    func forEachSource(ofSection s: Int, count: Int, _ body: (_ at: Int, _ count: Int, _ from: ItemPath?) -> Void) {
+        let identity = sectionsAfter.identity(at: s)
+        let untouched = identity < Self.firstNewSection ? identity : Self.new
+        let runs = itemsAfter[identity] ?? Runs(Run(count: Self.unbounded, section: untouched, start: 0))
+        runs.forEachRun { run, at in
+            guard at < count else { return }
+            let from = run.section == Self.new ? nil : ItemPath(section: run.section, item: run.start)
+            body(at, min(run.count, count - at), from)
+        }
+    }
+
+    /// The items of section `s` (an index before the commands) that the commands move to another section, each
+    /// with its place after them (all that are left of it when they delete the section).
+    ///
+    /// - Complexity: O(log spans + the section's spans).
+    func itemsLeaving(section s: Int) -> [(item: Int, to: ItemPath)] {
+        guard touched.contains(s) else { return [] }
+        let home = section(after: s)
+        var low = 0
+        var high = itemSpans.count
+        while low < high {
+            let mid = (low + high) / 2
+            if itemSpans[mid].section < s { low = mid + 1 } else { high = mid }
+        }
+        var leaving: [(item: Int, to: ItemPath)] = []
+        while low < itemSpans.count && itemSpans[low].section == s {
+            let span = itemSpans[low]
+            // Only a moved item changes section, and a move takes one item: such a span is short.
+            if span.to.section != home {
+                for k in 0..<span.count {
+                    leaving.append((span.start + k, ItemPath(section: span.to.section, item: span.to.item + k)))
+                }
+            }
+            low += 1
+        }
+        return leaving
     }
 
     // MARK: Private
@@ -212,6 +257,10 @@ struct ForwardPaths {
     private let itemSpans: [Span]
     /// The old sections whose items an item command touched: the others keep their indices.
     private let touched: Set<Int>
+    /// The sections after the commands, as runs of identities.
+    private let sectionsAfter: Runs
+    /// The items after the commands of each section an item command touched, by the section's identity.
+    private let itemsAfter: [Int: Runs]
 
     /// Sorted, coalesced ranges of `indices`.
     private static func ranges(_ indices: [Int]) -> [Range<Int>] {

@@ -44,6 +44,11 @@ extension Layout {
     /// With `limit`, it stops once it holds more than `limit` elements (so a caller can refuse a huge result
     /// without building it whole).
     public func elements(in rect: Rect, limit: Int = .max) -> [Element] {
+        elements(in: rect, limit: limit, skippingItemsOf: [])
+    }
+
+    /// `elements(in:limit:)` without the items of the sections in `skipped`.
+    func elements(in rect: Rect, limit: Int = .max, skippingItemsOf skipped: Set<Int>) -> [Element] {
         var result: [Element] = []
         // A viewport holds a few dozen elements: growing from empty would reallocate five or six times.
         result.reserveCapacity(64)
@@ -52,7 +57,8 @@ extension Layout {
         sections.withUnsafeBufferPointer { sections in
             while s < sections.count && origins[s] <= rect.maxY && result.count <= limit {
                 sections[s].appendElements(
-                    section: s, origin: origins[s], in: rect, to: &result, budget: limit - result.count)
+                    section: s, origin: origins[s], in: rect, to: &result, budget: limit - result.count,
+                    items: !skipped.contains(s))
                 s += 1
             }
         }
@@ -89,12 +95,13 @@ extension SectionState {
 
     /// Appends this section's elements in `rect`, given its index and origin.
     ///
-    /// It stops collecting items once it has more than `budget` (the result is then only good for refusing).
+    /// It stops collecting items once it has more than `budget` (the result is then only good for refusing), and
+    /// collects none unless `items`.
     fileprivate func appendElements(
-        section s: Int, origin: Double, in rect: Rect, to result: inout [Element], budget: Int
+        section s: Int, origin: Double, in rect: Rect, to result: inout [Element], budget: Int, items: Bool
     ) {
         if let header = headerElement(section: s, origin: origin, in: rect) { result.append(header) }
-        for item in visibleItems(origin: origin, in: rect, budget: budget) {
+        for item in items ? visibleItems(origin: origin, in: rect, budget: budget) : [] {
             let frame = Layout.absolute(localFrame(at: Int(item)), origin)
             result.append(Element(kind: .item, section: s, index: Int(item), frame: frame, id: id(at: Int(item))))
         }

@@ -12,8 +12,18 @@ public struct ViewportHold: Sendable {
         var pinMaxY: Double?
     }
 
+    /// A section whose every item is in the viewport: its items are held as the section's state, whose storage the
+    /// hold shares (a change copies it then), rather than one by one.
+    struct WholeSection: Sendable {
+        var section: Int
+        var origin: Double
+        var state: SectionState
+    }
+
     public let viewport: Viewport
+    /// The held headers and footers, and the held items of the sections not held whole.
     let elements: [Held]
+    var wholeSections: [WholeSection] = []
     /// How the layout the elements were held from mapped to the screen: when a change alters it, every held frame
     /// moved on screen.
     var screen = ScreenMapping.identity
@@ -23,20 +33,49 @@ extension Layout {
     /// What a client holding `viewport`'s elements holds now: take it before a change, then give it to
     /// `scoped(_:hold:commands:anchor:)` after.
     ///
-    /// - Complexity: that of `elements(in:)`: O(log sections + columns × log n + k) per section crossed.
+    /// - Complexity: O(log sections + columns × log n + k) per section crossed, as `elements(in:)`, but O(1) for a
+    ///   section wholly in the viewport.
     public func hold(_ viewport: Viewport) -> ViewportHold {
-        // Stamps are not carried by diffs: a client reads them from a query, so none is held.
-        let elements = elements(in: screen.flowViewport(viewport).rect).filter { $0.kind != .stamp }.map { element in
-            var held = ViewportHold.Held(
-                kind: element.kind, section: element.section, index: element.index ?? -1, frame: element.frame)
-            if element.kind == .header, let rest = metrics[element.section].header {
-                let origin = origins[element.section]
-                held.frame = Self.absolute(rest, origin)
-                held.pinMaxY = metrics[element.section].pinMaxY.map { origin + $0 }
+        let rect = screen.flowViewport(viewport).rect
+        var elements: [ViewportHold.Held] = []
+        var whole: [ViewportHold.WholeSection] = []
+        var s = firstSection(endingAtOrBelow: rect.y)
+        // Through the buffer so that no section is copied (retaining all its arrays) per section.
+        sections.withUnsafeBufferPointer { sections in
+            while s < sections.count && origins[s] <= rect.maxY {
+                let origin = origins[s]
+                // Stamps are not carried by diffs: a client reads them from a query, so none is held.
+                if sections[s].headerElement(section: s, origin: origin, in: rect) != nil,
+                    let rest = metrics[s].header
+                {
+                    elements.append(
+                        ViewportHold.Held(
+                            kind: .header, section: s, index: -1, frame: Self.absolute(rest, origin),
+                            pinMaxY: metrics[s].pinMaxY.map { origin + $0 }))
+                }
+                if isWhole(s, in: rect) {
+                    whole.append(ViewportHold.WholeSection(section: s, origin: origin, state: sections[s]))
+                } else {
+                    for item in sections[s].visibleItems(origin: origin, in: rect) {
+                        let frame = Self.absolute(sections[s].localFrame(at: Int(item)), origin)
+                        elements.append(ViewportHold.Held(kind: .item, section: s, index: Int(item), frame: frame))
+                    }
+                }
+                if let footer = metrics[s].footer.map({ Self.absolute($0, origin) }), footer.isVisible(in: rect) {
+                    elements.append(ViewportHold.Held(kind: .footer, section: s, index: -1, frame: footer))
+                }
+                s += 1
             }
-            return held
         }
-        return ViewportHold(viewport: viewport, elements: elements, screen: screen)
+        return ViewportHold(viewport: viewport, elements: elements, wholeSections: whole, screen: screen)
+    }
+
+    /// Whether every item of section `s` is in `rect` (a band of every x, in flow coordinates), so that a query of
+    /// `rect` lists them all: the section holds items and lies inside the band, its bottom strictly (an item of no
+    /// height at the band's end is outside it). No item is above its section's origin (insets are not negative),
+    /// and rounding keeps each item's absolute y at or below its section's absolute bottom.
+    func isWhole(_ s: Int, in rect: Rect) -> Bool {
+        metrics[s].count > 0 && origins[s] >= rect.y && origins[s] + metrics[s].height < rect.maxY
     }
 
     /// The diff of the change `commands` (which left this layout, and whose full diff, with or without item frames,
@@ -54,7 +93,10 @@ extension Layout {
     ///   elements and the k in the viewport after, plus a query of the viewport, plus following the commands once
     ///   (`ForwardPaths`: linear in their size for the usual few commands): never the items the change moved, nor
     ///   held elements times commands. Nothing is derived from the placement's list of moved items: the held
-    ///   elements carry their frames before, and the query finds those after.
+    ///   elements carry their frames before, and the query finds those after. A section held whole that lies wholly
+    ///   in the viewport after is compared item by item with the state the hold kept, in runs (no lookup, query or
+    ///   search per item): O(its items), with a small constant, since a viewport over a whole layout is a diff as
+    ///   large as a full one and must cost about as much.
     /// - Returns: the scoped diff and the viewport after the change.
     public func scoped(
         _ full: LayoutDiff, hold: ViewportHold, commands: [LayoutCommand], anchor: AnchorOutcome?
@@ -70,23 +112,57 @@ extension Layout {
         let remapped = hold.screen != screen
         // Followed once: each held element's place after the change is then a lookup.
         let paths = ForwardPaths(commands)
+        let afterRect = screen.flowViewport(after).rect
+        /// Lists or carries the held item `index` of old section `section`, whose frame was `old`.
+        func visitHeldItem(section: Int, index: Int, old: Rect) {
+            guard let path = paths.path(after: ItemPath(section: section, item: index)) else { return }
+            let now = frame(ofItem: path)
+            // An item moved to another section (which may since be gone) is new there for the client, which holds
+            // no frame for it.
+            if !remapped, let s = paths.section(after: section), path.section == s {
+                let dy = listing.dy(of: s)
+                var predicted = old
+                predicted.y += dy
+                if now.frame == predicted && screen.carries(old, by: dy, to: now.frame) {
+                    listing.carryItem(path)
+                    return
+                }
+            }
+            listing.addHeldItem(now, section: path.section)
+        }
+        // Sections held whole that are whole after too are compared run by run, their items never looked up one by
+        // one; the others are held item by item from the state the hold kept.
+        var compared: [(whole: ViewportHold.WholeSection, after: Int)] = []
+        for whole in hold.wholeSections {
+            let s = paths.section(after: whole.section)
+            let isCompared = s.map { !remapped && isWhole($0, in: afterRect) } ?? false
+            if s == nil || isCompared {
+                // Those that went to another section are new there for the client: listed, wherever they are.
+                for (_, to) in paths.itemsLeaving(section: whole.section) {
+                    listing.addHeldItem(frame(ofItem: to), section: to.section)
+                }
+            }
+            guard let s else { continue }
+            if isCompared {
+                compared.append((whole, s))
+                listing.wholeAfter.insert(s)
+                continue
+            }
+            for i in 0..<whole.state.count {
+                visitHeldItem(
+                    section: whole.section, index: i, old: Self.absolute(whole.state.localFrame(at: i), whole.origin))
+            }
+        }
         for held in hold.elements {
+            if held.kind == .item {
+                visitHeldItem(section: held.section, index: held.index, old: held.frame)
+                continue
+            }
             guard let s = paths.section(after: held.section) else { continue }
             let dy = listing.dy(of: s)
             switch held.kind {
             case .item:
-                guard let path = paths.path(after: ItemPath(section: held.section, item: held.index)) else { continue }
-                let now = frame(ofItem: path)
-                var predicted = held.frame
-                predicted.y += dy
-                // An item moved to another section is new there for the client, which holds no frame for it.
-                if !remapped && path.section == s && now.frame == predicted
-                    && screen.carries(held.frame, by: dy, to: now.frame)
-                {
-                    listing.carryItem(path)
-                } else {
-                    listing.addHeldItem(now, section: path.section)
-                }
+                continue
             case .header:
                 let origin = origins[s]
                 let pinMaxY = metrics[s].pinMaxY.map { origin + $0 }
@@ -121,7 +197,10 @@ extension Layout {
             }
         }
         listing.sealHeldItems()
-        for element in elements(in: screen.flowViewport(after).rect) {
+        for (whole, s) in compared {
+            listing.addChangedItems(ofSection: s, heldWhole: whole, in: self, paths: paths)
+        }
+        for element in elements(in: afterRect, skippingItemsOf: listing.wholeAfter) {
             let s = element.section
             switch element.kind {
             case .item:
@@ -164,6 +243,9 @@ private struct ScopedListing {
     var items: [Int: [ItemFrame]] = [:]
     var headers: [Int: (FrameChange, Double?)] = [:]
     var footers: [Int: FrameChange] = [:]
+
+    /// The sections after the change whose items are compared whole (`addChangedItems`), never queried.
+    var wholeAfter: Set<Int> = []
 
     /// The places after the change of the held items, listed or carried: appended, then sorted
     /// (`sealHeldItems`) and searched, which costs less than hashing each.
@@ -212,6 +294,42 @@ private struct ScopedListing {
         items[s, default: []].append(item)
     }
 
+    /// Lists the items of section `s` of `layout` (after the change) that a client holding `whole` (section `s`
+    /// before it, held whole) must be sent, `s` lying wholly in the viewport after: those that are new to it (new, or
+    /// from another section, unless a held one already listed) and its items whose frame is not the old one plus
+    /// the section's `dy`.
+    ///
+    /// - Complexity: O(the section's items + runs), with no lookup per item but for those from other sections.
+    mutating func addChangedItems(
+        ofSection s: Int, heldWhole whole: ViewportHold.WholeSection, in layout: Layout, paths: ForwardPaths
+    ) {
+        let dy = dy(of: s)
+        let origin = layout.origins[s]
+        let screen = layout.screen
+        var list: [ItemFrame] = []
+        let now = layout.sections[s]
+        paths.forEachSource(ofSection: s, count: now.count) { at, count, from in
+            guard let from, from.section == whole.section else {
+                for j in at..<(at + count) where from == nil || !isHeld(ItemPath(section: s, item: j)) {
+                    list.append(now.itemFrame(j, origin: origin))
+                }
+                return
+            }
+            for k in 0..<count {
+                let old = Layout.absolute(whole.state.localFrame(at: from.item + k), whole.origin)
+                let frame = Layout.absolute(now.localFrame(at: at + k), origin)
+                var predicted = old
+                predicted.y += dy
+                if frame != predicted || !screen.carries(old, by: dy, to: frame) {
+                    list.append(ItemFrame(index: at + k, frame: frame, id: now.id(at: at + k)))
+                }
+            }
+        }
+        guard !list.isEmpty else { return }
+        // Moved in whole when the section lists nothing else (the usual case): a copy retains every id.
+        if items[s] == nil { items[s] = list } else { items[s]?.append(contentsOf: list) }
+    }
+
     private func isHeld(_ path: ItemPath) -> Bool {
         var low = 0
         var high = held.count
@@ -244,7 +362,11 @@ private struct ScopedListing {
         sections.sort { $0.section < $1.section }
         for k in sections.indices {
             let s = sections[k].section
-            if let list = items[s] { sections[k].items = list.sorted { $0.index < $1.index } }
+            if let list = items[s] {
+                // A section compared whole lists in order already: sorting would copy every frame.
+                let ordered = zip(list, list.dropFirst()).allSatisfy { $0.index < $1.index }
+                sections[k].items = ordered ? list : list.sorted { $0.index < $1.index }
+            }
             if let (header, pinMaxY) = headers[s] {
                 sections[k].header = header
                 sections[k].pinMaxY = pinMaxY

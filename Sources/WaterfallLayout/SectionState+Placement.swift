@@ -295,6 +295,15 @@ private struct RegionRun {
     /// Places items `range` (new indices, continuing the run).
     mutating func place(_ range: Range<Int>, in section: SectionState, scratch: inout PlacementScratch) {
         let offset = ys.count
+        if ys.capacity < offset + range.count {
+            // A run that outgrows the kept scratch goes on to the section's end unless it converges: room for all of
+            // it at once, where doubling would copy the run and fault in fresh pages at every step (capacity never
+            // written is never resident).
+            let room = max(offset + range.count, section.count - start)
+            ys.reserveCapacity(room)
+            heights.reserveCapacity(room)
+            columns.reserveCapacity(room)
+        }
         ys.append(contentsOf: repeatElement(0, count: range.count))
         heights.append(contentsOf: repeatElement(0, count: range.count))
         columns.append(contentsOf: repeatElement(0, count: range.count))
@@ -326,6 +335,8 @@ private struct RegionRun {
     func changedItems(in section: SectionState, change: SectionChange) -> [Int32] {
         var walker = IndexMap.Walker(change.map)
         var changed: [Int32] = []
+        // Most of a long run moved (a short one converged): one allocation, not one per doubling.
+        changed.reserveCapacity(ys.count)
         let c = section.geometry.columnCount
         for k in 0..<ys.count {
             let index = start + k

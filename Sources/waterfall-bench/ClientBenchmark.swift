@@ -15,7 +15,7 @@ enum ClientBenchmark {
         var runs: Int
     }
 
-    static func run(_ sizes: Sizes, table: inout Table) async {
+    static func run(_ sizes: Sizes, table: inout Table, ratios: inout RatioTable) async {
         guard let daemon = DaemonProcess.bench(), let setup = BenchClient(path: daemon.socketPath) else {
             table.add("client", "the daemon did not start")
             return
@@ -83,6 +83,9 @@ enum ClientBenchmark {
             "layout.get of \(sizes.items) items, WaterfallClient.frames(of:) vs raw bytes",
             "\(Format.seconds(gets.b)) vs \(Format.seconds(gets.a))",
             "\(Format.ratio(gets.b / gets.a)) of raw")
+        ratios.add(
+            "the Swift client's frames(of:) of a \(sizes.items)-item layout / reading the raw layout.get reply",
+            daemon: Format.seconds(gets.b), peer: Format.seconds(gets.a), ratio: gets.b / gets.a, atMost: 1.5)
     }
 
     /// `count` one-item updates of item 999 in section 0 of `layout` through the client's pipeline, 256 in flight

@@ -69,10 +69,13 @@ enum FloorBenchmark {
             "pipelined items.update 256 deep via loadgen, 1 client: \(daemon.kind) vs floor.c",
             "\(Format.rate(daemon1)) vs \(Format.rate(floor1)) requests",
             "daemon CPU \(Format.seconds(one.cpu / n)) per request")
+        let cpu1 = one.cpu / n
+        let met1 = cpu1 <= 2.0e-6 && daemon1 / floor1 >= 0.5
         ratios.add(
-            "one client, pipelined one-item items.update (loadgen, 256 deep) / floor.c, one client",
-            daemon: "\(Format.rate(daemon1)), \(Format.seconds(one.cpu / n)) CPU per request",
-            peer: "\(Format.rate(floor1))", ratio: daemon1 / floor1, atLeast: 0.3)
+            "daemon CPU per pipelined one-item items.update (one client, loadgen 256 in flight) / floor.c, one client",
+            daemon: "\(Format.seconds(cpu1)) CPU per request, \(Format.rate(daemon1))",
+            peer: "\(Format.rate(floor1))", ratio: Format.ratio(daemon1 / floor1),
+            goal: "≤ 2.0 µs, so one client reaches ≥ 0.5× floor.c: \(met1 ? "met" : "not met")")
         let total = n * Double(sizes.clients)
         let floor8 = total / median(rounds.floor8)
         let eight = median(rounds.daemon8)
@@ -86,8 +89,7 @@ enum FloorBenchmark {
         ratios.add(
             "\(sizes.clients) clients on \(sizes.clients) layouts / floor.c, \(sizes.clients) clients",
             daemon: "\(Format.rate(daemon8)) on \(round(cores * 100) / 100) cores", peer: "\(Format.rate(floor8))",
-            ratio: Format.ratio(ratio8),
-            goal: "≥ 0.3× on ≥ 1.8 cores: \(ratio8 >= 0.3 && cores >= 1.8 ? "met" : "not met")")
+            ratio: ratio8, atLeast: 0.3)
         await swiftClient(daemon, drive, line: lines[0], sizes, &table, &ratios)
     }
 
@@ -167,7 +169,7 @@ enum FloorBenchmark {
             ratios.add(
                 "the Swift client (\(how)) / a raw client (loadgen), 256 updates in flight",
                 daemon: "\(Format.rate(rate)), \(perCall)", peer: "\(Format.rate(rawRate))",
-                ratio: rate / rawRate, atLeast: 0.7)
+                ratio: rate / rawRate, atLeast: 0.8)
         }
     }
 

@@ -17,6 +17,13 @@ struct RatioTable {
             goal: "≥ \(Format.ratio(goal)): \(value >= goal ? "met" : "not met")")
     }
 
+    /// A ratio of times `value` against a goal of at most `goal`, as "1.2× (goal ≤ 1.5×: met)" parts.
+    mutating func add(_ measure: String, daemon: String, peer: String, ratio value: Double, atMost goal: Double) {
+        add(
+            measure, daemon: daemon, peer: peer, ratio: Format.ratio(value),
+            goal: "≤ \(Format.ratio(goal)): \(value <= goal ? "met" : "not met")")
+    }
+
     func render() -> String {
         var lines = ["| measure | daemon | peer | ratio | goal |", "|---|---|---|---|---|"]
         for row in rows { lines.append("| \(row.0) | \(row.1) | \(row.2) | \(row.3) | \(row.4) |") }

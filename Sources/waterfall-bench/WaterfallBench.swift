@@ -110,23 +110,24 @@ enum WaterfallBench {
         }
         if wants("scopeddelete") {
             let sizes = ScopedDeleteBenchmark.Sizes(
-                items: 100_000, deleted: 4_000, batchItems: 20_000, batchDeletes: 1_000, runs: quick ? 2 : 3)
-            ScopedDeleteBenchmark.run(sizes, table: &table)
+                items: 100_000, deleted: 4_000, batchItems: 20_000, batchDeletes: 1_000, spreadDeletes: 10_000,
+                runs: quick ? 2 : 3)
+            ScopedDeleteBenchmark.run(sizes, table: &table, ratios: &ratios)
         }
         if wants("widths") {
             let sizes = WidthsBenchmark.Sizes(
                 items: million, perInsert: quick ? 2_000 : 10_000, updates: quick ? 5 : 11)
-            WidthsBenchmark.run(sizes, feed: .fixed(sizes), table: &table)
+            WidthsBenchmark.run(sizes, feed: .fixed(sizes), table: &table, ratios: &ratios)
         }
         if wants("aspectwidths") {
             let sizes = WidthsBenchmark.Sizes(
                 items: 500_000, perInsert: quick ? 2_000 : 10_000, updates: quick ? 5 : 11)
-            WidthsBenchmark.run(sizes, feed: .aspect(sizes), table: &table)
+            WidthsBenchmark.run(sizes, feed: .aspect(sizes), table: &table, ratios: &ratios)
         }
         if wants("client") {
             let sizes = ClientBenchmark.Sizes(
                 requests: quick ? 20_000 : 100_000, pings: quick ? 2_000 : 10_000, items: million, runs: quick ? 2 : 3)
-            await ClientBenchmark.run(sizes, table: &table)
+            await ClientBenchmark.run(sizes, table: &table, ratios: &ratios)
         }
         if wants("json") {
             await JSONBenchmark.run(lines: quick ? 40_000 : 200_000, runs: runs, table: &table)

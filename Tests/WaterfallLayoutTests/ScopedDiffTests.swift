@@ -16,21 +16,40 @@ import WaterfallTestSupport
             let counts = (0..<layout.sectionCount).map { layout.itemCount(inSection: $0) }
             guard let change = Self.batch(&random, layout, counts: counts) else { continue }
             let paths = ForwardPaths(change.commands)
+            // Where each item after the commands came from, and the items that left their section.
+            var source: [ItemPath: ItemPath] = [:]
             for s in counts.indices {
                 var section: Int? = s
                 for command in change.commands {
                     section = section.flatMap(command.movedIndex(ofSection:))
                 }
                 #expect(paths.section(after: s) == section, "seed \(seed), step \(step): section \(s)")
+                var leaving: [Int] = []
                 for i in 0..<counts[s] {
                     let path = ItemPath(section: s, item: i)
                     let expected = path.following(change.commands)
                     #expect(
                         paths.path(after: path) == expected,
                         "seed \(seed), step \(step): \(path) through \(change.commands)")
+                    if let expected {
+                        source[expected] = path
+                        if expected.section != section { leaving.append(i) }
+                    }
                 }
+                #expect(
+                    paths.itemsLeaving(section: s).map(\.item).sorted() == leaving,
+                    "seed \(seed), step \(step): items leaving section \(s) through \(change.commands)")
             }
             _ = try await layout.apply(change)
+            for s in 0..<layout.sectionCount {
+                var found: [ItemPath?] = []
+                paths.forEachSource(ofSection: s, count: layout.itemCount(inSection: s)) { at, count, from in
+                    #expect(at == found.count, "seed \(seed), step \(step): runs of section \(s) out of order")
+                    for k in 0..<count { found.append(from.map { ItemPath(section: $0.section, item: $0.item + k) }) }
+                }
+                let expected = (0..<layout.itemCount(inSection: s)).map { source[ItemPath(section: s, item: $0)] }
+                #expect(found == expected, "seed \(seed), step \(step): sources of section \(s): \(change.commands)")
+            }
         }
     }
 
