@@ -68,6 +68,8 @@ public struct JSONCursor {
     /// The value of an integer (strict grammar, no fraction or exponent) within Int64, after any whitespace.
     @inlinable
     public mutating func integer() -> Int64? {
+        skipSpace()
+        if let value = shortDigits() { return value }
         guard let token = numberToken(), token.isInteger else { return nil }
         let p = base + token.start
         let length = at &- token.start
@@ -79,6 +81,8 @@ public struct JSONCursor {
     /// the range of a `Double`, which ``JSONReader`` refuses.
     @inlinable
     public mutating func number() -> Double? {
+        skipSpace()
+        if let value = shortDigits() { return Double(value) }
         guard let token = numberToken() else { return nil }
         let p = base + token.start
         let length = at &- token.start
