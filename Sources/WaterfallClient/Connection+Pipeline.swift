@@ -6,17 +6,18 @@ extension Connection {
     /// Sends `count` requests of `method`, the `k`th with the members `params(k, &writer)` writes, keeping at most
     /// `window` of them unanswered, and returns their results in order: what a pipelining raw client does.
     ///
-    /// Unlike `count` concurrent `call`s, there is no task and no continuation per request: the requests that fit
-    /// the window are written in one step under the connection's lock, the reading thread decodes each reply into
-    /// `PipelineResults` as it reads it, and the caller suspends only while the window is full (woken once a
-    /// quarter of it is answered, not at every reply). Cancelling the caller's task stops the sending; the requests
-    /// not sent fail with `cancelled`, and those sent are still waited for. `timeout` bounds each request's wait.
+    /// Unlike `count` concurrent `call`s, there is no task, no continuation and no closure per request: the
+    /// requests that fit the window are written in one step under the connection's lock, each recorded as its index
+    /// in one `PipelineResults`, the reading thread decodes each reply into it as it reads it, and the caller
+    /// suspends only while the window is full (woken once a quarter of it is answered, not at every reply).
+    /// Cancelling the caller's task stops the sending; the requests not sent fail with `cancelled`, and those sent
+    /// are still waited for. `timeout` bounds each request's wait.
     func pipeline<T: Sendable>(
         _ method: String, count: Int, window: Int, timeout: Duration?,
         decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
         quick: QuickRead<T>? = nil, params: (Int, inout JSONWriter) -> Void
     ) async -> [Result<T, WaterfallClientError>] {
-        let results = PipelineResults<T>(count: count)
+        let results = PipelineResults<T>(count: count, method: method, decode: decode, quick: quick)
         let window = max(1, window)
         var sent = 0
         while sent < count {
@@ -37,10 +38,7 @@ extension Connection {
                 for k in first..<(first + room) {
                     let id = nextID.add(1, ordering: .relaxed).oldValue
                     Self.writeRequest(id: id, method: method, params: { params(k, &$0) }, into: &state.outgoing)
-                    let completion: Completion = { answer in
-                        results.store(k, Self.decoded(answer, method, decode, quick))
-                    }
-                    state.record(id, method, completion, quick: quick?.kind)
+                    state.record(id, method, .pipelined(results, k), quick: quick?.kind)
                     if timeout != nil { ids.append(id) }
                 }
                 return (nil, state.takesWriter(replyComes: replyComes))
@@ -58,9 +56,15 @@ extension Connection {
     }
 }
 
+/// What takes the answers of many requests, each by its index (`Connection.Taker.pipelined`).
+protocol AnswerSink: AnyObject, Sendable {
+    /// Takes the answer of request `k`; returns what wakes a waiter, if this answer is the one it waits for.
+    func take(_ k: Int, _ answer: Connection.Answer) -> Connection.Resume?
+}
+
 /// The results of a pipelined run of requests, stored by the reading thread as their replies are decoded, and the
 /// one caller waiting for some number of them.
-final class PipelineResults<T: Sendable>: Sendable {
+final class PipelineResults<T: Sendable>: AnswerSink {
     private struct State {
         var results: [Result<T, WaterfallClientError>?]
         var answered = 0
@@ -69,14 +73,27 @@ final class PipelineResults<T: Sendable>: Sendable {
     }
 
     private let state: Mutex<State>
+    private let method: String
+    private let decode: @Sendable (JSONNode) throws(WaterfallClientError) -> T
+    private let quick: Connection.QuickRead<T>?
 
-    init(count: Int) {
+    /// Room for `count` results of `method`, each read by `decode`, or taken by `quick` when read in one pass.
+    init(
+        count: Int, method: String, decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
+        quick: Connection.QuickRead<T>?
+    ) {
         state = Mutex(State(results: Array(repeating: nil, count: count)))
+        self.method = method
+        self.decode = decode
+        self.quick = quick
     }
 
-    /// Stores the result of request `k`; returns what wakes the caller when enough are answered (nothing to do
-    /// otherwise, without allocating).
-    func store(_ k: Int, _ result: Result<T, WaterfallClientError>) -> Connection.Resume {
+    func take(_ k: Int, _ answer: Connection.Answer) -> Connection.Resume? {
+        store(k, Connection.decoded(answer, method, decode, quick))
+    }
+
+    /// Stores the result of request `k`; returns what wakes the caller when enough are answered.
+    func store(_ k: Int, _ result: Result<T, WaterfallClientError>) -> Connection.Resume? {
         let woken = state.withLock { state -> (UnsafeContinuation<Int, Never>, Int)? in
             guard state.results[k] == nil else { return nil }
             state.results[k] = result
@@ -85,7 +102,7 @@ final class PipelineResults<T: Sendable>: Sendable {
             state.waiter = nil
             return (waiter, state.answered)
         }
-        guard let (waiter, answered) = woken else { return Self.nothing }
+        guard let (waiter, answered) = woken else { return nil }
         return { waiter.resume(returning: answered) }
     }
 
@@ -107,6 +124,4 @@ final class PipelineResults<T: Sendable>: Sendable {
     func taken() -> [Result<T, WaterfallClientError>] {
         state.withLock { state in state.results.map { $0 ?? .failure(.unreadable("no reply")) } }
     }
-
-    private static var nothing: Connection.Resume { {} }
 }
