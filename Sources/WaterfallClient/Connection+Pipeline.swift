@@ -8,7 +8,7 @@ extension Connection {
     ///
     /// Unlike `count` concurrent `call`s, there is no task, no continuation and no closure per request: the
     /// requests that fit the window are written in one step under the connection's lock, each recorded as its index
-    /// in one `PipelineResults`, the reading thread decodes each reply into it as it reads it, and the caller
+    /// into one `PipelineResults`, the reading thread decodes each reply into it as it reads it, and the caller
     /// suspends only while the window is full (woken once a quarter of it is answered, not at every reply).
     /// Cancelling the caller's task stops the sending; the requests not sent fail with `cancelled`, and those sent
     /// are still waited for. `timeout` bounds each request's wait.
@@ -17,7 +17,10 @@ extension Connection {
         decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
         quick: QuickRead<T>? = nil, params: (Int, inout JSONWriter) -> Void
     ) async -> [Result<T, WaterfallClientError>] {
-        let results = PipelineResults<T>(count: count, method: method, decode: decode, quick: quick)
+        let results = PipelineResults<T>(count: count)
+        // One closure for the whole run, made where `T` is known, so that reading an answer runs code specialized
+        // for it (a generic method called through a protocol looked up its type's metadata for every answer).
+        let take: PipelineTake = { k, answer in results.store(k, Self.decoded(answer, method, decode, quick)) }
         let window = max(1, window)
         var sent = 0
         while sent < count {
@@ -38,7 +41,7 @@ extension Connection {
                 for k in first..<(first + room) {
                     let id = nextID.add(1, ordering: .relaxed).oldValue
                     Self.writeRequest(id: id, method: method, params: { params(k, &$0) }, into: &state.outgoing)
-                    state.record(id, method, .pipelined(results, k), quick: quick?.kind)
+                    state.record(id, method, .pipelined(take, k), quick: quick?.kind)
                     if timeout != nil { ids.append(id) }
                 }
                 return (nil, state.takesWriter(replyComes: replyComes))
@@ -56,15 +59,9 @@ extension Connection {
     }
 }
 
-/// What takes the answers of many requests, each by its index (`Connection.Taker.pipelined`).
-protocol AnswerSink: AnyObject, Sendable {
-    /// Takes the answer of request `k`; returns what wakes a waiter, if this answer is the one it waits for.
-    func take(_ k: Int, _ answer: Connection.Answer) -> Connection.Resume?
-}
-
 /// The results of a pipelined run of requests, stored by the reading thread as their replies are decoded, and the
 /// one caller waiting for some number of them.
-final class PipelineResults<T: Sendable>: AnswerSink {
+final class PipelineResults<T: Sendable>: Sendable {
     private struct State {
         var results: [Result<T, WaterfallClientError>?]
         var answered = 0
@@ -73,23 +70,9 @@ final class PipelineResults<T: Sendable>: AnswerSink {
     }
 
     private let state: Mutex<State>
-    private let method: String
-    private let decode: @Sendable (JSONNode) throws(WaterfallClientError) -> T
-    private let quick: Connection.QuickRead<T>?
 
-    /// Room for `count` results of `method`, each read by `decode`, or taken by `quick` when read in one pass.
-    init(
-        count: Int, method: String, decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
-        quick: Connection.QuickRead<T>?
-    ) {
+    init(count: Int) {
         state = Mutex(State(results: Array(repeating: nil, count: count)))
-        self.method = method
-        self.decode = decode
-        self.quick = quick
-    }
-
-    func take(_ k: Int, _ answer: Connection.Answer) -> Connection.Resume? {
-        store(k, Connection.decoded(answer, method, decode, quick))
     }
 
     /// Stores the result of request `k`; returns what wakes the caller when enough are answered.

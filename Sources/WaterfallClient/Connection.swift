@@ -164,12 +164,15 @@ final class Connection: Sendable {
 
     enum QuickKind { case mutation, frames }
 
-    /// Who takes the answer of a request: a call of its own, or one request of a pipeline, whose results share
-    /// one buffer (no closure per request).
+    /// Who takes the answer of a request: a call of its own, or one request of a pipeline, by its index, whose
+    /// results share one buffer (no closure per request).
     enum Taker {
         case call(Completion)
-        case pipelined(any AnswerSink, Int)
+        case pipelined(PipelineTake, Int)
     }
+
+    /// Takes the answer of a pipeline's request `k`; returns what wakes the pipeline's caller, if anything.
+    typealias PipelineTake = @Sendable (_ k: Int, Answer) -> Resume?
 
     struct Pending {
         var method: String
@@ -181,7 +184,7 @@ final class Connection: Sendable {
         func complete(_ answer: Answer) -> Resume? {
             switch taker {
             case .call(let completion): completion(answer)
-            case .pipelined(let sink, let k): sink.take(k, answer)
+            case .pipelined(let take, let k): take(k, answer)
             }
         }
     }
