@@ -63,7 +63,10 @@ extension Connection {
 /// one caller waiting for some number of them.
 final class PipelineResults<T: Sendable>: Sendable {
     private struct State {
-        var results: [Result<T, WaterfallClientError>?]
+        /// Each request's result: a placeholder until its answer is stored (`isAnswered`), so that the caller takes
+        /// the array as it is, with no copy of each result.
+        var results: [Result<T, WaterfallClientError>]
+        var isAnswered: [Bool]
         var answered = 0
         var waiter: UnsafeContinuation<Int, Never>?
         var wakeAt = 0
@@ -72,13 +75,17 @@ final class PipelineResults<T: Sendable>: Sendable {
     private let state: Mutex<State>
 
     init(count: Int) {
-        state = Mutex(State(results: Array(repeating: nil, count: count)))
+        state = Mutex(
+            State(
+                results: Array(repeating: .failure(.unreadable("no reply")), count: count),
+                isAnswered: Array(repeating: false, count: count)))
     }
 
     /// Stores the result of request `k`; returns what wakes the caller when enough are answered.
     func store(_ k: Int, _ result: Result<T, WaterfallClientError>) -> Connection.Resume? {
         let woken = state.withLock { state -> (UnsafeContinuation<Int, Never>, Int)? in
-            guard state.results[k] == nil else { return nil }
+            guard !state.isAnswered[k] else { return nil }
+            state.isAnswered[k] = true
             state.results[k] = result
             state.answered += 1
             guard let waiter = state.waiter, state.answered >= state.wakeAt else { return nil }
@@ -103,8 +110,12 @@ final class PipelineResults<T: Sendable>: Sendable {
         }
     }
 
-    /// The results, every request being answered.
+    /// The results, every request being answered; called once, at the end.
     func taken() -> [Result<T, WaterfallClientError>] {
-        state.withLock { state in state.results.map { $0 ?? .failure(.unreadable("no reply")) } }
+        state.withLock { state in
+            var results: [Result<T, WaterfallClientError>] = []
+            swap(&results, &state.results)
+            return results
+        }
     }
 }
