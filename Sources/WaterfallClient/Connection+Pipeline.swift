@@ -19,7 +19,7 @@ extension Connection {
     ) async -> [Result<T, WaterfallClientError>] {
         let results = PipelineResults<T>(count: count)
         // One closure for the whole run, made where `T` is known, so that reading an answer runs code specialized
-        // for it (a generic method called through a protocol looked up its type's metadata for every answer).
+        // for it: a generic method called through a protocol would look up `T`'s metadata for every answer.
         let take: PipelineTake = { k, answer in results.store(k, Self.decoded(answer, method, decode, quick)) }
         let window = max(1, window)
         var sent = 0

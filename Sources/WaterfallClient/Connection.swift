@@ -244,10 +244,13 @@ final class Connection: Sendable {
         id: Int64, method: String, params: (inout JSONWriter) -> Void, into w: inout JSONWriter
     ) {
         w.beginObject()
-        w.member("jsonrpc", "2.0")
-        w.key("id")
-        w.value(id)
-        w.member("method", method)
+        // The envelope in one run, with one check for room, not a writer call with its bookkeeping per member.
+        w.fragment(maximumLength: 32 + JSONFragment.numberLength + JSONFragment.stringLength(method)) { f in
+            f.text(#""jsonrpc":"2.0","id":"#)
+            f.integer(Int(id))
+            f.text(#","method":"#)
+            f.string(method)
+        }
         params(&w)
         w.endObject()
         w.newline()
