@@ -44,7 +44,7 @@ extension Connection {
         }
         let pending = state.withLock { $0.inFlight.answer(id, ifItsCall: { $0.quick == .frames })?.call }
         guard let pending else { return false }
-        resumes.append(pending.completion(.frames(result)))
+        if let resume = pending.complete(.frames(result)) { resumes.append(resume) }
         return true
     }
 }

@@ -6,17 +6,21 @@ extension Connection {
     /// Sends `count` requests of `method`, the `k`th with the members `params(k, &writer)` writes, keeping at most
     /// `window` of them unanswered, and returns their results in order: what a pipelining raw client does.
     ///
-    /// Unlike `count` concurrent `call`s, there is no task and no continuation per request: the requests that fit
-    /// the window are written in one step under the connection's lock, the reading thread decodes each reply into
-    /// `PipelineResults` as it reads it, and the caller suspends only while the window is full (woken once a
-    /// quarter of it is answered, not at every reply). Cancelling the caller's task stops the sending; the requests
-    /// not sent fail with `cancelled`, and those sent are still waited for. `timeout` bounds each request's wait.
+    /// Unlike `count` concurrent `call`s, there is no task, no continuation and no closure per request: the
+    /// requests that fit the window are written in one step under the connection's lock, each recorded as its index
+    /// into one `PipelineResults`, the reading thread decodes each reply into it as it reads it, and the caller
+    /// suspends only while the window is full (woken once a quarter of it is answered, not at every reply).
+    /// Cancelling the caller's task stops the sending; the requests not sent fail with `cancelled`, and those sent
+    /// are still waited for. `timeout` bounds each request's wait.
     func pipeline<T: Sendable>(
         _ method: String, count: Int, window: Int, timeout: Duration?,
         decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
         quick: QuickRead<T>? = nil, params: (Int, inout JSONWriter) -> Void
     ) async -> [Result<T, WaterfallClientError>] {
         let results = PipelineResults<T>(count: count)
+        // One closure for the whole run, made where `T` is known, so that reading an answer runs code specialized
+        // for it: a generic method called through a protocol would look up `T`'s metadata for every answer.
+        let take: PipelineTake = { k, answer in results.store(k, Self.decoded(answer, method, decode, quick)) }
         let window = max(1, window)
         var sent = 0
         while sent < count {
@@ -37,10 +41,7 @@ extension Connection {
                 for k in first..<(first + room) {
                     let id = nextID.add(1, ordering: .relaxed).oldValue
                     Self.writeRequest(id: id, method: method, params: { params(k, &$0) }, into: &state.outgoing)
-                    let completion: Completion = { answer in
-                        results.store(k, Self.decoded(answer, method, decode, quick))
-                    }
-                    state.record(id, method, completion, quick: quick?.kind)
+                    state.record(id, method, .pipelined(take, k), quick: quick?.kind)
                     if timeout != nil { ids.append(id) }
                 }
                 return (nil, state.takesWriter(replyComes: replyComes))
@@ -62,7 +63,10 @@ extension Connection {
 /// one caller waiting for some number of them.
 final class PipelineResults<T: Sendable>: Sendable {
     private struct State {
-        var results: [Result<T, WaterfallClientError>?]
+        /// Each request's result: a placeholder until its answer is stored (`isAnswered`), so that the caller takes
+        /// the array as it is, with no copy of each result.
+        var results: [Result<T, WaterfallClientError>]
+        var isAnswered: [Bool]
         var answered = 0
         var waiter: UnsafeContinuation<Int, Never>?
         var wakeAt = 0
@@ -71,21 +75,24 @@ final class PipelineResults<T: Sendable>: Sendable {
     private let state: Mutex<State>
 
     init(count: Int) {
-        state = Mutex(State(results: Array(repeating: nil, count: count)))
+        state = Mutex(
+            State(
+                results: Array(repeating: .failure(.unreadable("no reply")), count: count),
+                isAnswered: Array(repeating: false, count: count)))
     }
 
-    /// Stores the result of request `k`; returns what wakes the caller when enough are answered (nothing to do
-    /// otherwise, without allocating).
-    func store(_ k: Int, _ result: Result<T, WaterfallClientError>) -> Connection.Resume {
+    /// Stores the result of request `k`; returns what wakes the caller when enough are answered.
+    func store(_ k: Int, _ result: Result<T, WaterfallClientError>) -> Connection.Resume? {
         let woken = state.withLock { state -> (UnsafeContinuation<Int, Never>, Int)? in
-            guard state.results[k] == nil else { return nil }
+            guard !state.isAnswered[k] else { return nil }
+            state.isAnswered[k] = true
             state.results[k] = result
             state.answered += 1
             guard let waiter = state.waiter, state.answered >= state.wakeAt else { return nil }
             state.waiter = nil
             return (waiter, state.answered)
         }
-        guard let (waiter, answered) = woken else { return Self.nothing }
+        guard let (waiter, answered) = woken else { return nil }
         return { waiter.resume(returning: answered) }
     }
 
@@ -103,10 +110,12 @@ final class PipelineResults<T: Sendable>: Sendable {
         }
     }
 
-    /// The results, every request being answered.
+    /// The results, every request being answered; called once, at the end.
     func taken() -> [Result<T, WaterfallClientError>] {
-        state.withLock { state in state.results.map { $0 ?? .failure(.unreadable("no reply")) } }
+        state.withLock { state in
+            var results: [Result<T, WaterfallClientError>] = []
+            swap(&results, &state.results)
+            return results
+        }
     }
-
-    private static var nothing: Connection.Resume { {} }
 }

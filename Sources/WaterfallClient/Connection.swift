@@ -71,7 +71,7 @@ final class Connection: Sendable {
                     if state.cancelled.remove(id) != nil { return (.cancelled(method), false) }
                     let replyComes = state.replyComes
                     Self.writeRequest(id: id, method: method, params: params, into: &state.outgoing)
-                    state.record(id, method, completion, quick: quick?.kind)
+                    state.record(id, method, .call(completion), quick: quick?.kind)
                     return (nil, state.takesWriter(replyComes: replyComes))
                 }
                 if let refusal { return continuation.resume(returning: .failure(refusal)) }
@@ -86,7 +86,7 @@ final class Connection: Sendable {
                 }
                 return pending
             }
-            pending?.completion(.reply(.failure(.cancelled(method))))()
+            pending?.complete(.reply(.failure(.cancelled(method))))?()
         }
     }
 
@@ -164,11 +164,29 @@ final class Connection: Sendable {
 
     enum QuickKind { case mutation, frames }
 
+    /// Who takes the answer of a request: a call of its own, or one request of a pipeline, by its index, whose
+    /// results share one buffer (no closure per request).
+    enum Taker {
+        case call(Completion)
+        case pipelined(PipelineTake, Int)
+    }
+
+    /// Takes the answer of a pipeline's request `k`; returns what wakes the pipeline's caller, if anything.
+    typealias PipelineTake = @Sendable (_ k: Int, Answer) -> Resume?
+
     struct Pending {
         var method: String
-        var completion: Completion
+        var taker: Taker
         /// The result read in one pass that the call takes, if any.
         var quick: QuickKind?
+
+        /// Hands `answer` to the call; returns what resumes it, nil when nothing waits for this answer alone.
+        func complete(_ answer: Answer) -> Resume? {
+            switch taker {
+            case .call(let completion): completion(answer)
+            case .pipelined(let take, let k): take(k, answer)
+            }
+        }
     }
 
     struct State {
@@ -194,10 +212,8 @@ final class Connection: Sendable {
 
         /// Records the call of request `id`, just written into `outgoing` (in wire order: one flush sends whatever
         /// has gathered by the time it runs).
-        mutating func record(
-            _ id: Int64, _ method: String, _ completion: @escaping Completion, quick: QuickKind? = nil
-        ) {
-            inFlight.append(id: id, Pending(method: method, completion: completion, quick: quick))
+        mutating func record(_ id: Int64, _ method: String, _ taker: Taker, quick: QuickKind? = nil) {
+            inFlight.append(id: id, Pending(method: method, taker: taker, quick: quick))
             queued += 1
         }
 
@@ -228,10 +244,13 @@ final class Connection: Sendable {
         id: Int64, method: String, params: (inout JSONWriter) -> Void, into w: inout JSONWriter
     ) {
         w.beginObject()
-        w.member("jsonrpc", "2.0")
-        w.key("id")
-        w.value(id)
-        w.member("method", method)
+        // The envelope in one run, with one check for room, not a writer call with its bookkeeping per member.
+        w.fragment(maximumLength: 32 + JSONFragment.numberLength + JSONFragment.stringLength(method)) { f in
+            f.text(#""jsonrpc":"2.0","id":"#)
+            f.integer(Int(id))
+            f.text(#","method":"#)
+            f.string(method)
+        }
         params(&w)
         w.endObject()
         w.newline()
@@ -259,7 +278,7 @@ final class Connection: Sendable {
     /// Ends the call of request `id` before its reply (a timeout); its reply, when it comes, is dropped.
     func end(_ id: Int64, _ error: WaterfallClientError) {
         let pending = state.withLock { $0.inFlight.end(id) }
-        pending?.completion(.reply(.failure(error)))()
+        pending?.complete(.reply(.failure(error)))?()
     }
 
     /// Ends the calls of requests `ids` with a timeout error once `timeout` has passed without their replies.
@@ -392,7 +411,10 @@ final class Connection: Sendable {
         // A change's result, read in one pass, for a call that takes it so; any other reply is read in full.
         if let (id, result) = QuickReply.mutation(bytes) {
             let pending = state.withLock { $0.inFlight.answer(id, ifItsCall: { $0.quick == .mutation })?.call }
-            if let pending { return resumes.append(pending.completion(.mutation(result))) }
+            if let pending {
+                if let resume = pending.complete(.mutation(result)) { resumes.append(resume) }
+                return
+            }
         }
         let root: JSONNode
         do {
@@ -452,7 +474,7 @@ final class Connection: Sendable {
         let pending = state.withLock { state in
             (id.map { state.inFlight.answer($0) } ?? state.inFlight.answerOldest())?.call
         }
-        if let pending { resumes.append(pending.completion(.reply(reply))) }
+        if let resume = pending?.complete(.reply(reply)) { resumes.append(resume) }
     }
 
     /// Records the end of the connection (the first reason wins) and fails everything waiting.
@@ -463,7 +485,7 @@ final class Connection: Sendable {
             state.sinks = [:]
             return (state.failure ?? error, state.inFlight.removeAll(), sinks)
         }
-        for call in pending { call.completion(.reply(.failure(failure)))() }
+        for call in pending { call.complete(.reply(.failure(failure)))?() }
         for sink in sinks { sink.finish() }
     }
 }

@@ -113,6 +113,13 @@ struct FramesStream {
             }
             items.append(item)
             phase = .items(first: false)
+            // The items that follow whole, in this step: `advance` keeps the end of the last one.
+            while true {
+                var next = cursor
+                guard next.take(literal: ","), let item = QuickReply.itemFrame(&next) else { break }
+                items.append(item)
+                cursor = next
+            }
         case .tail:
             guard cursor.take(UInt8(ascii: "}")), cursor.take(UInt8(ascii: "}")) else { return false }
             phase = .done

@@ -14,6 +14,8 @@ enum QuickReply {
     /// The id and the result of a reply line, or nil when the general path must read it.
     static func mutation(_ line: ArraySlice<UInt8>) -> (id: Int64, result: MutationResult)? {
         line.withUnsafeBufferPointer { bytes in
+            var compact = JSONCursor(bytes)
+            if let read = compactMutation(&compact), compact.isAtEnd { return read }
             var c = JSONCursor(bytes)
             var id: Int64?
             var result: MutationResult?
@@ -130,6 +132,16 @@ enum QuickReply {
 
     /// An item frame, `{"i", "x", "y", "w", "h", "id"?}`, its `id` a plain string.
     static func itemFrame(_ c: inout JSONCursor) -> ItemFrame? {
+        var compact = c
+        if let frame = compactItemFrame(&compact) {
+            c = compact
+            return frame
+        }
+        return spacedItemFrame(&c)
+    }
+
+    /// An item frame with its members in any order, any spacing, and an `id`.
+    private static func spacedItemFrame(_ c: inout JSONCursor) -> ItemFrame? {
         var index: Int?
         var x: Double?
         var y: Double?

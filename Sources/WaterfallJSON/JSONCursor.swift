@@ -69,6 +69,8 @@ package struct JSONCursor {
     /// The value of an integer (strict grammar, no fraction or exponent) within Int64, after any whitespace.
     @inlinable
     package mutating func integer() -> Int64? {
+        skipSpace()
+        if let value = shortDigits() { return value }
         guard let token = numberToken(), token.isInteger else { return nil }
         let p = base + token.start
         let length = at &- token.start
@@ -80,6 +82,8 @@ package struct JSONCursor {
     /// the range of a `Double`, which ``JSONReader`` refuses.
     @inlinable
     package mutating func number() -> Double? {
+        skipSpace()
+        if let value = shortDigits() { return Double(value) }
         guard let token = numberToken() else { return nil }
         let p = base + token.start
         let length = at &- token.start

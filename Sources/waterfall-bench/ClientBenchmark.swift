@@ -44,6 +44,21 @@ enum ClientBenchmark {
             "\(Format.rate(Double(sizes.requests) / times.b)) vs \(Format.rate(Double(sizes.requests) / times.a)) requests",
             "\(Format.ratio(times.a / times.b)) of raw")
 
+        // The same updates through the client's pipelining call: one buffer of results, no task or continuation per
+        // request.
+        let failures = Mutex(0)
+        let piped = await Measure.interleaved(
+            runs: sizes.runs, { _ = EndToEndBenchmark.pipelined(daemon, [raw]) },
+            {
+                let failed = await pipelinedUpdates(client, count: sizes.requests)
+                failures.withLock { $0 += failed }
+            })
+        if failures.withLock({ $0 }) > 0 { print("  pipelined updates failed \(failures.withLock { $0 }) times") }
+        table.add(
+            "pipelined items.update, WaterfallClient.updateItems(pipelining:) (window 256) vs raw client",
+            "\(Format.rate(Double(sizes.requests) / piped.b)) vs \(Format.rate(Double(sizes.requests) / piped.a)) requests",
+            "\(Format.ratio(piped.a / piped.b)) of raw")
+
         // Round trips, one at a time.
         let rawPing = EndToEndBenchmark.ping(daemon, count: sizes.pings)
         var samples: [Double] = []
@@ -72,7 +87,7 @@ enum ClientBenchmark {
         let get = Array(#"{"id":1,"method":"layout.get","params":{"layout":"g"}}"#.utf8)
         // A connection of its own for the raw reads, read at once like the client's.
         guard let reader = BenchClient(path: daemon.socketPath) else { return }
-        let failures = Mutex(0)
+        failures.withLock { $0 = 0 }
         let gets = await Measure.interleaved(
             runs: sizes.runs, { if reader.call(get) == nil { failures.withLock { $0 += 1 } } },
             {

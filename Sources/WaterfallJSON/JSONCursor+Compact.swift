@@ -1,0 +1,56 @@
+extension JSONCursor {
+    /// Takes `literal` when the bytes at the cursor are exactly it, with no whitespace before it; false (nothing
+    /// taken) otherwise.
+    ///
+    /// For a reader of text whose writer is known (the daemon writes no whitespace): one comparison of a run such as
+    /// `,"x":` in place of a byte, a key and a colon read apart. A caller falls back to the general reads, which take
+    /// any spacing, when it returns false.
+    @inlinable @inline(__always)
+    package mutating func take(literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard end &- at >= count, Self.equal(base + at, literal.utf8Start, count) else { return false }
+        at &+= count
+        return true
+    }
+
+    /// `integer()`, with the commonest case (`shortDigits`) inlined into the caller: for a reader of many small
+    /// objects, such as a large reply's item frames.
+    @inlinable @inline(__always)
+    package mutating func compactInteger() -> Int64? {
+        shortDigits() ?? integer()
+    }
+
+    /// `number()`, with the commonest case (`shortDigits`) inlined into the caller, as `compactInteger()`.
+    @inlinable @inline(__always)
+    package mutating func compactNumber() -> Double? {
+        if let value = shortDigits() { return Double(value) }
+        return number()
+    }
+
+    /// The value of an integer of at most 15 digits, with no sign, at the cursor (no whitespace before it), read in
+    /// the pass that finds its end; nil, with the cursor where it was, for any other token (a sign, a fraction, an
+    /// exponent, a 16th digit), which `numberToken` then reads.
+    ///
+    /// Most numbers of requests and replies are such integers (`"i":999`, `"h":120`): `integer()` and `number()`
+    /// take them this way first rather than finding the token's end and then reading its digits again.
+    @inlinable @inline(__always)
+    mutating func shortDigits() -> Int64? {
+        let limit = min(end, at &+ JSONNumber.exactIntegerLength)
+        var k = at
+        var value: Int64 = 0
+        while k < limit {
+            let digit = base[k] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ Int64(digit)
+            k &+= 1
+        }
+        // At least one digit, no leading zero, and nothing after the digits that would continue the token.
+        guard k > at, base[at] != UInt8(ascii: "0") || k == at &+ 1 else { return nil }
+        if k < end {
+            let next = base[k]
+            guard !(Self.isDigit(next) || Self.isLetter(next) || next == UInt8(ascii: ".")) else { return nil }
+        }
+        at = k
+        return value
+    }
+}
