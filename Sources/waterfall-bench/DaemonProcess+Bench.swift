@@ -67,6 +67,20 @@ extension DaemonProcess {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// The time the daemon's threads have waited for a CPU while ready to run, in seconds, from each live thread's
+    /// /proc schedstat: on a host busy with other work, much of a round's wall time goes there rather than to the
+    /// daemon's own work.
+    var runQueueSeconds: Double {
+        let tasks = "/proc/\(pid)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        var waited = 0
+        for thread in threads {
+            let text = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8)
+            if let fields = text?.split(separator: " "), fields.count > 1, let ns = Int(fields[1]) { waited += ns }
+        }
+        return Double(waited) / 1e9
+    }
+
     /// The page faults the daemon has taken without reading a file (minflt): each costs a trap and a zeroed page,
     /// so a bulk load's count says how much of its time went to touching fresh memory.
     var minorFaults: Int {

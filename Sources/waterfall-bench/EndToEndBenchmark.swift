@@ -95,6 +95,12 @@ enum EndToEndBenchmark {
         var replyBytes: Int
         /// The daemon's minor page faults (`DaemonProcess.minorFaults`).
         var faults = 0
+        /// The time the daemon's threads were ready to run and waited for a CPU (`DaemonProcess.runQueueSeconds`).
+        var runQueue = 0.0
+
+        /// The share of the daemon's threads' ready time (running or waiting to) spent waiting for a CPU: near 0 on a
+        /// quiet host, and most of it on one busy with other work, where the round's wall time says little.
+        var runQueueShare: Double { cpu + runQueue > 0 ? runQueue / (cpu + runQueue) : 0 }
     }
 
     /// Single-item updates of the last item, two heights in turn: a reply's diff then lists one frame.
@@ -145,7 +151,7 @@ enum EndToEndBenchmark {
                 }
             }
         }
-        let (cpu, faults) = (daemon.cpuSeconds, daemon.minorFaults)
+        let (cpu, faults, runQueue) = (daemon.cpuSeconds, daemon.minorFaults, daemon.runQueueSeconds)
         let start = nanoseconds()
         runOnThreads(bodies)
         let seconds = Double(nanoseconds() - start) / 1e9
@@ -153,7 +159,7 @@ enum EndToEndBenchmark {
         if let failure = result.failures.first { print("  reply: \(failure.prefix(300))") }
         return Round(
             seconds: seconds, cpu: daemon.cpuSeconds - cpu, replyBytes: result.bytes,
-            faults: daemon.minorFaults - faults)
+            faults: daemon.minorFaults - faults, runQueue: daemon.runQueueSeconds - runQueue)
     }
 
     /// Round trips of one request at a time, each timed, after a tenth as many untimed.

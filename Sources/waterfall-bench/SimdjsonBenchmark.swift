@@ -4,9 +4,10 @@ import WaterfallTestSupport
 /// Bulk loads against the parsing limit: the daemon loading a million heights (100 `items.insert` of
 /// 10,000, diff off, `--ephemeral`) against simdjson's on-demand parser reading and converting every number of the
 /// same requests (`simdjson-sum`, best of 5), real-valued and integer heights, in the same run; with the daemon's
-/// CPU time and page faults per item, fresh memory being a large part of a load's cost on this host; and the same
-/// lines sent to a layout that does not exist, the connection's stage alone (reading, parsing, decoding, and an error
-/// reply), no goal of its own.
+/// CPU time and page faults per item, fresh memory being a large part of a load's cost on this host, and the share of
+/// its threads' ready time spent waiting for a CPU (the host's other work, which the ratio then mostly measures); and
+/// the same lines sent to a layout that does not exist, the connection's stage alone (reading, parsing, decoding,
+/// and an error reply), no goal of its own.
 enum SimdjsonBenchmark {
     static func run(
         items: Int, perInsert: Int, runs: Int, peers: PeerPrograms, table: inout Table, ratios: inout RatioTable
@@ -49,7 +50,7 @@ enum SimdjsonBenchmark {
             let rate = Double(items) / round.seconds
             let perItem =
                 "\(Format.seconds(round.cpu / Double(items))) CPU and \(round.faults * 1_000 / items) page faults per "
-                + "1000 items"
+                + "1000 items, \(Int((100 * round.runQueueShare).rounded())) % of its ready time waiting for a CPU"
             table.add(
                 "bulk load of \(items) \(name) heights (\(inserts) items.insert of \(perInsert)) vs simdjson-sum",
                 "\(Format.rate(rate)) vs \(Format.rate(peer)) items", "daemon \(perItem)")
