@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 extension Connection {
     /// Sends `count` requests of `method`, the `k`th with the members `params(k, &writer)` writes, keeping at most

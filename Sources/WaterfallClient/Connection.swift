@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallWire
 
 /// One socket to the daemon: requests in flight matched to their replies by id, and events routed to the

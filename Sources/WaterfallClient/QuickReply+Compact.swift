@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// The replies of `QuickReply` as the daemon writes them: members in its order, no whitespace. Each is read as a

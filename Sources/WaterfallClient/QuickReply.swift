@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// The commonest reply read in one pass over its bytes: a change's result along a vertical feed (`seq`,

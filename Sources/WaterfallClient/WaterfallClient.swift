@@ -1,5 +1,5 @@
 import Glibc
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallWire
 
 /// A connection to `waterfalld`, with async calls for every method of the wire protocol.

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallWire
 
 /// Everything a call can fail with: an error the daemon answered, or the client's own (the connection, a reply

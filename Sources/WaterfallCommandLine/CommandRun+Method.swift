@@ -1,5 +1,5 @@
 import WaterfallClient
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallProtocol
 import WaterfallWire
 

@@ -4,7 +4,7 @@ extension JSONWriter {
     ///
     /// What a reply too large to hold whole is written with: each chunk goes to the socket as it is, and the writer
     /// goes on with a fresh buffer of `capacity` bytes.
-    package mutating func takeChunk(capacity: Int) -> [UInt8] {
+    public mutating func takeChunk(capacity: Int) -> [UInt8] {
         // Not zeroed, as in `init(capacity:)`: every byte below `count` is written before it is read.
         var taken = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { _, initialized in
             initialized = max(capacity, 16)

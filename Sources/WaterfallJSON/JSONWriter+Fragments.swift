@@ -2,7 +2,7 @@
 ///
 /// For the hot values of fixed shape (an item's frame, a reply's envelope): written call by call, a frame of five
 /// numbers costs a dozen writer calls, each with its room check and comma bookkeeping; as a fragment it is one. The caller writes the punctuation and keys itself, and must stay within the room it asked for.
-package struct JSONFragment {
+@_spi(Package) public struct JSONFragment {
     @usableFromInline let start: UnsafeMutablePointer<UInt8>
     /// Bytes written.
     @usableFromInline var count = 0
@@ -13,15 +13,15 @@ package struct JSONFragment {
     }
 
     /// The room `number` or `integer` needs at most.
-    package static let numberLength = JSONWriter.maximumNumberLength
+    public static let numberLength = JSONWriter.maximumNumberLength
 
     /// The room `string` needs at most for `text`.
     @inlinable
-    package static func stringLength(_ text: String) -> Int { JSONWriter.quotedLength(text.utf8.count) }
+    public static func stringLength(_ text: String) -> Int { JSONWriter.quotedLength(text.utf8.count) }
 
     /// Copies `text`: punctuation and keys that need no escaping, such as `,"x":`.
     @inlinable @inline(__always)
-    package mutating func text(_ text: StaticString) {
+    public mutating func text(_ text: StaticString) {
         let length = text.utf8CodeUnitCount
         // Short constants: a loop beats a call to memmove.
         for k in 0..<length { start[count + k] = text.utf8Start[k] }
@@ -30,27 +30,27 @@ package struct JSONFragment {
 
     /// Writes an integer in decimal.
     @inlinable @inline(__always)
-    package mutating func integer(_ value: Int) {
+    public mutating func integer(_ value: Int) {
         count += JSONWriter.writeInteger(Int64(value), to: start + count)
     }
 
     /// Writes a number as `JSONWriter.value(_: Double)` does.
     @inlinable @inline(__always)
-    package mutating func number(_ value: Double) {
+    public mutating func number(_ value: Double) {
         count += JSONWriter.writeNumber(value, to: start + count)
     }
 
     /// Copies `bytes` verbatim: text that already is valid JSON, such as members formatted once for many fragments.
     /// The room needed is `bytes.count`.
     @inlinable @inline(__always)
-    package mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
         UnsafeMutableRawPointer(start + count).copyMemory(from: base, byteCount: bytes.count)
         count += bytes.count
     }
 
     /// Writes `value` as a JSON string, escaped.
-    package mutating func string(_ value: String) {
+    public mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { count += JSONWriter.writeQuoted($0, to: start + count) }
     }
@@ -60,7 +60,7 @@ extension JSONWriter {
     /// Writes one or more values or members of the open container (or a top-level value), with the comma that
     /// may go before them: `body` writes their whole text, in at most `maximumLength` bytes.
     @inlinable
-    package mutating func fragment(maximumLength: Int, _ body: (inout JSONFragment) -> Void) {
+    public mutating func fragment(maximumLength: Int, _ body: (inout JSONFragment) -> Void) {
         write(afterComma: separate(), maximumLength: maximumLength) { p in
             var fragment = JSONFragment(p)
             body(&fragment)
@@ -71,7 +71,7 @@ extension JSONWriter {
 
     /// `fragment` whose text ends with a key (`"diff":`): the value that comes next gets no comma.
     @inlinable
-    package mutating func keyFragment(maximumLength: Int, _ body: (inout JSONFragment) -> Void) {
+    public mutating func keyFragment(maximumLength: Int, _ body: (inout JSONFragment) -> Void) {
         fragment(maximumLength: maximumLength, body)
         isAfterKey = true
     }

@@ -3,34 +3,34 @@
 extension JSONWriter {
     /// Writes a key and a value in one call.
     @inlinable
-    package mutating func member(_ key: StaticString, _ value: Int) {
+    public mutating func member(_ key: StaticString, _ value: Int) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes a key and a value in one call.
     @inlinable
-    package mutating func member(_ key: StaticString, _ value: Double) {
+    public mutating func member(_ key: StaticString, _ value: Double) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes a key and a value in one call.
     @inlinable
-    package mutating func member(_ key: StaticString, _ value: Bool) {
+    public mutating func member(_ key: StaticString, _ value: Bool) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes a key and a value in one call.
     @inlinable
-    package mutating func member(_ key: StaticString, _ value: String) {
+    public mutating func member(_ key: StaticString, _ value: String) {
         self.key(key)
         self.value(value)
     }
 
     /// Writes a whole tree. Recursive: depth is bounded by how the value was built.
-    package mutating func write(_ value: JSONValue) {
+    public mutating func write(_ value: JSONValue) {
         switch value {
         case .null: null()
         case .bool(let flag): self.value(flag)

@@ -7,25 +7,29 @@
 /// Each call reserves its worst-case length once and writes through a pointer: appending byte by byte to an
 /// array costs a uniqueness check per byte. Keep the writer in a local variable while writing a reply: as a class property
 /// every call would also pay a dynamic exclusivity check.
-package struct JSONWriter: Sendable {
+///
+/// The package's modules share it; it is not the products' API. It is `public` under `@_spi(Package)` rather than
+/// `package` because the optimizer inlines and specialises across modules only what is public, and every reply is
+/// written through it (so are `JSONFragment` and the number-text caches).
+@_spi(Package) public struct JSONWriter: Sendable {
     // MARK: Lifecycle
 
     /// A writer whose buffer starts with room for `capacity` bytes.
-    package init(capacity: Int = 256) {
+    public init(capacity: Int = 256) {
         // Not zeroed: every byte below `count` is written before it is read, and a reply batch's buffer is large.
         buffer = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { _, initialized in
             initialized = max(capacity, 16)
         }
     }
 
-    // MARK: Package
+    // MARK: Public
 
     /// Everything written since the last `reset()`, sharing the writer's storage (no copy).
     @inlinable
-    package var bytes: ArraySlice<UInt8> { buffer[..<count] }
+    public var bytes: ArraySlice<UInt8> { buffer[..<count] }
 
     /// Everything written, as an array that takes over the writer's storage (no copy); the writer is left empty.
-    package mutating func takeBytes() -> [UInt8] {
+    public mutating func takeBytes() -> [UInt8] {
         var taken: [UInt8] = []
         swap(&taken, &buffer)
         taken.removeSubrange(count...)
@@ -35,14 +39,14 @@ package struct JSONWriter: Sendable {
 
     /// How many bytes have been written since the last `reset()`.
     @inlinable
-    package var byteCount: Int { count }
+    public var byteCount: Int { count }
 
     /// Number texts kept across this writer's replies, for frames' repeated x and width; nil keeps none.
-    package var numberTexts: LastingNumberTextCache?
+    public var numberTexts: LastingNumberTextCache?
 
     /// Calls `body` with the bytes written so far, for handing to `write(2)` without a copy.
     @inlinable
-    package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = buffer.withUnsafeBytes { raw in
             do throws(E) {
                 return .success(try body(UnsafeRawBufferPointer(rebasing: raw[..<count])))
@@ -55,7 +59,7 @@ package struct JSONWriter: Sendable {
 
     /// Empties the buffer, keeping its capacity, and forgets any open containers.
     @inlinable
-    package mutating func reset() {
+    public mutating func reset() {
         count = 0
         depth = 0
         hasElements = 0
@@ -65,14 +69,14 @@ package struct JSONWriter: Sendable {
 
     /// Opens an object.
     @inlinable
-    package mutating func beginObject() {
+    public mutating func beginObject() {
         punctuate(UInt8(ascii: "{"))
         push()
     }
 
     /// Closes the innermost object.
     @inlinable
-    package mutating func endObject() {
+    public mutating func endObject() {
         pop()
         write(maximumLength: 1) { p in
             p[0] = UInt8(ascii: "}")
@@ -82,14 +86,14 @@ package struct JSONWriter: Sendable {
 
     /// Opens an array.
     @inlinable
-    package mutating func beginArray() {
+    public mutating func beginArray() {
         punctuate(UInt8(ascii: "["))
         push()
     }
 
     /// Closes the innermost array.
     @inlinable
-    package mutating func endArray() {
+    public mutating func endArray() {
         pop()
         write(maximumLength: 1) { p in
             p[0] = UInt8(ascii: "]")
@@ -99,7 +103,7 @@ package struct JSONWriter: Sendable {
 
     /// Writes an object key whose text needs no escaping (checked in debug builds), copying its bytes.
     @inlinable
-    package mutating func key(_ key: StaticString) {
+    public mutating func key(_ key: StaticString) {
         if key.hasPointerRepresentation {
             appendKey(key.utf8Start, count: key.utf8CodeUnitCount)
         } else {
@@ -108,7 +112,7 @@ package struct JSONWriter: Sendable {
     }
 
     /// Writes an object key computed at run time, escaped as needed.
-    package mutating func key(string key: String) {
+    public mutating func key(string key: String) {
         appendQuoted(key, comma: separate())
         write(maximumLength: 1) { p in
             p[0] = UInt8(ascii: ":")
@@ -119,13 +123,13 @@ package struct JSONWriter: Sendable {
 
     /// Writes `null`.
     @inlinable
-    package mutating func null() {
+    public mutating func null() {
         appendLiteral(0x6C6C_756E, length: 4, comma: separate())
     }
 
     /// Writes `true` or `false`.
     @inlinable
-    package mutating func value(_ value: Bool) {
+    public mutating func value(_ value: Bool) {
         let comma = separate()
         if value {
             appendLiteral(0x6575_7274, length: 4, comma: comma)
@@ -135,19 +139,19 @@ package struct JSONWriter: Sendable {
     }
 
     /// Writes a string with RFC 8259 escapes: `"`, `\` and controls below 0x20; `/` and non-ASCII pass through.
-    package mutating func value(_ value: String) {
+    public mutating func value(_ value: String) {
         appendQuoted(value, comma: separate())
     }
 
     /// Writes an integer in decimal, without allocating.
     @inlinable
-    package mutating func value(_ value: Int) {
+    public mutating func value(_ value: Int) {
         appendInteger(Int64(value), comma: separate())
     }
 
     /// Writes an integer in decimal, without allocating.
     @inlinable
-    package mutating func value(_ value: Int64) {
+    public mutating func value(_ value: Int64) {
         appendInteger(value, comma: separate())
     }
 
@@ -155,7 +159,7 @@ package struct JSONWriter: Sendable {
     /// back to the same `Double` (`172.5`, `1e-05`). NaN and infinity have no JSON form: they assert in debug
     /// builds and write `null`.
     @inlinable
-    package mutating func value(_ value: Double) {
+    public mutating func value(_ value: Double) {
         write(afterComma: separate(), maximumLength: Self.maximumNumberLength) { Self.writeNumber(value, to: $0) }
     }
 
@@ -169,28 +173,28 @@ package struct JSONWriter: Sendable {
     }
 
     /// Splices bytes that already are one valid JSON value (such as a node's `rawBytes`), unchecked.
-    package mutating func raw(_ json: ArraySlice<UInt8>) {
+    public mutating func raw(_ json: ArraySlice<UInt8>) {
         let comma = separate()
         json.withUnsafeBufferPointer { appendBytes($0, comma: comma) }
     }
 
     /// Splices bytes that already are one valid JSON value, unchecked, from memory the caller owns (no array).
-    package mutating func raw(_ json: UnsafeRawBufferPointer) {
+    public mutating func raw(_ json: UnsafeRawBufferPointer) {
         appendBytes(json.assumingMemoryBound(to: UInt8.self), comma: separate())
     }
 
     /// Splices a parsed value verbatim.
-    package mutating func raw(_ node: JSONNode) {
+    public mutating func raw(_ node: JSONNode) {
         raw(node.rawBytes)
     }
 
     /// Whether `newline()` writes the newline: false while the replies of a JSON-RPC batch array share one line,
     /// their brackets and commas written by the caller.
-    package var endsLines = true
+    public var endsLines = true
 
     /// Ends a top-level value with a newline, the wire protocol's frame separator (nothing unless `endsLines`).
     @inlinable
-    package mutating func newline() {
+    public mutating func newline() {
         assert(depth == 0, "newline inside a container")
         guard endsLines else { return }
         write(maximumLength: 1) { p in

@@ -5,7 +5,7 @@
 /// search to format but three word copies to repeat. Sixteen slots, chosen by a multiplicative hash of the bits,
 /// hold a layout's columns and the widths of its spans; a collision only costs a formatting. The slots live on the
 /// stack for one `withCache` call, so a reply's frames share them without an allocation.
-package struct NumberTextCache {
+@_spi(Package) public struct NumberTextCache {
     /// `slotCount` slots of four words: the number's bits, then up to 24 bytes of its text.
     @usableFromInline let words: UnsafeMutablePointer<UInt64>
     /// The length of each slot's text.
@@ -24,7 +24,7 @@ package struct NumberTextCache {
 
     /// Calls `body` with an empty cache that lives until it returns.
     @inlinable
-    package static func withCache<Result>(_ body: (NumberTextCache) throws -> Result) rethrows -> Result {
+    public static func withCache<Result>(_ body: (NumberTextCache) throws -> Result) rethrows -> Result {
         try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4 * slotCount) { words in
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: slotCount) { lengths in
                 markEmpty(words.baseAddress!)
@@ -73,11 +73,11 @@ package struct NumberTextCache {
 /// 673.3333333333334) are the same reply after reply: a cache that lives for one reply's items would never see
 /// them twice, and would format both every time. Only one writer may use it at a time: a session sets it on the writer of
 /// its replies (`JSONWriter.numberTexts`), which one task at a time fills.
-package final class LastingNumberTextCache: @unchecked Sendable {
+@_spi(Package) public final class LastingNumberTextCache: @unchecked Sendable {
     private let words: UnsafeMutablePointer<UInt64>
     private let lengths: UnsafeMutablePointer<UInt8>
 
-    package init() {
+    public init() {
         words = .allocate(capacity: 4 * NumberTextCache.slotCount)
         lengths = .allocate(capacity: NumberTextCache.slotCount)
         NumberTextCache.markEmpty(words)
@@ -95,7 +95,7 @@ package final class LastingNumberTextCache: @unchecked Sendable {
 extension NumberTextCache {
     /// Calls `body` with `lasting`'s slots, or with an empty cache for this call when there is none.
     @inlinable
-    package static func with<Result>(
+    public static func with<Result>(
         _ lasting: LastingNumberTextCache?, _ body: (NumberTextCache) throws -> Result
     ) rethrows -> Result {
         if let lasting { return try body(lasting.cache) }
@@ -106,7 +106,7 @@ extension NumberTextCache {
 extension JSONFragment {
     /// Writes a number as `number(_:)` does, through `cache`: for values that repeat, such as a column's x.
     @inlinable @inline(__always)
-    package mutating func number(_ value: Double, cache: NumberTextCache) {
+    public mutating func number(_ value: Double, cache: NumberTextCache) {
         count += cache.write(value, to: start + count)
     }
 }

@@ -1,5 +1,5 @@
 import WaterfallClient
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallLayout
 
 /// The wire forms of what a client holds: `layout.get` results and diffs read back into `FrameModel` and

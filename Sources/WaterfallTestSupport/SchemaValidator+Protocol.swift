@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 extension SchemaValidator {
     /// The method object named `name` in the document's `methods`.

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// A JSON Schema validator for the subset the OpenRPC document uses: `type`, `properties`, `required`,
 /// `additionalProperties` (false or a schema), `items`, `minItems`, `maxItems`, `uniqueItems`, `enum`, `const`,

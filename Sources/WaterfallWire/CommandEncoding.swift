@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// Writes engine commands and layout specs as a client sends them: the mirror of `CommandDecoding`, so that a

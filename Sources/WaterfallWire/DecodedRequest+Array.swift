@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 extension DecodedRequest {
     /// Whether the request gets a reply: anything but a notification (a notification's errors get none either).

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// One request line, read as far as it can be before it runs: parsed, its envelope checked and its params decoded.

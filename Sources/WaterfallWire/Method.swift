@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// The methods of the protocol: the nine that change an existing layout, each one engine command (`ChangeMethod`,
 /// also what a `batch` may hold), `batch`, and the others.

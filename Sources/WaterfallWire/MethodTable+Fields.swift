@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// The field names a method's params allow at a path, read from the same declarations as the OpenRPC document, so
 /// that an unknown field's error can suggest the nearest known one.

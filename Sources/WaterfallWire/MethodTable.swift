@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// One param of a method as the OpenRPC document declares it: its name, schema, whether the decoder requires it,

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// Reads the layout model (items, sections, properties, patches) from request JSON, strictly.

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// The protocol as an OpenRPC 1.3 document, `rpc.discover`'s result: every method of `MethodTable` with its params,

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// Typed, strict access to one JSON object of a request: every read names the field's full path in its error, and
 /// `finish()` rejects any member nobody read, so a typo never passes silently.

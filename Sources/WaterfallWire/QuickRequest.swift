@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// The commonest request read in one pass over its bytes: an `items.update` whose items are only `i` and `h`, with

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// A request's id, echoed unchanged in its reply.
 @usableFromInline

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// JSON Schema pieces for the OpenRPC document, and the shared shapes of the protocol (`components.schemas`),

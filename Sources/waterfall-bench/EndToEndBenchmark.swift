@@ -1,5 +1,5 @@
 import Synchronization
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallTestSupport
 
 /// Requests through the real daemon over its socket; see `DaemonProcess.bench` for why a process.

@@ -1,5 +1,5 @@
 import Glibc
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallTestSupport
 
 /// Number conversion: `JSONView.double` on numbers as clients write them, against `Double(String)` on

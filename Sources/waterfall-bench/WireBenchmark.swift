@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallTestSupport
 
 /// The wire at the engine's speed, through the real daemon: bulk loads of real-valued and integer

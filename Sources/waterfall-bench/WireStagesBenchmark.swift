@@ -1,5 +1,5 @@
 import Foundation
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 import WaterfallServer

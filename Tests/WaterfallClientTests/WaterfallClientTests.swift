@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WaterfallClient
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 import WaterfallServerTestSupport

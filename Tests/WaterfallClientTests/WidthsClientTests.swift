@@ -1,6 +1,6 @@
 import Testing
 import WaterfallClient
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallLayout
 import WaterfallServerTestSupport
 

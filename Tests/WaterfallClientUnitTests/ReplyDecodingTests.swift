@@ -1,5 +1,5 @@
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 import WaterfallWire

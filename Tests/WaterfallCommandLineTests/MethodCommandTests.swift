@@ -1,6 +1,6 @@
 import Testing
 import WaterfallCommandLine
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallProtocol
 import WaterfallWire
 

@@ -1,7 +1,7 @@
 import Testing
 import WaterfallClient
 import WaterfallCommandLine
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallServerTestSupport
 
 /// waterfallctl's commands run in-process against the real daemon.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WaterfallCommandLine
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallServerTestSupport
 import WaterfallTestSupport
 

@@ -1,7 +1,7 @@
 import Testing
 import WaterfallClient
 import WaterfallCommandLine
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallServerTestSupport
 
 /// waterfallctl on a layout at several widths (`--width`), on a horizontal layout (tables in screen terms) and

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// The reader against Foundation's `JSONSerialization` on generated documents (see ``FoundationOracle`` for
 /// the differences excluded by name).

@@ -1,5 +1,5 @@
 import Foundation
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// Foundation's `JSONSerialization` as a reference reader, and value comparison against its results.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// Random byte mutations of valid documents: the reader never crashes, and accepts exactly what Foundation
 /// accepts, apart from the documented differences in ``FoundationOracle``.

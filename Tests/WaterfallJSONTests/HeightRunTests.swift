@@ -1,5 +1,5 @@
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// A request's `params.items` of one-height objects, kept as its heights when the reader asks for it
 /// (`JSONReader.readsHeightRuns`): the heights the general parse reads, the errors it reports, and no run anywhere

@@ -1,5 +1,5 @@
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// The cursor's number reads against the tape's (`JSONDocument`): the same value for every number text, down to
 /// the sign of a zero, whatever follows it, and nothing for a token that is not a number.

@@ -1,5 +1,5 @@
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 @Suite struct JSONNodeTests {
     // MARK: Typed access

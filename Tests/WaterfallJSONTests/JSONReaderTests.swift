@@ -1,5 +1,5 @@
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// An input the reader must accept, and the value it must produce.
 struct AcceptCase: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,5 @@
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// Duplicate keys: a hash filter lets most objects skip the exact check, so the exact check must still run whenever
 /// two keys might be equal (same hash, escapes), in any object of any nesting.

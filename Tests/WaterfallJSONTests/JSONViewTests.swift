@@ -1,5 +1,5 @@
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// Views: the same typed access as nodes, without reference counting; they must agree with nodes everywhere.
 @Suite struct JSONViewTests {

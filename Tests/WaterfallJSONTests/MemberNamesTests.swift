@@ -1,5 +1,5 @@
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// A reader names its members once; the cursor and the tape walk match keys against those names.
 @Suite struct MemberNamesTests {

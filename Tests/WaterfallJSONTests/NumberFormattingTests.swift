@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// The writer's numbers against the standard library's, byte for byte: millions of seeded doubles across the whole
 /// range and the ranges layouts use, each written by the writer and by the reference (`Double.write(to:)`, with the

@@ -1,5 +1,5 @@
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// Objects of one number member written without whitespace (`{"h":120.5}`, a bulk insert's items) take a shortcut
 /// through the scanner; it must leave the tape the general loop leaves, and anything it does not take must fail as

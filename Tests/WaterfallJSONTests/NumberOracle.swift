@@ -1,5 +1,5 @@
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// Checks one double at a time against the standard library's reference writer, counting and reporting differences
 /// (the first 20 of them) with the value's bits and both texts.

@@ -1,5 +1,5 @@
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 @Suite struct NumberTextCacheTests {
     /// Cached writes of values that repeat (a few column positions and widths, with colliding slots among them) and

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// Seeded random JSON text with escapes, Unicode, odd number forms and whitespace, written independently of
 /// `JSONWriter` so differential tests do not check the writer against itself.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallServerTestSupport
 import WaterfallTestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallTestSupport
 
 /// Layouts at several widths through the built daemon every width survives a durable restart, and bad

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallProtocol
 import WaterfallWire
 

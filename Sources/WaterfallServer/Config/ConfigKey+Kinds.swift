@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// The kinds of value a key may hold, each with its check: a declaration in `ConfigKey.all` names one.
 extension ConfigKey {

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// One config key, declared once: its name, type and range, default (the value `Config()` holds), whether SIGHUP
 /// applies it, its help and the flag that overrides it. Loading (`Config.parse`), the flags (`CommandLineOptions`),

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallLayout
 import WaterfallProtocol
 import WaterfallWire

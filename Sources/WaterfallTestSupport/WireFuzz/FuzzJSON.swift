@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// A JSON tree whose scalars are kept as raw text, so a fuzz case can write what no JSON writer would: `-0`,
 /// `1e999`, 2^63, a duplicate key, or a value where a number belongs.

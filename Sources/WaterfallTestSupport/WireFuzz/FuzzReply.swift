@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// One line from the daemon, read as the fuzzer and the soak check it: a reply (its id, and its result or its
 /// error's kind and code) or an event.

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// Runs fuzz cases through a daemon and checks every answer.
 ///

@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// Pipelines a mix of requests over several connections at once and checks the order of the replies
 /// (a reply must never be lost): on each connection a writer thread sends its requests in chunks of random sizes while a reader

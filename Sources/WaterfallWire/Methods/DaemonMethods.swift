@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// `ping`: checks that the daemon answers.
 public struct PingRequest: ParameterlessMethod, DeclaredMethod {

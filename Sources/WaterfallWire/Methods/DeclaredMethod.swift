@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// A request of one method of the protocol other than the changes to a layout, as a client sends it: its params and
 /// how its result is read. Every such method is declared by a type that is also a `DeclaredMethod`, so a client

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// `items.get`: the frames of listed items, by `[section, i]`, in the order listed (a repeat is listed again), at

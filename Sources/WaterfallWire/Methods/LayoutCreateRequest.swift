@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// `layout.create`: a layout of `spec` named `layout` (seq 1); with `replace`, over one of that name.

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 
 /// The params several methods share, declared once.
 extension ParamDeclaration {

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// `query`: the headers, items and footers that meet a rect (`w` and `h` ≥ 0), in document or reading order.

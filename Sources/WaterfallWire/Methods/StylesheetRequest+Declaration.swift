@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// `layout.css`: a stylesheet exact at every container width of a range (its params' checks are in

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// `subscribe`: this connection gets `layout.changed` for every change of a layout, and `layout.dropped`; with a

@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// What every mutating method answers: the layout's new version, its content size and, unless the request said

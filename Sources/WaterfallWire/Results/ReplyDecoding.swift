@@ -1,4 +1,4 @@
-import WaterfallJSON
+@_spi(Package) import WaterfallJSON
 import WaterfallModel
 
 /// Reads result nodes into the methods' result types; a node not shaped as the Methods article says is a
