@@ -4,7 +4,7 @@ import WaterfallLayout
 import WaterfallProtocol
 import WaterfallWire
 
-@testable import WaterfallClient
+@_spi(Package) @testable import WaterfallClient
 
 /// The client writes `items.update` and `items.insert` items itself, straight into the request: byte for byte as
 /// the protocol module's `CommandEncoding` spells them.
