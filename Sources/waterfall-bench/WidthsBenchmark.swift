@@ -104,7 +104,7 @@ enum WidthsBenchmark {
         table.add(
             name, "\(Format.seconds(four)) vs \(Format.seconds(one)); \(cpuFigures)",
             "\(Format.ratio(four / one)) of 1 width", "≤ 1.6×: \(four / one <= 1.6 ? "met" : "not met")")
-        // The issue's row is the aspect feed's: the fixed feed shares placement between widths.
+        // The ratio table's row is the aspect feed's: the fixed feed shares placement between widths.
         guard !feed.label.isEmpty else { return }
         ratios.add(
             "one change to a feed of aspect items at 4 widths / at 1 width: \(name)",
