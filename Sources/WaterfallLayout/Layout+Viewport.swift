@@ -161,7 +161,8 @@ extension Layout {
             guard let s = paths.section(after: held.section) else { continue }
             let dy = listing.dy(of: s)
             switch held.kind {
-            case .item:
+            case .item, .stamp:
+                // Items are visited above, whatever became of their section; stamps are never held.
                 continue
             case .header:
                 let origin = origins[s]
@@ -192,8 +193,6 @@ extension Layout {
                 } else {
                     listing.footers[s] = .set(frame)
                 }
-            case .stamp:
-                continue
             }
         }
         listing.sealHeldItems()
