@@ -46,6 +46,8 @@ extension Layout {
         let listed = sections[s].place(after: change, scratch: &scratch)
         itemCount = newItemCount
         let diff = entries(afterChangeTo: s, before: before, listed: listed, scratch: &scratch)
+        // Kept while the diff still lists it: the diff is gone before the next change takes it again.
+        scratch.keep(listed: listed)
         keepScratch(&scratch)
         guard listingItems && diff.total > 0 else { return diff.unfilled }
         return await diff.finished(&self)

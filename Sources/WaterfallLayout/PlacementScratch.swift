@@ -21,6 +21,9 @@ struct PlacementScratch: Sendable {
     var jobs: [Int] = []
     /// The origins before a change, for its diff.
     var origins: [Double] = []
+    /// The items a change to one section re-placed, which its diff lists: taken by `SectionState.place(after:)`
+    /// and given back by `keep(listed:)`.
+    var listed: [Int32] = []
     /// `ColumnEntries`' lists when they are too large for the stack: 128 KiB, taken by a large placement and given
     /// back by `trim()` to `spareEntries`, so that it is not left among the sections' long-lived arrays to fragment
     /// the heap.
@@ -74,6 +77,14 @@ struct PlacementScratch: Sendable {
         for column in taken.indices { taken[column].removeAll(keepingCapacity: true) }
         if taken.count < columnCount { taken.append(contentsOf: repeatElement([], count: columnCount - taken.count)) }
         return taken
+    }
+
+    /// Gives back the list of re-placed items that `SectionState.place(after:)` took, so that the next small change
+    /// fills the same buffer (an allocation and a free fewer per change). A list grown past `keptCapacity` goes, and
+    /// an empty one with no storage (the change listed nothing) leaves the kept buffer in place.
+    mutating func keep(listed list: [Int32]) {
+        guard list.capacity > 0, list.capacity <= Self.keptCapacity else { return }
+        listed = list
     }
 
     /// Frees what a large change grew, and the entry lists. The rest keep their elements (plain numbers) until

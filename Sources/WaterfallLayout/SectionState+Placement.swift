@@ -118,7 +118,10 @@ extension SectionState {
         if let frameChanged = updateLastInPlace(change) {
             placedInLastPass = 1
             updateItemsBottom()
-            return frameChanged ? [Int32(truncatingIfNeeded: start)] : []
+            guard frameChanged else { return [] }
+            var listed = PlacementScratch.take(&scratch.listed)
+            listed.append(Int32(truncatingIfNeeded: start))
+            return listed
         }
         let delta = count - change.oldCount
         var run = RegionRun(section: self, start: start, scratch: &scratch)
@@ -144,7 +147,7 @@ extension SectionState {
         }
         let end = converged?.newIndex ?? count
         placedInLastPass = end - start
-        var changed = run.changedItems(in: self, change: change)
+        var changed = run.changedItems(in: self, change: change, into: PlacementScratch.take(&scratch.listed))
         var cuts = PlacementScratch.take(&scratch.cuts)
         splice(run, from: start, to: end, oldEnd: end - delta, cuts: &cuts)
         scratch.reclaim(run)
@@ -332,9 +335,9 @@ private struct RegionRun {
     }
 
     /// The new indices of the run whose frame differs from their old one (or that are new), ascending.
-    func changedItems(in section: SectionState, change: SectionChange) -> [Int32] {
+    func changedItems(in section: SectionState, change: SectionChange, into list: [Int32]) -> [Int32] {
         var walker = IndexMap.Walker(change.map)
-        var changed: [Int32] = []
+        var changed = list
         // Most of a long run moved (a short one converged): one allocation, not one per doubling.
         changed.reserveCapacity(ys.count)
         let c = section.geometry.columnCount

@@ -53,6 +53,8 @@ struct ChangeVisit {
     /// By index: a change passed on its own to this async function would be copied whole (a retain and a release of each
     /// of its arrays and strings); read in place, only the fields it uses are.
     mutating func run(_ changes: [LayoutChange], at k: Int, on layout: inout LayoutWidths) async {
+        // Room for every change of the visit at its first: one allocation, not one per doubling.
+        if steps.isEmpty { steps.reserveCapacity(changes.count) }
         let outcome = await attempt(changes, k, &layout)
         steps.append(Step(outcome: outcome))
     }
