@@ -9,7 +9,7 @@ extension Layout {
     ///
     /// - Complexity: O(appended items + columns × log n + sections below).
     @inline(__always)
-    mutating func appendItems(_ items: ItemList, toSection s: Int, listingItems: Bool) async -> LayoutDiff {
+    mutating func appendItems(_ items: ItemList, toSection s: Int, listingItems: Bool) -> LayoutDiff {
         let before = metrics[s]
         let start = sections[s].count
         sections[s].insertItems(items, at: start)
@@ -21,7 +21,7 @@ extension Layout {
         let diff = entries(afterChangeTo: s, before: before, listed: [], scratch: &scratch)
         keepScratch(&scratch)
         guard listingItems else { return diff.unfilled }
-        var result = diff.total > 0 ? await diff.finished(&self) : diff.unfilled
+        var result = diff.total > 0 ? diff.filled(&self) : diff.unfilled
         let origin = origins[s]
         result.sections[0].items = sections.withUnsafeBufferPointer {
             $0[s].itemFrames(start..<(start + items.count), origin: origin)
@@ -38,7 +38,7 @@ extension Layout {
     @inline(__always)
     mutating func changeItems(
         _ command: LayoutCommand, in s: Int, itemCount newItemCount: Int, listingItems: Bool
-    ) async -> LayoutDiff {
+    ) -> LayoutDiff {
         let before = metrics[s]
         var change = SectionChange(section: sections[s], metrics: before)
         performItems(command, in: s, &change)
@@ -50,7 +50,7 @@ extension Layout {
         scratch.keep(listed: listed)
         keepScratch(&scratch)
         guard listingItems && diff.total > 0 else { return diff.unfilled }
-        return await diff.finished(&self)
+        return diff.filled(&self)
     }
 
     // MARK: Private

@@ -204,20 +204,22 @@ struct DiffEntries {
     /// The diff without item frames: what a change that lists none, or whose caller wants none, returns.
     var unfilled: LayoutDiff { LayoutDiff(sections: entries, shifts: shifts) }
 
-    /// The diff, with the listed item frames of `layout` filled in.
+    /// The diff, with the listed item frames of `layout` filled in, among child tasks when there are enough.
     ///
-    /// Inlined (as are `changeItems` and `appendItems`), and the fill entered only when it shares its work among
-    /// child tasks: each call of an `async` function allocates a frame from the task's allocator, and a one-item
-    /// update would otherwise go through seven of them from the visit down.
+    /// Inlined, and the fill entered only when it shares its work among child tasks: each call of an `async`
+    /// function allocates a frame from the task's allocator.
     @inline(__always)
     consuming func finished(_ layout: inout Layout) async -> LayoutDiff {
-        if total > 0 {
-            if layout.fillsInParallel(entries, total: total) {
-                await layout.fillItems(&entries, listings, total: total)
-            } else {
-                layout.fillItemsSerially(&entries, listings)
-            }
-        }
+        guard total > 0, layout.fillsInParallel(entries, total: total) else { return filled(&layout) }
+        await layout.fillItems(&entries, listings, total: total)
+        return LayoutDiff(sections: entries, shifts: shifts)
+    }
+
+    /// The diff, with the listed item frames of `layout` filled in on this thread: what a change to one section
+    /// (`changeItems`, `appendItems`) needs, as only that section lists items and child tasks would share nothing.
+    @inline(__always)
+    consuming func filled(_ layout: inout Layout) -> LayoutDiff {
+        if total > 0 { layout.fillItemsSerially(&entries, listings) }
         return LayoutDiff(sections: entries, shifts: shifts)
     }
 }

@@ -148,15 +148,19 @@ public struct Layout: Sendable {
     mutating func applyHere(
         _ change: ValidatedChange, countsAsChange: Bool, listingItems: Bool
     ) async -> (diff: LayoutDiff, anchor: AnchorOutcome?) {
-        guard let anchor = change.anchor else {
-            return (await perform(change, countsAsChange: countsAsChange, listingItems: listingItems), nil)
-        }
-        let oldY = frame(ofItem: anchor).frame.y
+        let oldY = anchorY(before: change)
         let diff = await perform(change, countsAsChange: countsAsChange, listingItems: listingItems)
-        guard let path = anchor.following(change.commands) else { return (diff, .removed) }
-        let dy = frame(ofItem: path).frame.y - oldY
-        // Plus zero, never minus zero, for an item that did not move: the wire says 0.
-        return (diff, .moved(path, dy: dy == 0 ? 0 : dy))
+        return (diff, anchorOutcome(of: change, from: oldY))
+    }
+
+    /// `applyHere` for a plain change to section `s` (`ValidatedChange.plainSection`), which nothing suspends.
+    @inline(__always)
+    mutating func applyPlain(
+        _ change: ValidatedChange, in s: Int, countsAsChange: Bool, listingItems: Bool
+    ) -> (diff: LayoutDiff, anchor: AnchorOutcome?) {
+        let oldY = anchorY(before: change)
+        let diff = performPlain(change, in: s, countsAsChange: countsAsChange, listingItems: listingItems)
+        return (diff, anchorOutcome(of: change, from: oldY))
     }
 
     /// Places every section again from scratch, without a diff: what a layout without incremental placement does
@@ -174,20 +178,8 @@ public struct Layout: Sendable {
 
     /// Changes inputs, places what changed and diffs: `change` is known to apply.
     mutating func perform(_ change: ValidatedChange, countsAsChange: Bool, listingItems: Bool) async -> LayoutDiff {
-        // One item command that plainly passes every check, the usual request, skips the batch machinery; an
-        // append after a section's last item, a feed's usual change, skips most of the rest.
         if let s = change.plainSection {
-            let diff: LayoutDiff
-            if case .insertItems(_, let at, let items) = change.commands[0], !items.isEmpty, at == metrics[s].count,
-                sections[s].appendStartsWindow
-            {
-                diff = await appendItems(items, toSection: s, listingItems: listingItems)
-            } else {
-                diff = await changeItems(
-                    change.commands[0], in: s, itemCount: change.itemCount, listingItems: listingItems)
-            }
-            if countsAsChange { seq += 1 }
-            return diff
+            return performPlain(change, in: s, countsAsChange: countsAsChange, listingItems: listingItems)
         }
         var batch = Batch(sectionCount: sections.count, oldOrigins: origins)
         for command in change.commands { perform(command, &batch) }
@@ -196,6 +188,39 @@ public struct Layout: Sendable {
         updateOrigins()
         if countsAsChange { seq += 1 }
         return await diff(batch, changed: changed, listingItems: listingItems)
+    }
+
+    /// `perform` for one item command that plainly passes every check (`ValidatedChange.plainSection`), the usual
+    /// request: it skips the batch machinery, and an append after a section's last item, a feed's usual change,
+    /// skips most of the rest. Nothing in it suspends: it places one section, whose items only its diff lists.
+    @inline(__always)
+    mutating func performPlain(
+        _ change: ValidatedChange, in s: Int, countsAsChange: Bool, listingItems: Bool
+    ) -> LayoutDiff {
+        let diff: LayoutDiff
+        if case .insertItems(_, let at, let items) = change.commands[0], !items.isEmpty, at == metrics[s].count,
+            sections[s].appendStartsWindow
+        {
+            diff = appendItems(items, toSection: s, listingItems: listingItems)
+        } else {
+            diff = changeItems(change.commands[0], in: s, itemCount: change.itemCount, listingItems: listingItems)
+        }
+        if countsAsChange { seq += 1 }
+        return diff
+    }
+
+    /// Where the anchor of `change` stands before it (nil when it names none), for `anchorOutcome(of:from:)`.
+    private func anchorY(before change: ValidatedChange) -> Double? {
+        change.anchor.map { frame(ofItem: $0).frame.y }
+    }
+
+    /// Where the anchor of `change`, applied, went, and how far its y moved from `oldY`; nil when it names none.
+    private func anchorOutcome(of change: ValidatedChange, from oldY: Double?) -> AnchorOutcome? {
+        guard let anchor = change.anchor, let oldY else { return nil }
+        guard let path = anchor.following(change.commands) else { return .removed }
+        let dy = frame(ofItem: path).frame.y - oldY
+        // Plus zero, never minus zero, for an item that did not move: the wire says 0.
+        return .moved(path, dy: dy == 0 ? 0 : dy)
     }
 
     /// Places new sections and re-places changed ones, in a task group when there is enough work to share.

@@ -60,10 +60,24 @@ extension LayoutWidths {
     public mutating func apply(
         _ change: ValidatedChange, listingItems: (Double) -> Bool, from removed: [Double] = []
     ) async throws(LayoutError) -> WidthOutcomes {
-        guard change.stamp == first.stamp else {
-            throw .inconsistent("a change validated at seq \(change.stamp.seq) was applied at seq \(seq)")
-        }
+        try check(change)
         return await perform(change, countsAsChange: true, listingItems: listingItems, from: removed)
+    }
+
+    /// `apply(_:listingItems:from:)` for a change that nothing in the engine suspends: one plain item command
+    /// (`ValidatedChange.plainSection`) to a layout that stays at one width, the usual request. An `async` call is
+    /// a frame from the task's allocator and a resumption, for every change. Nil, with the layout unchanged, for
+    /// any other change: `apply` makes it.
+    ///
+    /// - Throws: `LayoutError.inconsistent`, as `apply` does.
+    package mutating func applyAtOnce(
+        _ change: ValidatedChange, listingItems: (Double) -> Bool
+    ) throws(LayoutError) -> WidthOutcomes? {
+        guard let s = change.plainSection, staysAtOneWidth(after: change) else { return nil }
+        try check(change)
+        let width = first.width
+        let outcome = first.applyPlain(change, in: s, countsAsChange: true, listingItems: listingItems(width))
+        return atOneWidth(outcome, after: change)
     }
 
     // MARK: Internal
@@ -79,11 +93,9 @@ extension LayoutWidths {
         // A layout at one width that stays at one width, the usual case, changes in place: taking it out and
         // putting it back moved the whole value twice and retained every field (half a pipelined update's CPU).
         if removed.isEmpty, staysAtOneWidth(after: change) {
-            let width = first.width
             let outcome = await first.applyHere(
-                change, countsAsChange: countsAsChange, listingItems: listingItems(width))
-            noteHeights(after: change.commands)
-            return .one(WidthOutcome(width: width, from: width, diff: outcome.diff, anchor: outcome.anchor))
+                change, countsAsChange: countsAsChange, listingItems: listingItems(first.width))
+            return atOneWidth(outcome, after: change)
         }
         var jobs = takeWidths(for: change, removed: removed)
         // A removed width's diff is for readers that followed it, which hold no viewport's worth of it only.
@@ -155,6 +167,23 @@ extension LayoutWidths {
     }
 
     // MARK: Private
+
+    /// Refuses `change` when it was validated against another state (the caller's bug).
+    private func check(_ change: ValidatedChange) throws(LayoutError) {
+        guard change.stamp == first.stamp else {
+            throw .inconsistent("a change validated at seq \(change.stamp.seq) was applied at seq \(seq)")
+        }
+    }
+
+    /// The outcome of `change`, applied in place at the one width of a layout that stays at it.
+    @inline(__always)
+    private mutating func atOneWidth(
+        _ outcome: (diff: LayoutDiff, anchor: AnchorOutcome?), after change: ValidatedChange
+    ) -> WidthOutcomes {
+        noteHeights(after: change.commands)
+        let width = first.width
+        return .one(WidthOutcome(width: width, from: width, diff: outcome.diff, anchor: outcome.anchor))
+    }
 
     /// One width's part of a change: the layout it applies to (taken out of this value), the change as that width
     /// applies it, and the width the diff starts from.

@@ -30,7 +30,7 @@ extension ChangeVisit {
     /// Nothing of the change is read before the engine has validated it, and a refusal takes nothing: the journal's
     /// room is reserved last but one and the budget last, and neither is taken when an earlier check refuses.
     ///
-    /// Inlined into the visit's one change (`attempt`), as each stage is: the stages are the visit's per-change
+    /// Inlined into the visit's one change (`begin`), as each stage is: the stages are the visit's per-change
     /// path, and a call per stage showed in its cost.
     @inline(__always)
     ///

@@ -48,20 +48,26 @@ struct ChangeVisit {
     /// The outcomes of the changes made so far, in the changes' order.
     private(set) var steps: [Step] = []
 
-    /// Applies `changes[k]` to `layout`, the visited layout, and records its outcome.
+    /// Applies each of `changes` to `layout`, the visited layout, in order, and records their outcomes.
     ///
-    /// By index: a change passed on its own to this async function would be copied whole (a retain and a release of each
-    /// of its arrays and strings); read in place, only the fields it uses are.
-    mutating func run(_ changes: [LayoutChange], at k: Int, on layout: inout LayoutWidths) async {
-        // Room for every change of the visit at its first: one allocation, not one per doubling.
-        if steps.isEmpty { steps.reserveCapacity(changes.count) }
-        let outcome = await attempt(changes, k, &layout)
-        steps.append(Step(outcome: outcome))
+    /// The usual change is made without a suspension (`begin`): an `async` call per change is a frame from the task's
+    /// allocator and a resumption. The changes are read by index: a change passed on its own would be copied whole
+    /// (a retain and a release of each of its arrays and strings); read in place, only the fields used are.
+    mutating func run(_ changes: [LayoutChange], on layout: inout LayoutWidths) async {
+        steps.reserveCapacity(steps.count + changes.count)
+        for k in changes.indices {
+            switch begin(changes, k, &layout) {
+            case .done(let outcome):
+                steps.append(Step(outcome: outcome))
+            case .applying(let admission, let fanOut):
+                steps.append(Step(outcome: await complete(changes, k, admission, fanOut, &layout)))
+            }
+        }
     }
 
-    /// Applies `change` to `layout` and records its outcome: `run(_:at:on:)` for one change.
+    /// Applies `change` to `layout` and records its outcome: `run(_:on:)` for one change.
     mutating func run(_ change: LayoutChange, on layout: inout LayoutWidths) async {
-        await run([change], at: 0, on: &layout)
+        await run([change], on: &layout)
     }
 
     /// Makes the visit's changes durable and publishes their events; when the commit fails, puts the layout back as
@@ -107,41 +113,79 @@ struct ChangeVisit {
     /// The journal bytes reserved for the records so far.
     var reserved = 0
 
+    /// A change begun: its outcome, or what `complete` needs to apply it.
+    private enum Begun {
+        case done(Result<ChangeOutcome, ProtocolError>)
+        /// Admitted, its fan-out planned, and left for the engine's `async` apply.
+        case applying(Admission, FanOut)
+    }
+
     /// One change in its three stages: admission (`admit`), the engine's apply, and the fan-out (`FanOut`) of its
-    /// reply and event; then its undo, weight and record are kept.
+    /// reply and event; then its undo, weight and record are kept (`settle`). The engine applies the usual change
+    /// at once (`LayoutWidths.applyAtOnce`); any other is left to `complete`.
     ///
-    /// Inlined into `run`, its one caller: an async function called is a frame from the task's allocator and a
-    /// resumption, for every change.
+    /// Inlined into `run`, its one caller, as are the stages: a call per stage showed in a change's cost.
     @inline(__always)
-    private mutating func attempt(
-        _ changes: [LayoutChange], _ k: Int, _ layout: inout LayoutWidths
-    ) async -> Result<ChangeOutcome, ProtocolError> {
+    private mutating func begin(_ changes: [LayoutChange], _ k: Int, _ layout: inout LayoutWidths) -> Begun {
         let admission: Admission
         do throws(ProtocolError) {
             admission = try admit(changes, k, to: layout)
         } catch {
-            return .failure(error)
+            return .done(.failure(error))
         }
         // Asked once, here: a subscription starts (or moves its viewport or width) through the layout's actor, so
         // never during this visit (one that ends meanwhile only makes the event go to nobody).
         let fanOut = FanOut(changes, k, admission, audience: entry.subscribers.audience, before: layout)
+        guard fanOut.removed.isEmpty else { return .applying(admission, fanOut) }
         let outcomes: WidthOutcomes
-        do {
+        do throws(LayoutError) {
             // A closure over `fanOut`, not the partially applied method: that one boxed a copy of the plan on the
             // heap for every change.
+            guard
+                let made = try layout.applyAtOnce(
+                    admission.validated, listingItems: { fanOut.listsItems(atWidth: $0) })
+            else { return .applying(admission, fanOut) }
+            outcomes = made
+        } catch {
+            return .done(refused(admission, error))
+        }
+        return .done(.success(settle(changes, k, admission, fanOut, outcomes, &layout)))
+    }
+
+    /// The engine's apply of a change that `begin` left to it, and the rest of its stages.
+    private mutating func complete(
+        _ changes: [LayoutChange], _ k: Int, _ admission: Admission, _ fanOut: FanOut, _ layout: inout LayoutWidths
+    ) async -> Result<ChangeOutcome, ProtocolError> {
+        let outcomes: WidthOutcomes
+        do throws(LayoutError) {
             outcomes = try await layout.apply(
                 admission.validated, listingItems: { fanOut.listsItems(atWidth: $0) }, from: Array(fanOut.removed))
         } catch {
-            budget.adjust(-admission.growth)
-            return .failure(ProtocolError(error))
+            return refused(admission, error)
         }
+        return .success(settle(changes, k, admission, fanOut, outcomes, &layout))
+    }
+
+    /// A change that the engine refused after admission: the growth it took goes back to the budget.
+    private func refused(_ admission: Admission, _ error: LayoutError) -> Result<ChangeOutcome, ProtocolError> {
+        budget.adjust(-admission.growth)
+        return .failure(ProtocolError(error))
+    }
+
+    /// The stages of a change after the engine applied it with `outcomes`: its undo, weight and record are kept,
+    /// and its fan-out gives its reply (returned) and event.
+    @inline(__always)
+    private mutating func settle(
+        _ changes: [LayoutChange], _ k: Int, _ admission: Admission, _ fanOut: FanOut, _ outcomes: WidthOutcomes,
+        _ layout: inout LayoutWidths
+    ) -> ChangeOutcome {
         if let inverse = admission.inverse { undo.append(inverse) }
         settleWeight(of: layout, reserved: admission.growth)
         if durable { records.append(.applied(layout: entry.name, seq: layout.seq, change: admission.validated)) }
         let (reply, event) = fanOut.finish(
             changes, k, admission.validated, outcomes, on: layout, subscribers: entry.subscribers)
         if let event { events.append(event) }
-        return .success(reply)
+        return reply
     }
 
     /// The refusal of a visit whose commit failed and whose undo failed too.

@@ -24,7 +24,7 @@ extension LayoutRegistry {
             if entry.retired.load(ordering: .acquiring) { return refusedAll(Self.missing(name)) }
             var visit = ChangeVisit(
                 entry, log: log, budget: budget, limits: limits, seq: layout.seq, events: events)
-            for k in changes.indices { await visit.run(changes, at: k, on: &layout) }
+            await visit.run(changes, on: &layout)
             await visit.finish(on: &layout)
             return visit.steps
         }
