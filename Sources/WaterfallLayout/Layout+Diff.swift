@@ -16,13 +16,22 @@ struct SectionMetrics: Sendable, Hashable {
 
     /// Borrowing: an initializer takes its arguments owned, and would copy `section`.
     init(_ section: borrowing SectionState) {
-        height = section.height
-        count = section.count
-        columns = section.geometry.columnCount
-        header = section.localHeaderFrame
-        pinMaxY = section.localPinMaxY
-        footer = section.localFooterFrame
-        isExact = section.isExact
+        self.init(
+            height: section.height, count: section.count, header: section.localHeaderFrame,
+            pinMaxY: section.localPinMaxY, footer: section.localFooterFrame, isExact: section.isExact,
+            columns: section.geometry.columnCount)
+    }
+
+    init(
+        height: Double, count: Int, header: Rect?, pinMaxY: Double?, footer: Rect?, isExact: Bool, columns: Int
+    ) {
+        self.height = height
+        self.count = count
+        self.header = header
+        self.pinMaxY = pinMaxY
+        self.footer = footer
+        self.isExact = isExact
+        self.columns = columns
     }
 
     /// A stand-in for a section not placed yet.
@@ -392,6 +401,11 @@ extension SectionState {
 extension SectionState {
     /// The section's metrics, read in place: `mutating` only so that `sections[s].measured()` goes through the
     /// array's in-place access, where `SectionMetrics(sections[s])` would copy the section first (a retain and a
-    /// release of each of its arrays, on every change).
-    mutating func measured() -> SectionMetrics { SectionMetrics(self) }
+    /// release of each of its arrays, on every change). Its fields are read here: `self` handed on to the
+    /// initializer was copied whole.
+    mutating func measured() -> SectionMetrics {
+        SectionMetrics(
+            height: height, count: count, header: localHeaderFrame, pinMaxY: localPinMaxY, footer: localFooterFrame,
+            isExact: isExact, columns: geometry.columnCount)
+    }
 }

@@ -210,11 +210,16 @@ public struct Layout: Sendable {
     }
 
     /// Where the anchor of `change` stands before it (nil when it names none), for `anchorOutcome(of:from:)`.
+    ///
+    /// Inlined, as is `anchorOutcome`: a call with the layout borrowed from its caller's `inout` copied it whole,
+    /// for every change, anchored or not.
+    @inline(__always)
     private func anchorY(before change: ValidatedChange) -> Double? {
         change.anchor.map { frame(ofItem: $0).frame.y }
     }
 
     /// Where the anchor of `change`, applied, went, and how far its y moved from `oldY`; nil when it names none.
+    @inline(__always)
     private func anchorOutcome(of change: ValidatedChange, from oldY: Double?) -> AnchorOutcome? {
         guard let anchor = change.anchor, let oldY else { return nil }
         guard let path = anchor.following(change.commands) else { return .removed }

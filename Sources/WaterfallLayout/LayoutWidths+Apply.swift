@@ -169,6 +169,9 @@ extension LayoutWidths {
     // MARK: Private
 
     /// Refuses `change` when it was validated against another state (the caller's bug).
+    ///
+    /// Inlined: a call with this value borrowed from its callers' `inout` copied it whole.
+    @inline(__always)
     private func check(_ change: ValidatedChange) throws(LayoutError) {
         guard change.stamp == first.stamp else {
             throw .inconsistent("a change validated at seq \(change.stamp.seq) was applied at seq \(seq)")

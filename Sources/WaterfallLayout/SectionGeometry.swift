@@ -248,6 +248,8 @@ struct SectionGeometry: Sendable, Hashable {
     /// Whether items placed under `other` stand where they would under these settings: everything but `pinHeader`,
     /// which moves no frame, is the same. Switching pinning on or off then re-places nothing.
     func placesItems(like other: SectionGeometry) -> Bool {
+        // Compared in place when the pinning is the same (the usual case): a changed copy is a copy of every field.
+        if other.pinHeader == pinHeader { return other == self }
         var same = other
         same.pinHeader = pinHeader
         return same == self

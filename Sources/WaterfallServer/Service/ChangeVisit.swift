@@ -124,8 +124,10 @@ struct ChangeVisit {
     /// reply and event; then its undo, weight and record are kept (`settle`). The engine applies the usual change
     /// at once (`LayoutWidths.applyAtOnce`); any other is left to `complete`.
     ///
-    /// Inlined into `run`, its one caller, as are the stages: a call per stage showed in a change's cost.
-    @inline(__always)
+    /// Not inlined into `run`: in an `async` function, each read of the layout through a borrowed parameter (the
+    /// stages', the engine's) copied the whole `LayoutWidths` first; in a synchronous one it is read in place. The
+    /// stages are inlined here: a call per stage showed in a change's cost.
+    @inline(never)
     private mutating func begin(_ changes: [LayoutChange], _ k: Int, _ layout: inout LayoutWidths) -> Begun {
         let admission: Admission
         do throws(ProtocolError) {
