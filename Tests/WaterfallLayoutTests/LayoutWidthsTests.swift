@@ -105,6 +105,35 @@ import WaterfallTestSupport
         #expect(more?.description.contains("2 items at 3 widths") == true)
     }
 
+    /// The usual change, applied at once (`applyAtOnce`, without a suspension), makes what `apply` makes: the same
+    /// outcomes and frames. Any other change it leaves to `apply`, with the layout unchanged.
+    @Test(arguments: 300..<308)
+    func changesAppliedAtOnce(seed: Int) async throws {
+        var random = RandomCommands(seed: UInt64(seed), maxItems: 60)
+        var atOnce = try await LayoutWidths.make(random.layout()).layouts
+        var general = atOnce
+        var madeAtOnce = 0
+        for step in 0..<60 {
+            let context = "seed \(seed), step \(step)"
+            let counts = (0..<general.first.sectionCount).map { general.first.itemCount(inSection: $0) }
+            let commands = (0..<(random.chance(0.2) ? 2 : 1)).map { _ in random.command(counts: counts) }
+            guard let validated = try? general.validate(commands) else { continue }
+            let before = FrameModel(atOnce.first)
+            let outcomes = try await general.apply(validated) { _ in true }
+            if let made = try atOnce.applyAtOnce(validated, listingItems: { _ in true }) {
+                madeAtOnce += 1
+                #expect(made.map(\.diff) == outcomes.map(\.diff), "\(context): \(commands)")
+                #expect(made.map(\.width) == outcomes.map(\.width), "\(context)")
+            } else {
+                #expect(FrameModel(atOnce.first) == before, "left to apply, yet changed: \(context): \(commands)")
+                _ = try await atOnce.apply(validated) { _ in true }
+            }
+            #expect(atOnce.seq == general.seq, "\(context)")
+            #expect(FrameModel(atOnce.first) == FrameModel(general.first), "\(context): \(commands)")
+        }
+        #expect(madeAtOnce > 0)
+    }
+
     // MARK: Private
 
     private func run(
