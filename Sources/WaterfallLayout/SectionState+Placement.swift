@@ -120,6 +120,7 @@ extension SectionState {
             updateItemsBottom()
             return frameChanged ? [Int32(truncatingIfNeeded: start)] : []
         }
+        if placesInPlace(after: change) { return placeInPlace(from: start, after: change, scratch: &scratch) }
         let delta = count - change.oldCount
         var run = RegionRun(section: self, start: start, scratch: &scratch)
         var converged: (newIndex: Int, shift: Double)?
