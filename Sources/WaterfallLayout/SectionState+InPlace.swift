@@ -21,78 +21,51 @@ extension SectionState {
     /// - Complexity: O(re-placed items + columns × log n), plus O(tail) when the tail shifts.
     mutating func placeInPlace(from start: Int, after change: SectionChange, scratch: inout PlacementScratch) -> [Int32]
     {
-        let count = inputs.count
-        let c = geometry.columnCount
-        var run = InPlaceRun(section: self, start: start, scratch: &scratch)
-        var nextCheck = max(start, change.lastDirty) + 1
-        let checkInterval = max(256, 4 * c)
-        var converged: (index: Int, shift: Double)?
-        var changed: [Int32] = []
-        var index = start
-        var reserved = false
-        while index < count {
-            if index == nextCheck {
-                nextCheck += checkInterval
-                if let shift = run.convergence(in: self, at: index) {
-                    converged = (index, shift)
-                    break
-                }
-            }
-            // A run that goes on past a few checks most likely goes on to the end: room for that at once, where
-            // doubling would copy what it holds and fault in fresh pages at every step.
-            if !reserved && index - start >= 4 * checkInterval {
-                run.reserve(count - start, changed: &changed)
-                reserved = true
-            }
-            let end = min(count, nextCheck, index + InPlaceRun.chunk)
-            run.place(index..<end, in: &self, change: change, changed: &changed, scratch: &scratch)
-            index = end
+        var run = InPlaceRun(section: self, change: change, start: start, scratch: &scratch)
+        while let range = run.nextChunk(in: self) {
+            run.place(range, in: &self, change: change, scratch: &scratch)
         }
-        let end = converged?.index ?? count
-        placedInLastPass = end - start
-        inexactCount += run.inexact - run.oldInexact
-        for column in 0..<c {
-            let cut = run.cuts[column]
-            let cutEnd = end == count ? columnItems[column].count : firstEntry(in: column, atOrAfter: end)
-            columnItems[column].replaceSubrange(cut..<cutEnd, with: run.lists[column])
-        }
-        if let shift = converged?.shift, shift != 0 {
-            ys.withUnsafeMutableBufferPointer { ys in
-                for tail in end..<count { ys[tail] += shift }
-            }
-            changed.append(contentsOf: (end..<count).lazy.map { Int32(truncatingIfNeeded: $0) })
-        }
-        updateItemsBottom()
-        for column in 0..<c { refreshSamples(column: column, fromEntry: run.cuts[column]) }
-        scratch.reclaim(run)
-        return changed
+        return run.finish(in: &self, scratch: &scratch)
     }
 }
 
-/// A re-placement over the old placement (`SectionState.placeInPlace`): the new cursor, the old column tops up to
-/// the items it has overwritten, and the run's entries of each column's index.
-private struct InPlaceRun {
+/// A re-placement over the old placement (`SectionState.placeInPlace`), chunk by chunk: the new cursor, the old
+/// column tops up to the items it has overwritten, and the run's entries of each column's index.
+struct InPlaceRun {
     /// Items placed at a time: a chunk's buffers stay in cache until it is compared and written.
     static let chunk = PlacementScratch.keptCapacity
 
-    var cursor: ColumnCursor
-    /// The old placement's column tops before the first item not yet overwritten, and where the last item
-    /// overwritten ended (its column plus its span), whence the column the cursor rule would take next.
-    var oldTops: [Double]
-    var oldEnd: Int
-    /// Per column, the first entry of its index at or after the run's start: where the run's entries go.
-    var cuts: [Int]
+    let start: Int
+    /// The first item not placed yet.
+    private(set) var index: Int
+    /// Where placement stopped, with the shift of the old frames from there on, once it converged.
+    private(set) var converged: (index: Int, shift: Double)?
+    /// The items whose frame changed, ascending.
+    private(set) var changed: [Int32] = []
+    private(set) var cursor: ColumnCursor
+    /// The old placement's column tops before `index`, and where the item before it ended in the old placement (its
+    /// column plus its span), whence the column the cursor rule would take next.
+    private var oldTops: [Double]
+    private var oldEnd: Int
+    /// Per column, the first entry of its index at or after `start`: where the run's entries go.
+    private var cuts: [Int]
     /// The run's entries of each column's index, as absolute item indices.
-    var lists: [ContiguousArray<Int32>]
+    private var lists: [ContiguousArray<Int32>]
     /// A chunk's placement, indexed from the chunk's first item.
-    var ys: ContiguousArray<Double>
-    var heights: ContiguousArray<Double>
-    var columns: ContiguousArray<UInt16>
+    private var ys: ContiguousArray<Double>
+    private var heights: ContiguousArray<Double>
+    private var columns: ContiguousArray<UInt16>
     /// Inexact laid-out heights among the new frames and among the old frames overwritten.
-    var inexact = 0
-    var oldInexact = 0
+    private var inexact = 0
+    private var oldInexact = 0
+    /// The next item at which convergence is checked (only past the last edit, every `checkInterval` items).
+    private var nextCheck: Int
+    private let checkInterval: Int
+    private var reserved = false
 
-    init(section: borrowing SectionState, start: Int, scratch: inout PlacementScratch) {
+    init(section: borrowing SectionState, change: SectionChange, start: Int, scratch: inout PlacementScratch) {
+        self.start = start
+        index = start
         cursor = section.cursor(before: start, storage: PlacementScratch.take(&scratch.columnY))
         oldTops = Array(cursor.columnY)
         oldEnd = cursor.next
@@ -103,54 +76,154 @@ private struct InPlaceRun {
         ys = PlacementScratch.take(&scratch.ys)
         heights = PlacementScratch.take(&scratch.heights)
         columns = PlacementScratch.take(&scratch.columns)
+        nextCheck = max(start, change.lastDirty) + 1
+        checkInterval = max(256, 4 * c)
     }
 
-    /// Places items `range` (continuing the run), appends those whose frame changed to `changed`, and writes their
-    /// frames over the old ones.
+    /// The items to place next, after checking whether placement converged where a check is due; nil once the
+    /// run is done (converged or at the section's end).
+    mutating func nextChunk(in section: SectionState) -> Range<Int>? {
+        let count = section.count
+        guard converged == nil, index < count else { return nil }
+        if index == nextCheck {
+            nextCheck += checkInterval
+            if let shift = convergence(in: section) {
+                converged = (index, shift)
+                return nil
+            }
+        }
+        // A run that goes on past a few checks most likely goes on to the end: room for that at once, where
+        // doubling would copy what it holds and fault in fresh pages at every step.
+        if !reserved && index - start >= 4 * checkInterval {
+            reserve(count - start)
+            reserved = true
+        }
+        return index..<min(count, nextCheck, index + Self.chunk)
+    }
+
+    /// Places items `range` (the next chunk, or its rest) and writes them over the old frames.
     mutating func place(
-        _ range: Range<Int>, in section: inout SectionState, change: SectionChange, changed: inout [Int32],
-        scratch: inout PlacementScratch
+        _ range: Range<Int>, in section: inout SectionState, change: SectionChange, scratch: inout PlacementScratch
     ) {
-        let n = range.count
-        ys.removeAll(keepingCapacity: true)
-        heights.removeAll(keepingCapacity: true)
-        columns.removeAll(keepingCapacity: true)
-        ys.append(contentsOf: repeatElement(0, count: n))
-        heights.append(contentsOf: repeatElement(0, count: n))
-        columns.append(contentsOf: repeatElement(0, count: n))
         let geometry = section.geometry
         // Taken out while the kernel writes them, so that their storage is not shared and mutates in place.
         var cursor = self.cursor
         self.cursor.columnY = []
         var lists = self.lists
         self.lists = []
-        inexact += section.inputs.withUnsafeBufferPointer { inputs in
-            ys.withUnsafeMutableBufferPointer { ys in
-                heights.withUnsafeMutableBufferPointer { heights in
-                    columns.withUnsafeMutableBufferPointer { columns in
-                        PlacementKernel.placeIndexed(
-                            inputs, range, geometry: geometry, cursor: &cursor, ys: ys.baseAddress!,
-                            heights: heights.baseAddress!, columns: ColumnOutput(columns.baseAddress!),
-                            offset: range.lowerBound, lists: &lists, scratch: &scratch)
-                    }
-                }
+        let added = section.inputs.withUnsafeBufferPointer { inputs in
+            withChunk(range) { ys, heights, columns in
+                PlacementKernel.placeIndexed(
+                    inputs, range, geometry: geometry, cursor: &cursor, ys: ys, heights: heights, columns: columns,
+                    offset: range.lowerBound, lists: &lists, scratch: &scratch)
             }
         }
         self.cursor = cursor
         self.lists = lists
-        overwrite(range, in: &section, change: change, changed: &changed)
+        inexact += added
+        overwrite(range, in: &section, change: change)
     }
 
+    /// Calls `body` with the kernel's output for `range` at this run (its chunk buffers and entry lists), the run's
+    /// column tops, the section's inputs and the run's count of inexact heights; then writes the items `body`
+    /// placed (up to the index it returns) over the old frames.
+    mutating func placeChunk(
+        _ range: Range<Int>, in section: inout SectionState, change: SectionChange, scratch: inout PlacementScratch,
+        _ body: (
+            KernelOutput<ColumnEntries>, UnsafeMutableBufferPointer<Double>, UnsafeBufferPointer<ItemInput>, inout Int
+        )
+            -> Int
+    ) -> Int {
+        var lists = self.lists
+        self.lists = []
+        var columnY = cursor.columnY
+        cursor.columnY = []
+        var added = 0
+        let end = withChunk(range) { ys, heights, columns in
+            ColumnEntries.withScratch(
+                columnCount: section.geometry.columnCount, items: range.count, scratch: &scratch
+            ) { entries in
+                let output = KernelOutput(
+                    ys: ys, heights: heights, columns: columns, entries: entries, offset: range.lowerBound)
+                let end = columnY.withUnsafeMutableBufferPointer { tops in
+                    section.inputs.withUnsafeBufferPointer { body(output, tops, $0, &added) }
+                }
+                var none: [ContiguousArray<Double>]? = nil
+                entries.flush(into: &lists, last: false, samples: &none, ys: ys - range.lowerBound)
+                return end
+            }
+        }
+        cursor.columnY = columnY
+        self.lists = lists
+        inexact += added
+        overwrite(range.lowerBound..<end, in: &section, change: change)
+        return end
+    }
+
+    /// Puts the run's entries into the section's index, shifts the frames past convergence, and gives the buffers
+    /// back; returns the items whose frame changed.
+    mutating func finish(in section: inout SectionState, scratch: inout PlacementScratch) -> [Int32] {
+        let count = section.count
+        let end = converged?.index ?? count
+        section.placedInLastPass = end - start
+        section.inexactCount += inexact - oldInexact
+        for column in cuts.indices {
+            let cutEnd =
+                end == count ? section.columnItems[column].count : section.firstEntry(in: column, atOrAfter: end)
+            section.columnItems[column].replaceSubrange(cuts[column]..<cutEnd, with: lists[column])
+        }
+        if let shift = converged?.shift, shift != 0 {
+            section.ys.withUnsafeMutableBufferPointer { ys in
+                for tail in end..<count { ys[tail] += shift }
+            }
+            changed.append(contentsOf: (end..<count).lazy.map { Int32(truncatingIfNeeded: $0) })
+        }
+        section.updateItemsBottom()
+        for column in cuts.indices { section.refreshSamples(column: column, fromEntry: cuts[column]) }
+        scratch.ys = ys
+        scratch.heights = heights
+        scratch.columns = columns
+        scratch.lists = lists
+        scratch.columnY = cursor.columnY
+        scratch.cuts = cuts
+        let result = changed
+        changed = []
+        return result
+    }
+
+    // MARK: Private
+
     /// Makes room for `items` more items in the run's lists and in `changed`.
-    mutating func reserve(_ items: Int, changed: inout [Int32]) {
+    private mutating func reserve(_ items: Int) {
         changed.reserveCapacity(changed.count + items)
-        let share = items / max(1, lists.count) + InPlaceRun.chunk
+        let share = items / max(1, lists.count) + Self.chunk
         for column in lists.indices { lists[column].reserveCapacity(lists[column].count + share) }
     }
 
-    /// Whether placement can stop before item `index`: the shift of the old frames from there on, or nil to go on
+    /// Sizes the chunk buffers to `range` and calls `body` with them (item `range.lowerBound` first).
+    private mutating func withChunk<R>(
+        _ range: Range<Int>,
+        _ body: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>, ColumnOutput) -> R
+    ) -> R {
+        // Grown, never emptied: the kernel writes every element of the range before anything reads it.
+        let n = range.count
+        if ys.count < n {
+            ys.append(contentsOf: repeatElement(0, count: n - ys.count))
+            heights.append(contentsOf: repeatElement(0, count: n - heights.count))
+            columns.append(contentsOf: repeatElement(0, count: n - columns.count))
+        }
+        return ys.withUnsafeMutableBufferPointer { ys in
+            heights.withUnsafeMutableBufferPointer { heights in
+                columns.withUnsafeMutableBufferPointer { columns in
+                    body(ys.baseAddress!, heights.baseAddress!, ColumnOutput(columns.baseAddress!))
+                }
+            }
+        }
+    }
+
+    /// Whether placement can stop before `index`: the shift of the old frames from there on, or nil to go on
     /// placing. The rules are `RegionRun.convergence`'s, with the old column tops followed rather than read back.
-    func convergence(in section: SectionState, at index: Int) -> Double? {
+    private func convergence(in section: SectionState) -> Double? {
         let geometry = section.geometry
         if geometry.usesCursor && oldEnd % geometry.columnCount != cursor.next { return nil }
         let shift = cursor.columnY[0] - oldTops[0]
@@ -168,18 +241,14 @@ private struct InPlaceRun {
         return shift
     }
 
-    // MARK: Private
-
-    /// Compares the chunk's frames (items `range`) with the old ones, follows the old column tops past them, and
-    /// writes the new frames in their place.
-    private mutating func overwrite(
-        _ range: Range<Int>, in section: inout SectionState, change: SectionChange, changed: inout [Int32]
-    ) {
+    /// Compares the chunk's frames (items `range`, from the chunk's first) with the old ones, follows the old column
+    /// tops past them, and writes the new frames in their place.
+    private mutating func overwrite(_ range: Range<Int>, in section: inout SectionState, change: SectionChange) {
         let c = section.geometry.columnCount
         let spacing = section.geometry.rowSpacing
-        let first = range.lowerBound
+        let first = index
         // Only the updated items have a previous input, and none lies past the last edit.
-        let edited = first < change.lastDirty
+        let edited = range.lowerBound < change.lastDirty
         var oldInexact = 0
         var oldEnd = self.oldEnd
         // The chunk's changed items, appended to `changed` at once: an append per item checks uniqueness and room.
@@ -228,17 +297,6 @@ private struct InPlaceRun {
         }
         self.oldEnd = oldEnd
         self.oldInexact += oldInexact
-    }
-}
-
-extension PlacementScratch {
-    /// Takes back the buffers of an in-place run that is done with.
-    fileprivate mutating func reclaim(_ run: InPlaceRun) {
-        ys = run.ys
-        heights = run.heights
-        columns = run.columns
-        lists = run.lists
-        columnY = run.cursor.columnY
-        cuts = run.cuts
+        index = range.upperBound
     }
 }
