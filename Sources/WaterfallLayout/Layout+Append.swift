@@ -53,12 +53,10 @@ extension Layout {
         return diff.filled(&self)
     }
 
-    // MARK: Private
-
     /// The diff entries of a change to section `s` alone, which had `before`'s metrics and re-placed `listed`,
     /// after recording its new metrics and moving the origins below in `updateOrigins`'s order (so that they come
     /// out bit for bit the same).
-    private mutating func entries(
+    mutating func entries(
         afterChangeTo s: Int, before: SectionMetrics, listed: [Int32], scratch: inout PlacementScratch
     ) -> DiffEntries {
         metrics[s] = sections[s].measured()

@@ -124,35 +124,45 @@ extension LayoutWidths {
             }
         }
         let placed = jobs.indices.filter { !shared.contains($0) }
+        // What each task places: each width alone, or widths two by two in one pass (`LayoutWidths+JointPlacement`).
+        let units = Self.units(of: placed, for: change)
         // Each width travels to its child in a slot it is taken out of, so that the child holds the only reference
-        // to its sections and places them in place; the first width is placed by this task meanwhile.
-        let slots = placed.dropFirst().map { k in
-            let slot = HandOff(jobs[k].layout, leaving: .empty)
-            jobs[k].layout = .empty
-            return slot
+        // to its sections and places them in place; the first unit is placed by this task meanwhile.
+        let slots = units.dropFirst().map { unit in
+            unit.map { k in
+                let slot = HandOff(jobs[k].layout, leaving: .empty)
+                jobs[k].layout = .empty
+                return slot
+            }
         }
-        var leader = jobs[0].layout
-        jobs[0].layout = .empty
-        let leaderChange = jobs[0].change
-        let results = await withTaskGroup(of: (Int, Layout, LayoutDiff, AnchorOutcome?).self) { group in
-            for (k, slot) in zip(placed.dropFirst(), slots) {
-                let job = jobs[k].change
-                let listing = flags[k]
+        var leaders = units[0].map { k in
+            let layout = jobs[k].layout
+            jobs[k].layout = .empty
+            return layout
+        }
+        let leaderChanges = units[0].map { jobs[$0].change }
+        let results = await withTaskGroup(of: [(Int, Layout, LayoutDiff, AnchorOutcome?)].self) { group in
+            for (unit, unitSlots) in zip(units.dropFirst(), slots) {
+                let changes = unit.map { jobs[$0].change }
+                let listing = unit.map { flags[$0] }
                 group.addTask {
-                    var layout = slot.take()
-                    let outcome = await layout.applyHere(job, countsAsChange: countsAsChange, listingItems: listing)
-                    return (k, layout, outcome.diff, outcome.anchor)
+                    var layouts = unitSlots.map { $0.take() }
+                    let outcomes = await Self.apply(
+                        changes, to: &layouts, countsAsChange: countsAsChange, listingItems: listing)
+                    return unit.indices.map { (unit[$0], layouts[$0], outcomes[$0].diff, outcomes[$0].anchor) }
                 }
             }
-            let outcome = await leader.applyHere(leaderChange, countsAsChange: countsAsChange, listingItems: flags[0])
-            var all = [(0, leader, outcome.diff, outcome.anchor)]
+            let outcomes = await Self.apply(
+                leaderChanges, to: &leaders, countsAsChange: countsAsChange, listingItems: units[0].map { flags[$0] })
+            var all = units[0].indices.map { (units[0][$0], leaders[$0], outcomes[$0].diff, outcomes[$0].anchor) }
             for k in shared {
-                let layout = Layout.sharing(leader, atWidth: jobs[k].to)
+                let layout = Layout.sharing(leaders[0], atWidth: jobs[k].to)
                 // Item frames only where they are wanted: the first may list them for another width.
-                all.append((k, layout, layout.remapped(outcome.diff, listingItems: wanted[k]), outcome.anchor))
+                all.append(
+                    (k, layout, layout.remapped(outcomes[0].diff, listingItems: wanted[k]), outcomes[0].anchor))
             }
-            for await part in group { all.append(part) }
-            leader = .empty
+            for await part in group { all.append(contentsOf: part) }
+            leaders = []
             return all.sorted { $0.0 < $1.0 }
         }
         let kept = jobs.filter { !$0.isExtra }.count

@@ -149,7 +149,7 @@ enum PlacementKernel {
 }
 
 /// `SectionGeometry.itemHeight` for single-column items, with the geometry's values read once into registers.
-private struct HeightSizing {
+struct HeightSizing {
     let width: Double
     let scale: Double
     let rowSpacing: Double

@@ -123,6 +123,7 @@ extension SectionState {
             listed.append(Int32(truncatingIfNeeded: start))
             return listed
         }
+        if placesInPlace(after: change) { return placeInPlace(from: start, after: change, scratch: &scratch) }
         let delta = count - change.oldCount
         var run = RegionRun(section: self, start: start, scratch: &scratch)
         var converged: (newIndex: Int, shift: Double)?
