@@ -222,9 +222,9 @@ extension WaterfallClient {
     private func mutate(
         _ method: String, layout: String, _ options: MutationOptions, members: (inout JSONWriter) -> Void
     ) async throws(WaterfallClientError) -> MutationResult {
-        try await result(method, decode: ReplyDecoding.client(ReplyDecoding.mutation), quick: .mutation { $0 }) { w in
+        try await connection.mutation(method, timeout: timeout) { w in
             Self.writeMutationParams(&w, layout: layout, options, members: members)
-        }
+        }.get()
     }
 
     /// A change's `params`: `layout`, what `members` writes, then the options.

@@ -45,11 +45,11 @@ extension WaterfallClient {
     /// `count` changes of `method` to `layout`, the `k`th's members written by `members(k, &writer)`.
     private func pipelinedMutations(
         _ method: String, count: Int, of layout: String, window: Int, _ options: MutationOptions,
-        members: (Int, inout JSONWriter) -> Void
+        members: @escaping @Sendable (Int, inout JSONWriter) -> Void
     ) async -> [Result<MutationResult, WaterfallClientError>] {
         await connection.pipeline(
             method, count: count, window: window, timeout: timeout,
-            decode: ReplyDecoding.client(ReplyDecoding.mutation), quick: .mutation { $0 }
+            decode: Connection.readMutation, quick: Connection.quickMutation
         ) { k, w in
             Self.writeMutationParams(&w, layout: layout, options) { w in members(k, &w) }
         }
