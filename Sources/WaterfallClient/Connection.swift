@@ -367,6 +367,7 @@ final class Connection: Sendable {
         var reader = JSONReader()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var resumes: [Wake] = []
+        var changes: [QuickChange] = []
         var stream = LineStream.none
         var reason = "was closed by the daemon"
         while true {
@@ -382,11 +383,23 @@ final class Connection: Sendable {
                 stream = .none
                 switch line {
                 case .line(let bytes):
-                    if case .reading(var frames) = read, finish(&frames, bytes, &resumes) { continue }
+                    // A change's result, read in one pass, for a call that takes it so; any other line is read in
+                    // full, after the results before it are handed over.
+                    if case .reading(var frames) = read {
+                        settle(&changes, &reader, &resumes)
+                        if finish(&frames, bytes, &resumes) { continue }
+                    } else if let (id, result) = QuickReply.mutation(bytes) {
+                        changes.append(QuickChange(bytes: bytes, id: id, result: result))
+                        continue
+                    }
+                    settle(&changes, &reader, &resumes)
                     dispatch(bytes, &reader, &resumes)
-                case .tooLarge: answer(nil, .failure(.unreadable("a line over \(maxReplyBytes) bytes")), &resumes)
+                case .tooLarge:
+                    settle(&changes, &reader, &resumes)
+                    answer(nil, .failure(.unreadable("a line over \(maxReplyBytes) bytes")), &resumes)
                 }
             }
+            settle(&changes, &reader, &resumes)
             readOn(&stream, framer)
             Self.resumeAll(&resumes)
             feedPipelines()
@@ -406,16 +419,33 @@ final class Connection: Sendable {
         }
     }
 
-    /// Hands one line to its call or its subscriptions.
-    private func dispatch(_ bytes: ArraySlice<UInt8>, _ reader: inout JSONReader, _ resumes: inout [Wake]) {
-        // A change's result, read in one pass, for a call that takes it so; any other reply is read in full.
-        if let (id, result) = QuickReply.mutation(bytes) {
-            let pending = state.withLock { $0.inFlight.answer(id, ifItsCall: { $0.quick == .mutation })?.call }
-            if let pending {
-                if let resume = pending.complete(.mutation(result)) { resumes.append(resume) }
-                return
-            }
+    /// A reply line that `QuickReply` read as a change's result.
+    private struct QuickChange {
+        var bytes: ArraySlice<UInt8>
+        var id: Int64
+        var result: MutationResult
+    }
+
+    /// Hands the changes' results read in one pass to their calls, matched under one lock for the whole run of
+    /// them (taken at every reply, the lock was contended with the calls writing their requests, and a contended
+    /// lock sleeps); a reply whose call does not take it so is read in full.
+    private func settle(_ changes: inout [QuickChange], _ reader: inout JSONReader, _ resumes: inout [Wake]) {
+        guard !changes.isEmpty else { return }
+        let calls = state.withLock { state in
+            changes.map { change in state.inFlight.answer(change.id, ifItsCall: { $0.quick == .mutation })?.call }
         }
+        for (change, call) in zip(changes, calls) {
+            guard let call else {
+                dispatch(change.bytes, &reader, &resumes)
+                continue
+            }
+            if let wake = call.complete(.mutation(change.result)) { resumes.append(wake) }
+        }
+        changes.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands one line, read in full, to its call or its subscriptions.
+    private func dispatch(_ bytes: ArraySlice<UInt8>, _ reader: inout JSONReader, _ resumes: inout [Wake]) {
         let root: JSONNode
         do {
             root = try reader.parse(bytes).root
