@@ -19,10 +19,7 @@ extension WaterfallClient {
             ChangeMethod.itemsUpdate.rawValue, count: requests.count, of: layout, window: window, options
         ) { k, w in
             w.member("section", section)
-            w.itemsMember(requests[k]) { w, update in
-                w.member("i", update.index)
-                w.itemMembers(update.item)
-            }
+            w.itemsMember(requests[k])
         }
     }
 
@@ -38,7 +35,7 @@ extension WaterfallClient {
         ) { k, w in
             w.member("section", section)
             w.member("at", requests[k].at)
-            w.itemsMember(requests[k].items) { w, item in w.itemMembers(item) }
+            w.itemsMember(requests[k].items)
         }
     }
 
