@@ -38,7 +38,7 @@ extension Connection {
 
     /// Ends the call that a `layout.get` reply read as it came answers; false when the line is not one
     /// `FramesStream` takes to its end (it is then read the general way).
-    func finish(_ frames: inout FramesStream, _ bytes: ArraySlice<UInt8>, _ resumes: inout [Resume]) -> Bool {
+    func finish(_ frames: inout FramesStream, _ bytes: ArraySlice<UInt8>, _ resumes: inout [Wake]) -> Bool {
         guard let result = bytes.withUnsafeBufferPointer({ frames.finish($0) }), let id = frames.id else {
             return false
         }

@@ -6,56 +6,138 @@ extension Connection {
     /// Sends `count` requests of `method`, the `k`th with the members `params(k, &writer)` writes, keeping at most
     /// `window` of them unanswered, and returns their results in order: what a pipelining raw client does.
     ///
-    /// Unlike `count` concurrent `call`s, there is no task, no continuation and no closure per request: the
-    /// requests that fit the window are written in one step under the connection's lock, each recorded as its index
-    /// into one `PipelineResults`, the reading thread decodes each reply into it as it reads it, and the caller
-    /// suspends only while the window is full (woken once a quarter of it is answered, not at every reply).
-    /// Cancelling the caller's task stops the sending; the requests not sent fail with `cancelled`, and those sent
-    /// are still waited for. `timeout` bounds each request's wait.
+    /// Unlike `count` concurrent `call`s, there is no task, no continuation and no closure per request, and the
+    /// caller suspends once: it writes the first window's requests and sends them; from then on the reading thread,
+    /// after each read, decodes each reply into one `PipelineResults` and writes as many new requests as replies
+    /// came, sent in the same write as any other call's (`PipelineFeed`), as a raw client's loop does. Cancelling
+    /// the caller's task stops the sending; the requests not sent fail with `cancelled`, and those sent are still
+    /// waited for. `timeout` bounds each request's wait.
     func pipeline<T: Sendable>(
         _ method: String, count: Int, window: Int, timeout: Duration?,
         decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
-        quick: QuickRead<T>? = nil, params: (Int, inout JSONWriter) -> Void
+        quick: QuickRead<T>? = nil, params: @escaping @Sendable (Int, inout JSONWriter) -> Void
     ) async -> [Result<T, WaterfallClientError>] {
         let results = PipelineResults<T>(count: count)
         // One closure for the whole run, made where `T` is known, so that reading an answer runs code specialized
         // for it: a generic method called through a protocol would look up `T`'s metadata for every answer.
         let take: PipelineTake = { k, answer in results.store(k, Self.decoded(answer, method, decode, quick)) }
-        let window = max(1, window)
-        var sent = 0
-        while sent < count {
-            if Task.isCancelled {
-                for k in sent..<count { _ = results.store(k, .failure(.cancelled(method))) }
-                break
-            }
-            // Room for at least a quarter of the window before writing more, so that a write carries many requests.
-            let answered = await results.wait(untilAnswered: min(count, sent - window + max(1, window / 4)))
-            let room = min(count - sent, window - (sent - answered))
-            let first = sent
-            var ids: [Int64] = []
-            if timeout != nil { ids.reserveCapacity(room) }
-            let (refusal, flushes) = state.withLock { state -> (WaterfallClientError?, Bool) in
-                if let failure = state.failure { return (failure, false) }
-                // As for a call: with replies on the way, the reading thread sends these after its next read.
-                let replyComes = state.replyComes
-                for k in first..<(first + room) {
-                    let id = nextID.add(1, ordering: .relaxed).oldValue
-                    Self.writeRequest(id: id, method: method, params: { params(k, &$0) }, into: &state.outgoing)
-                    state.record(id, method, .pipelined(take, k), quick: quick?.kind)
-                    if timeout != nil { ids.append(id) }
-                }
-                return (nil, state.takesWriter(replyComes: replyComes))
-            }
-            if let refusal {
-                for k in first..<count { _ = results.store(k, .failure(refusal)) }
-                break
-            }
-            sent += room
-            if flushes { writer.async { self.flush() } }
-            if let timeout { endAfter(timeout, ids, method) }
+        let feed = PipelineFeed(
+            method: method, count: count, window: max(1, window), timeout: timeout, quick: quick?.kind, take: take,
+            answered: { results.answeredCount }, params: params)
+        await withTaskCancellationHandler {
+            start(feed)
+            _ = await results.wait(untilAnswered: count)
+        } onCancel: {
+            stop(feed, .cancelled(method))
         }
-        _ = await results.wait(untilAnswered: count)
         return results.taken()
+    }
+
+    /// After a read: writes the requests of every pipeline that its replies made room for, to leave in the same
+    /// write as the calls' requests.
+    func feedPipelines() {
+        let timers = state.withLock { state -> [Timer] in
+            guard !state.feeds.isEmpty else { return [] }
+            var timers: [Timer] = []
+            for feed in state.feeds { feed.writeRoom(into: &state, self, &timers) }
+            state.feeds.removeAll { $0.sent == $0.count }
+            return timers
+        }
+        for timer in timers { endAfter(timer.timeout, timer.ids, timer.method) }
+    }
+
+    /// Ends the sending of the pipelines (the connection is over): their requests not sent fail with `error`.
+    func stopPipelines(_ error: WaterfallClientError) {
+        for feed in state.withLock({ state in state.feeds }) { stop(feed, error) }
+    }
+
+    // MARK: Private
+
+    /// Requests `ids` of `method` end with a timeout error once `timeout` has passed.
+    fileprivate struct Timer {
+        var timeout: Duration
+        var ids: [Int64]
+        var method: String
+    }
+
+    /// Writes the first window's requests of `feed` and sends them, unless the connection is over or the run
+    /// cancelled.
+    private func start(_ feed: PipelineFeed) {
+        var timers: [Timer] = []
+        let refusal = state.withLock { state -> WaterfallClientError? in
+            if let failure = state.failure { return failure }
+            // Cancelled before it started: `stop` has failed every request.
+            guard feed.sent < feed.count else { return nil }
+            feed.writeRoom(into: &state, self, &timers)
+            if feed.sent < feed.count { state.feeds.append(feed) }
+            return nil
+        }
+        if let refusal { return stop(feed, refusal) }
+        for timer in timers { endAfter(timer.timeout, timer.ids, timer.method) }
+        // Sent at once, in one write, rather than after the reading thread's next read.
+        sendQueued()
+    }
+
+    /// Stops the sending of `feed`: its requests not sent fail with `error`.
+    private func stop(_ feed: PipelineFeed, _ error: WaterfallClientError) {
+        let unsent = state.withLock { state -> Range<Int> in
+            state.feeds.removeAll { $0 === feed }
+            defer { feed.sent = feed.count }
+            return feed.sent..<feed.count
+        }
+        for k in unsent { feed.take(k, .reply(.failure(error)))?() }
+    }
+}
+
+/// What a pipelined run still has to send, and how: written into the connection's outgoing bytes as its window
+/// has room, by the caller at first and then by the reading thread after each read.
+///
+/// `sent` changes only under the connection's lock (`Connection.state`).
+final class PipelineFeed: @unchecked Sendable {
+    let method: String
+    let count: Int
+    let window: Int
+    let timeout: Duration?
+    let quick: Connection.QuickKind?
+    let take: Connection.PipelineTake
+    /// How many requests have their result (`PipelineResults.answeredCount`).
+    let answered: @Sendable () -> Int
+    let params: @Sendable (Int, inout JSONWriter) -> Void
+    /// The requests written so far (all of them once the run is stopped).
+    var sent = 0
+
+    init(
+        method: String, count: Int, window: Int, timeout: Duration?, quick: Connection.QuickKind?,
+        take: @escaping Connection.PipelineTake, answered: @escaping @Sendable () -> Int,
+        params: @escaping @Sendable (Int, inout JSONWriter) -> Void
+    ) {
+        self.method = method
+        self.count = count
+        self.window = window
+        self.timeout = timeout
+        self.quick = quick
+        self.take = take
+        self.answered = answered
+        self.params = params
+    }
+
+    /// Under the connection's lock: writes the requests that the window has room for into `state.outgoing`, each
+    /// recorded as its index, and adds their timer to `timers` when the run has a timeout.
+    fileprivate func writeRoom(
+        into state: inout Connection.State, _ connection: Connection, _ timers: inout [Connection.Timer]
+    ) {
+        let room = min(count - sent, window - (sent - answered()))
+        guard room > 0 else { return }
+        var ids: [Int64] = []
+        if timeout != nil { ids.reserveCapacity(room) }
+        for k in sent..<(sent + room) {
+            let id = connection.nextID.add(1, ordering: .relaxed).oldValue
+            Connection.writeRequest(id: id, method: method, params: { params(k, &$0) }, into: &state.outgoing)
+            state.record(id, method, .pipelined(take, k), quick: quick)
+            if timeout != nil { ids.append(id) }
+        }
+        sent += room
+        if let timeout { timers.append(Connection.Timer(timeout: timeout, ids: ids, method: method)) }
     }
 }
 
@@ -95,6 +177,9 @@ final class PipelineResults<T: Sendable>: Sendable {
         guard let (waiter, answered) = woken else { return nil }
         return { waiter.resume(returning: answered) }
     }
+
+    /// How many requests have their result.
+    var answeredCount: Int { state.withLock { $0.answered } }
 
     /// Waits until at least `count` requests are answered; returns how many are.
     func wait(untilAnswered count: Int) async -> Int {

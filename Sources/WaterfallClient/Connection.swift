@@ -8,8 +8,9 @@ import WaterfallWire
 ///
 /// No blocking call ever runs on Swift's cooperative pool (on two cores it has two threads, and a blocked one
 /// freezes every task): a thread of the connection's own connects and then reads until the end, sending after each
-/// read, without blocking, the requests made meanwhile; a serial dispatch queue writes the rest (the first request
-/// after a quiet spell, what a full socket did not take). Calls only write their bytes and register a continuation.
+/// read, without blocking, the requests made meanwhile; a call that no reply on its way would send (the first after
+/// a quiet spell, a pipeline's batch) sends its bytes itself without blocking; a serial dispatch queue writes what a
+/// full socket did not take (`Connection+Sending`). Calls only write their bytes and register a continuation.
 final class Connection: Sendable {
     /// What a call waits for: the `result` node of its reply, or an error.
     typealias Reply = Result<JSONNode, WaterfallClientError>
@@ -59,35 +60,21 @@ final class Connection: Sendable {
         decode: @escaping @Sendable (JSONNode) throws(WaterfallClientError) -> T,
         quick: QuickRead<T>? = nil
     ) async -> Result<T, WaterfallClientError> {
-        let id = nextID.add(1, ordering: .relaxed).oldValue
-        return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, WaterfallClientError>, Never>) in
-                let completion: Completion = { answer in
-                    let decoded = Self.decoded(answer, method, decode, quick)
-                    return { continuation.resume(returning: decoded) }
-                }
-                let (refusal, flushes) = state.withLock { state -> (WaterfallClientError?, Bool) in
-                    if let failure = state.failure { return (failure, false) }
-                    if state.cancelled.remove(id) != nil { return (.cancelled(method), false) }
-                    let replyComes = state.replyComes
-                    Self.writeRequest(id: id, method: method, params: params, into: &state.outgoing)
-                    state.record(id, method, .call(completion), quick: quick?.kind)
-                    return (nil, state.takesWriter(replyComes: replyComes))
-                }
-                if let refusal { return continuation.resume(returning: .failure(refusal)) }
-                if flushes { writer.async { self.flush() } }
-                if let timeout { endAfter(timeout, [id], method) }
+        await request(method, timeout: timeout, quick: quick?.kind, params: params) { continuation in
+            .call { answer in
+                let decoded = Self.decoded(answer, method, decode, quick)
+                return .resume { continuation.resume(returning: decoded) }
             }
-        } onCancel: {
-            let pending = state.withLock { state -> Pending? in
-                guard let pending = state.inFlight.end(id) else {
-                    state.cancelled.insert(id)
-                    return nil
-                }
-                return pending
-            }
-            pending?.complete(.reply(.failure(.cancelled(method))))?()
         }
+    }
+
+    /// A change's call, as `call` makes it, with its result read in one pass (`QuickReply`) or decoded from the
+    /// reply, and its continuation resumed with no closure made for it: most calls of a client that streams
+    /// changes are these.
+    func mutation(
+        _ method: String, timeout: Duration?, params: (inout JSONWriter) -> Void
+    ) async -> Result<MutationResult, WaterfallClientError> {
+        await request(method, timeout: timeout, quick: .mutation, params: params) { .mutation($0) }
     }
 
     /// Sends one request with `params` (none when nil) and waits for the `result` node of its reply.
@@ -135,8 +122,24 @@ final class Connection: Sendable {
     /// which the reading thread runs once the read's replies are decoded, or before an event that follows them:
     /// resumed one by one as decoded, the calls' tasks found the pool's queue empty at each resume, and each resume
     /// woke a thread of the pool.
-    typealias Completion = @Sendable (Answer) -> Resume
+    typealias Completion = @Sendable (Answer) -> Wake
     typealias Resume = @Sendable () -> Void
+
+    /// What resumes a call once its answer is read: a closure, or a change's continuation and its result (the
+    /// commonest case, with nothing allocated for it).
+    enum Wake: Sendable {
+        case resume(Resume)
+        case mutation(
+            UnsafeContinuation<Result<MutationResult, WaterfallClientError>, Never>,
+            Result<MutationResult, WaterfallClientError>)
+
+        func run() {
+            switch self {
+            case .resume(let resume): resume()
+            case .mutation(let continuation, let result): continuation.resume(returning: result)
+            }
+        }
+    }
 
     /// What ends a call: its reply (or an error in its place), or a result read in one pass, for a call that takes
     /// it so.
@@ -168,6 +171,8 @@ final class Connection: Sendable {
     /// results share one buffer (no closure per request).
     enum Taker {
         case call(Completion)
+        /// A change's call (`mutation`), resumed with its result.
+        case mutation(UnsafeContinuation<Result<MutationResult, WaterfallClientError>, Never>)
         case pipelined(PipelineTake, Int)
     }
 
@@ -181,10 +186,13 @@ final class Connection: Sendable {
         var quick: QuickKind?
 
         /// Hands `answer` to the call; returns what resumes it, nil when nothing waits for this answer alone.
-        func complete(_ answer: Answer) -> Resume? {
+        func complete(_ answer: Answer) -> Wake? {
             switch taker {
             case .call(let completion): completion(answer)
-            case .pipelined(let take, let k): take(k, answer)
+            case .mutation(let continuation):
+                .mutation(
+                    continuation, Connection.decoded(answer, method, Connection.readMutation, Connection.quickMutation))
+            case .pipelined(let take, let k): take(k, answer).map(Wake.resume)
             }
         }
     }
@@ -192,6 +200,8 @@ final class Connection: Sendable {
     struct State {
         /// The requests written and not yet answered, in wire order.
         var inFlight = InFlightCalls<Pending>()
+        /// The pipelines that have requests to send (`Connection+Pipeline`).
+        var feeds: [PipelineFeed] = []
         /// Requests cancelled before they were registered.
         var cancelled: Set<Int64> = []
         var sinks: [String: [EventBuffer]] = [:]
@@ -203,8 +213,11 @@ final class Connection: Sendable {
         /// Request lines not yet sent, and how many.
         var outgoing = JSONWriter(capacity: 4_096)
         var queued = 0
-        /// The writer's queue has a flush on its way or is sending: `outgoing` is then left to it, and sent in order.
-        var isWriterActive = false
+        /// A sender holds the connection's sending buffer (`sendQueued`, or the writer's queue, which has a flush on
+        /// its way or is sending): `outgoing` is then left to it, and sent in order.
+        var isSending = false
+        /// The connection is over and its descriptor waits for the sender to let go before it is closed.
+        var closesAfterSending = false
 
         /// A request is sent and not answered: its reply will wake the reading thread, which then sends what has
         /// gathered after its read (no hop to the writer's thread for each batch).
@@ -217,12 +230,16 @@ final class Connection: Sendable {
             queued += 1
         }
 
-        /// Whether the writer must send what was just queued (no reply was on the way to wake the reading thread,
-        /// and the writer is idle), marking it active if so.
-        mutating func takesWriter(replyComes: Bool) -> Bool {
-            guard !replyComes, !isWriterActive else { return false }
-            isWriterActive = true
-            return true
+        /// The sender lets go of the sending buffer, closing the descriptor if the connection ended meanwhile.
+        mutating func stopSending(_ fd: Int32) {
+            isSending = false
+            if closesAfterSending { closeDescriptor(fd) }
+        }
+
+        mutating func closeDescriptor(_ fd: Int32) {
+            guard !isDescriptorClosed else { return }
+            isDescriptorClosed = true
+            Socket.close(fd)
         }
 
         /// Moves the requests queued into `buffer` (empty), leaving it `outgoing` for the next ones; false when there
@@ -236,49 +253,16 @@ final class Connection: Sendable {
     }
 
     let writer: DispatchQueue
+    let fd: Int32
+    /// The bytes being sent, held by one sender at a time (`State.isSending`).
+    let sending = SendBuffer()
     let nextID = Atomic<Int64>(1)
     let state = Mutex(State())
-
-    /// Appends a request line and its newline to `w`: the envelope, then what `params` writes.
-    static func writeRequest(
-        id: Int64, method: String, params: (inout JSONWriter) -> Void, into w: inout JSONWriter
-    ) {
-        w.beginObject()
-        // The envelope in one run, with one check for room, not a writer call with its bookkeeping per member.
-        w.fragment(maximumLength: 32 + JSONFragment.numberLength + JSONFragment.stringLength(method)) { f in
-            f.text(#""jsonrpc":"2.0","id":"#)
-            f.integer(Int(id))
-            f.text(#","method":"#)
-            f.string(method)
-        }
-        params(&w)
-        w.endObject()
-        w.newline()
-    }
-
-    /// On `writer`: sends every request queued, in one write when they fit one (calls made together, as a
-    /// pipelining client makes them, then cost one system call, not one each), until none is left. The two buffers
-    /// change places, so that neither is allocated again.
-    func flush() {
-        while true {
-            let isQueued = state.withLock { state -> Bool in
-                guard state.takeOutgoing(into: &sending.bytes) else {
-                    state.isWriterActive = false
-                    return false
-                }
-                return true
-            }
-            guard isQueued else { return }
-            let failure = sending.bytes.withUnsafeBytes { Socket.sendAll(fd, $0) }
-            sending.bytes.reset()
-            if let failure { return failed(failure) }
-        }
-    }
 
     /// Ends the call of request `id` before its reply (a timeout); its reply, when it comes, is dropped.
     func end(_ id: Int64, _ error: WaterfallClientError) {
         let pending = state.withLock { $0.inFlight.end(id) }
-        pending?.complete(.reply(.failure(error)))?()
+        pending?.complete(.reply(.failure(error)))?.run()
     }
 
     /// Ends the calls of requests `ids` with a timeout error once `timeout` has passed without their replies.
@@ -286,7 +270,11 @@ final class Connection: Sendable {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         // Weak: a closed connection must not wait for its timers to be released.
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
-            for id in ids { self?.end(id, .timeout(method, seconds)) }
+            guard let self else { return }
+            for id in ids { end(id, .timeout(method, seconds)) }
+            // The ended requests of a pipeline leave room in its window that no read may come to fill.
+            feedPipelines()
+            sendQueued()
         }
     }
 
@@ -313,17 +301,48 @@ final class Connection: Sendable {
         }
     }
 
+    /// How a change's call reads its reply: any reply by `ReplyDecoding.mutation`, and one that `QuickReply` reads
+    /// as it is.
+    static let readMutation = ReplyDecoding.client(ReplyDecoding.mutation)
+    static let quickMutation = QuickRead<MutationResult>.mutation { $0 }
+
     // MARK: Private
 
-    /// The bytes being sent: only `flush` (on `writer`) uses them, between taking them from `State.outgoing` and
-    /// giving the emptied buffer back for the next requests; the reading thread has a buffer of its own.
-    private final class SendBuffer: @unchecked Sendable {
-        var bytes = JSONWriter(capacity: 4_096)
+    /// Writes one request into the outgoing bytes, records its call (`taker` made of the call's continuation) and
+    /// waits on that continuation: the body of `call` and of `mutation`.
+    private func request<T: Sendable>(
+        _ method: String, timeout: Duration?, quick: QuickKind?, params: (inout JSONWriter) -> Void,
+        taker: (UnsafeContinuation<Result<T, WaterfallClientError>, Never>) -> Taker
+    ) async -> Result<T, WaterfallClientError> {
+        let id = nextID.add(1, ordering: .relaxed).oldValue
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, WaterfallClientError>, Never>) in
+                let (refusal, sends) = state.withLock { state -> (WaterfallClientError?, Bool) in
+                    if let failure = state.failure { return (failure, false) }
+                    if state.cancelled.remove(id) != nil { return (.cancelled(method), false) }
+                    let replyComes = state.replyComes
+                    Self.writeRequest(id: id, method: method, params: params, into: &state.outgoing)
+                    state.record(id, method, taker(continuation), quick: quick)
+                    return (nil, !replyComes && !state.isSending)
+                }
+                if let refusal { return continuation.resume(returning: .failure(refusal)) }
+                // No reply on its way will wake the reading thread to send this: the call sends it.
+                if sends { sendQueued() }
+                if let timeout { endAfter(timeout, [id], method) }
+            }
+        } onCancel: {
+            let pending = state.withLock { state -> Pending? in
+                guard let pending = state.inFlight.end(id) else {
+                    state.cancelled.insert(id)
+                    return nil
+                }
+                return pending
+            }
+            pending?.complete(.reply(.failure(.cancelled(method))))?.run()
+        }
     }
 
-    private let fd: Int32
     private let maxReplyBytes: Int
-    private let sending = SendBuffer()
 
     /// Wakes the reading thread (end of input) and any blocked write, once, and never after the descriptor is
     /// closed: its number may by then be another connection's.
@@ -335,31 +354,8 @@ final class Connection: Sendable {
         }
     }
 
-    /// On the connection's thread, after the lines of a read: sends the requests made meanwhile as far as the socket
-    /// takes them without blocking; the writer's queue sends the rest, and everything after it, in order.
-    private func flushFromReader(_ buffer: inout JSONWriter) {
-        let isQueued = state.withLock { state in !state.isWriterActive && state.takeOutgoing(into: &buffer) }
-        guard isQueued else { return }
-        defer { buffer.reset() }
-        switch buffer.withUnsafeBytes({ Socket.sendAvailable(fd, $0) }) {
-        case .failure(let failure):
-            failed(failure)
-        case .success(let sent) where sent < buffer.byteCount:
-            // The socket is full (the daemon is behind): blocking is the writer's job, not this thread's, which
-            // must keep reading the replies that free the daemon.
-            let rest = Array(buffer.bytes.dropFirst(sent))
-            state.withLock { $0.isWriterActive = true }
-            writer.async {
-                if let failure = rest.withUnsafeBytes({ Socket.sendAll(self.fd, $0) }) { return self.failed(failure) }
-                self.flush()
-            }
-        case .success:
-            break
-        }
-    }
-
     /// A write failed: the connection is over.
-    private func failed(_ failure: SocketError) {
+    func failed(_ failure: SocketError) {
         fail(.connectionClosed(path, "failed: \(failure)"))
         shutDown()
     }
@@ -370,8 +366,8 @@ final class Connection: Sendable {
         // One reader for every line: its buffers are reused while no reply's node outlives its call's decoding.
         var reader = JSONReader()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var sending = JSONWriter(capacity: 4_096)
-        var resumes: [Resume] = []
+        var resumes: [Wake] = []
+        var changes: [QuickChange] = []
         var stream = LineStream.none
         var reason = "was closed by the daemon"
         while true {
@@ -387,35 +383,69 @@ final class Connection: Sendable {
                 stream = .none
                 switch line {
                 case .line(let bytes):
-                    if case .reading(var frames) = read, finish(&frames, bytes, &resumes) { continue }
+                    // A change's result, read in one pass, for a call that takes it so; any other line is read in
+                    // full, after the results before it are handed over.
+                    if case .reading(var frames) = read {
+                        settle(&changes, &reader, &resumes)
+                        if finish(&frames, bytes, &resumes) { continue }
+                    } else if let (id, result) = QuickReply.mutation(bytes) {
+                        changes.append(QuickChange(bytes: bytes, id: id, result: result))
+                        continue
+                    }
+                    settle(&changes, &reader, &resumes)
                     dispatch(bytes, &reader, &resumes)
-                case .tooLarge: answer(nil, .failure(.unreadable("a line over \(maxReplyBytes) bytes")), &resumes)
+                case .tooLarge:
+                    settle(&changes, &reader, &resumes)
+                    answer(nil, .failure(.unreadable("a line over \(maxReplyBytes) bytes")), &resumes)
                 }
             }
+            settle(&changes, &reader, &resumes)
             readOn(&stream, framer)
             Self.resumeAll(&resumes)
-            flushFromReader(&sending)
+            feedPipelines()
+            sendQueued()
         }
         fail(.connectionClosed(path, reason))
-        // Closed on the writer's queue, after every write queued before.
+        // Closed on the writer's queue, after every write queued before, or by the sender that holds the buffer
+        // when it lets go: a send must never meet the number of a descriptor closed and opened again.
         writer.async {
             self.state.withLock { state in
-                state.isDescriptorClosed = true
-                Socket.close(self.fd)
+                if state.isSending {
+                    state.closesAfterSending = true
+                } else {
+                    state.closeDescriptor(self.fd)
+                }
             }
         }
     }
 
-    /// Hands one line to its call or its subscriptions.
-    private func dispatch(_ bytes: ArraySlice<UInt8>, _ reader: inout JSONReader, _ resumes: inout [Resume]) {
-        // A change's result, read in one pass, for a call that takes it so; any other reply is read in full.
-        if let (id, result) = QuickReply.mutation(bytes) {
-            let pending = state.withLock { $0.inFlight.answer(id, ifItsCall: { $0.quick == .mutation })?.call }
-            if let pending {
-                if let resume = pending.complete(.mutation(result)) { resumes.append(resume) }
-                return
-            }
+    /// A reply line that `QuickReply` read as a change's result.
+    private struct QuickChange {
+        var bytes: ArraySlice<UInt8>
+        var id: Int64
+        var result: MutationResult
+    }
+
+    /// Hands the changes' results read in one pass to their calls, matched under one lock for the whole run of
+    /// them (taken at every reply, the lock was contended with the calls writing their requests, and a contended
+    /// lock sleeps); a reply whose call does not take it so is read in full.
+    private func settle(_ changes: inout [QuickChange], _ reader: inout JSONReader, _ resumes: inout [Wake]) {
+        guard !changes.isEmpty else { return }
+        let calls = state.withLock { state in
+            changes.map { change in state.inFlight.answer(change.id, ifItsCall: { $0.quick == .mutation })?.call }
         }
+        for (change, call) in zip(changes, calls) {
+            guard let call else {
+                dispatch(change.bytes, &reader, &resumes)
+                continue
+            }
+            if let wake = call.complete(.mutation(change.result)) { resumes.append(wake) }
+        }
+        changes.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands one line, read in full, to its call or its subscriptions.
+    private func dispatch(_ bytes: ArraySlice<UInt8>, _ reader: inout JSONReader, _ resumes: inout [Wake]) {
         let root: JSONNode
         do {
             root = try reader.parse(bytes).root
@@ -432,8 +462,8 @@ final class Connection: Sendable {
     }
 
     /// Resumes the calls answered so far, in the order their replies came.
-    private static func resumeAll(_ resumes: inout [Resume]) {
-        for resume in resumes { resume() }
+    private static func resumeAll(_ resumes: inout [Wake]) {
+        for wake in resumes { wake.run() }
         resumes.removeAll(keepingCapacity: true)
     }
 
@@ -470,7 +500,7 @@ final class Connection: Sendable {
 
     /// Decodes the reply of the call it answers (the request `id`, or the oldest one when the reply has no id), and
     /// adds what resumes that call to `resumes`.
-    private func answer(_ id: Int64?, _ reply: Reply, _ resumes: inout [Resume]) {
+    private func answer(_ id: Int64?, _ reply: Reply, _ resumes: inout [Wake]) {
         let pending = state.withLock { state in
             (id.map { state.inFlight.answer($0) } ?? state.inFlight.answerOldest())?.call
         }
@@ -485,7 +515,8 @@ final class Connection: Sendable {
             state.sinks = [:]
             return (state.failure ?? error, state.inFlight.removeAll(), sinks)
         }
-        for call in pending { call.complete(.reply(.failure(failure)))?() }
+        for call in pending { call.complete(.reply(.failure(failure)))?.run() }
+        stopPipelines(failure)
         for sink in sinks { sink.finish() }
     }
 }

@@ -114,7 +114,7 @@ extension WaterfallClient {
         try await mutate(ChangeMethod.itemsInsert.rawValue, layout: layout, options) { w in
             w.member("section", section)
             w.member("at", index)
-            w.itemsMember(items) { w, item in w.itemMembers(item) }
+            w.itemsMember(items)
         }
     }
 
@@ -131,10 +131,7 @@ extension WaterfallClient {
     ) async throws(WaterfallClientError) -> MutationResult {
         try await mutate(ChangeMethod.itemsUpdate.rawValue, layout: layout, options) { w in
             w.member("section", section)
-            w.itemsMember(updates) { w, update in
-                w.member("i", update.index)
-                w.itemMembers(update.item)
-            }
+            w.itemsMember(updates)
         }
     }
 
@@ -222,9 +219,9 @@ extension WaterfallClient {
     private func mutate(
         _ method: String, layout: String, _ options: MutationOptions, members: (inout JSONWriter) -> Void
     ) async throws(WaterfallClientError) -> MutationResult {
-        try await result(method, decode: ReplyDecoding.client(ReplyDecoding.mutation), quick: .mutation { $0 }) { w in
+        try await connection.mutation(method, timeout: timeout) { w in
             Self.writeMutationParams(&w, layout: layout, options, members: members)
-        }
+        }.get()
     }
 
     /// A change's `params`: `layout`, what `members` writes, then the options.

@@ -7,10 +7,11 @@ extension WaterfallClient {
     /// `section`), at most `window` of them unanswered at a time, and their results in the same order.
     ///
     /// This is how to stream many changes: where concurrent `updateItems` calls cost a task's suspension and a
-    /// continuation each, a pipeline writes as many requests at once as the window has room for, and its replies
-    /// are decoded into one buffer as they are read; the caller waits only while the window is full. A failed
-    /// request does not stop the others (each has its own result). Cancelling the task stops the sending: the
-    /// requests not yet sent fail with `cancelled`, and those sent are waited for.
+    /// continuation each, a pipeline writes its first window of requests at once, then the connection's reading
+    /// thread decodes each reply into one buffer as it reads it and writes as many new requests as replies came;
+    /// the caller suspends once, until the last reply. A failed request does not stop the others (each has its
+    /// own result). Cancelling the task stops the sending: the requests not yet sent fail with `cancelled`, and
+    /// those sent are waited for.
     public func updateItems(
         pipelining requests: [[ItemUpdate]], inSection section: Int, of layout: String, window: Int = 256,
         options: MutationOptions = .init()
@@ -19,10 +20,7 @@ extension WaterfallClient {
             ChangeMethod.itemsUpdate.rawValue, count: requests.count, of: layout, window: window, options
         ) { k, w in
             w.member("section", section)
-            w.itemsMember(requests[k]) { w, update in
-                w.member("i", update.index)
-                w.itemMembers(update.item)
-            }
+            w.itemsMember(requests[k])
         }
     }
 
@@ -38,18 +36,18 @@ extension WaterfallClient {
         ) { k, w in
             w.member("section", section)
             w.member("at", requests[k].at)
-            w.itemsMember(requests[k].items) { w, item in w.itemMembers(item) }
+            w.itemsMember(requests[k].items)
         }
     }
 
     /// `count` changes of `method` to `layout`, the `k`th's members written by `members(k, &writer)`.
     private func pipelinedMutations(
         _ method: String, count: Int, of layout: String, window: Int, _ options: MutationOptions,
-        members: (Int, inout JSONWriter) -> Void
+        members: @escaping @Sendable (Int, inout JSONWriter) -> Void
     ) async -> [Result<MutationResult, WaterfallClientError>] {
         await connection.pipeline(
             method, count: count, window: window, timeout: timeout,
-            decode: ReplyDecoding.client(ReplyDecoding.mutation), quick: .mutation { $0 }
+            decode: Connection.readMutation, quick: Connection.quickMutation
         ) { k, w in
             Self.writeMutationParams(&w, layout: layout, options) { w in members(k, &w) }
         }

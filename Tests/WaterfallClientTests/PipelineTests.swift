@@ -92,6 +92,21 @@ import WaterfallServerTestSupport
         }
     }
 
+    /// Cancelling the caller stops the sending: the requests not sent fail with `cancelled`, and those sent (the
+    /// first window) are still waited for, here until they time out.
+    @Test func cancellingTheCallerStopsTheSending() async throws {
+        try await SilentListener.withClient(timeout: .milliseconds(300)) { client in
+            let requests = Array(repeating: [ItemUpdate(index: 0, item: Item(height: 1))], count: 20)
+            let run = Task { await client.updateItems(pipelining: requests, inSection: 0, of: "f", window: 8) }
+            try await Task.sleep(for: .milliseconds(50))
+            run.cancel()
+            let sources = await run.value.map { result -> WaterfallClientError.Source? in
+                if case .failure(let error) = result { error.source } else { nil }
+            }
+            #expect(sources == Array(repeating: .timeout, count: 8) + Array(repeating: .cancelled, count: 12))
+        }
+    }
+
     /// A closed client: nothing is sent, and every request fails with the connection's end.
     @Test func aClosedClientFailsEveryRequest() async throws {
         try await InProcessDaemon.with { daemon in

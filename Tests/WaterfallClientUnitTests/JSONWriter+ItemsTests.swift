@@ -17,17 +17,34 @@ import WaterfallWire
 
     @Test(arguments: items)
     func anItemIsWrittenAsCommandEncodingWritesIt(item: Item) {
-        let (_, params) = CommandEncoding.request(.insertItems(section: 0, at: 0, items: [item]))
-        var expected = JSONWriter()
-        guard case .array(let written)? = params["items"] else {
-            Issue.record("no items in \(params)")
-            return
-        }
-        expected.write(written[0])
+        #expect(Self.written { $0.itemsMember([item]) } == Self.encoded(.insertItems(section: 0, at: 0, items: [item])))
+    }
+
+    @Test(arguments: items)
+    func anUpdateIsWrittenAsCommandEncodingWritesIt(item: Item) {
+        let updates = [ItemUpdate(index: 7, item: item), ItemUpdate(index: 0, item: item)]
+        #expect(Self.written { $0.itemsMember(updates) } == Self.encoded(.updateItems(section: 0, updates: updates)))
+    }
+
+    /// The `items` member as the client writes it, in an object of its own.
+    static func written(_ body: (inout JSONWriter) -> Void) -> String {
         var w = JSONWriter()
         w.beginObject()
-        w.itemMembers(item)
+        body(&w)
         w.endObject()
-        #expect(String(decoding: w.bytes, as: UTF8.self) == String(decoding: expected.bytes, as: UTF8.self))
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// The `items` member of `command` as `CommandEncoding` writes it, in an object of its own.
+    static func encoded(_ command: LayoutCommand) -> String {
+        let (_, params) = CommandEncoding.request(command)
+        var w = JSONWriter()
+        w.beginObject()
+        if let items = params["items"] {
+            w.key("items")
+            w.write(items)
+        }
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 }
