@@ -54,3 +54,49 @@ extension JSONCursor {
         return value
     }
 }
+
+extension JSONCursor {
+    /// A number with a fraction and at most 15 digits, no sign and no exponent, such as `100.123`, at the cursor
+    /// (no whitespace before it), read in one pass; nil, with the cursor where it was, for any other token, which
+    /// `number()` then reads.
+    ///
+    /// Its value is the one `number()` gives (`JSONNumber.double`'s first case): the digits, an integer below 2^53,
+    /// and the power of ten that scales them, below 10^22, are both exact doubles, so their quotient's one rounding
+    /// is the correct one. For the heights of the commonest request, which `number()` would scan for the token's end,
+    /// then read again digit by digit.
+    @inlinable @inline(__always)
+    package mutating func shortDecimal() -> Double? {
+        var k = at
+        var significand: UInt64 = 0
+        while k < end {
+            let digit = base[k] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            significand = significand &* 10 &+ UInt64(digit)
+            k &+= 1
+        }
+        let integerDigits = k &- at
+        // At least one digit before the point, and no leading zero.
+        guard integerDigits > 0, base[at] != UInt8(ascii: "0") || integerDigits == 1, k < end,
+            base[k] == UInt8(ascii: ".")
+        else { return nil }
+        k &+= 1
+        let fractionStart = k
+        var scale: UInt64 = 1
+        while k < end {
+            let digit = base[k] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            significand = significand &* 10 &+ UInt64(digit)
+            scale = scale &* 10
+            k &+= 1
+        }
+        let fractionDigits = k &- fractionStart
+        // Wrapped past 15 digits, but then not used. After the digits, nothing that would continue the token.
+        guard fractionDigits > 0, integerDigits &+ fractionDigits <= JSONNumber.exactIntegerLength else { return nil }
+        if k < end {
+            let next = base[k]
+            guard !(Self.isLetter(next) || next == UInt8(ascii: ".")) else { return nil }
+        }
+        at = k
+        return Double(significand) / Double(scale)
+    }
+}

@@ -73,7 +73,7 @@ enum QuickRequest {
         var updates: [ItemUpdate] = []
         repeat {
             guard c.take(literal: #"{"i":"#), let index = index(&c), c.take(literal: #","h":"#),
-                let height = c.number(), c.take(literal: "}")
+                let height = c.shortDecimal() ?? c.number(), c.take(literal: "}")
             else { return nil }
             updates.append(ItemUpdate(index: index, item: Item(height: height)))
         } while c.take(literal: ",")
@@ -144,7 +144,7 @@ enum QuickRequest {
             let read = c.object(update) { member, c in
                 switch member {
                 case .index: index = Self.index(&c)
-                case .height: height = c.number()
+                case .height: height = c.shortDecimal() ?? c.number()
                 }
                 return member == .index ? index != nil : height != nil
             }
