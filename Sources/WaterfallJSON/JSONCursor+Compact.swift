@@ -35,15 +35,9 @@ extension JSONCursor {
     /// take them this way first rather than finding the token's end and then reading its digits again.
     @inlinable @inline(__always)
     mutating func shortDigits() -> Int64? {
-        let limit = min(end, at &+ JSONNumber.exactIntegerLength)
         var k = at
-        var value: Int64 = 0
-        while k < limit {
-            let digit = base[k] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            value = value &* 10 &+ Int64(digit)
-            k &+= 1
-        }
+        var value: UInt64 = 0
+        digits(from: &k, to: min(end, at &+ JSONNumber.exactIntegerLength), into: &value)
         // At least one digit, no leading zero, and nothing after the digits that would continue the token.
         guard k > at, base[at] != UInt8(ascii: "0") || k == at &+ 1 else { return nil }
         if k < end {
@@ -51,7 +45,18 @@ extension JSONCursor {
             guard !(Self.isDigit(next) || Self.isLetter(next) || next == UInt8(ascii: ".")) else { return nil }
         }
         at = k
-        return value
+        return Int64(truncatingIfNeeded: value)
+    }
+
+    /// Reads the digits from `k` up to `limit` (excluded) into `value`, and leaves `k` after the last.
+    @inlinable @inline(__always)
+    func digits(from k: inout Int, to limit: Int, into value: inout UInt64) {
+        while k < limit {
+            let digit = base[k] &- UInt8(ascii: "0")
+            guard digit < 10 else { return }
+            value = value &* 10 &+ UInt64(digit)
+            k &+= 1
+        }
     }
 }
 
@@ -66,14 +71,11 @@ extension JSONCursor {
     /// then read again digit by digit.
     @inlinable @inline(__always)
     package mutating func shortDecimal() -> Double? {
+        // Room for 15 digits and the point: a 16th digit stops the read where a point or the end should be.
+        let limit = min(end, at &+ JSONNumber.exactIntegerLength &+ 1)
         var k = at
         var significand: UInt64 = 0
-        while k < end {
-            let digit = base[k] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            significand = significand &* 10 &+ UInt64(digit)
-            k &+= 1
-        }
+        digits(from: &k, to: limit, into: &significand)
         let integerDigits = k &- at
         // At least one digit before the point, and no leading zero.
         guard integerDigits > 0, base[at] != UInt8(ascii: "0") || integerDigits == 1, k < end,
@@ -81,21 +83,16 @@ extension JSONCursor {
         else { return nil }
         k &+= 1
         let fractionStart = k
-        var scale: UInt64 = 1
-        while k < end {
-            let digit = base[k] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            significand = significand &* 10 &+ UInt64(digit)
-            scale = scale &* 10
-            k &+= 1
-        }
+        digits(from: &k, to: limit, into: &significand)
         let fractionDigits = k &- fractionStart
-        // Wrapped past 15 digits, but then not used. After the digits, nothing that would continue the token.
-        guard fractionDigits > 0, integerDigits &+ fractionDigits <= JSONNumber.exactIntegerLength else { return nil }
+        guard fractionDigits > 0 else { return nil }
+        // After the digits, nothing that would continue the token (a digit: more than 15).
         if k < end {
             let next = base[k]
-            guard !(Self.isLetter(next) || next == UInt8(ascii: ".")) else { return nil }
+            guard !(Self.isDigit(next) || Self.isLetter(next) || next == UInt8(ascii: ".")) else { return nil }
         }
+        var scale: UInt64 = 1
+        for _ in 0..<fractionDigits { scale &*= 10 }
         at = k
         return Double(significand) / Double(scale)
     }
