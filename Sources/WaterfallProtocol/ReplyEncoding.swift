@@ -143,27 +143,39 @@ package enum ReplyEncoding {
     /// `{"jsonrpc":"2.0","id":…,"result":`: a reply's envelope up to its result, which the caller writes and closes.
     static func beginResult(_ w: inout JSONWriter, id: RequestID) {
         w.beginObject()
-        w.keyFragment(maximumLength: 40 + idLength(id)) { f in
-            f.text(#""jsonrpc":"2.0","id":"#)
-            write(id, &f)
-            f.text(#","result":"#)
-        }
+        w.keyFragment(maximumLength: resultHeadLength(id)) { resultHead(id, &$0) }
     }
+
+    /// `"jsonrpc":"2.0","id":…,"result":`, the members of a reply's envelope up to its result.
+    static func resultHead(_ id: RequestID, _ f: inout JSONFragment) {
+        f.text(#""jsonrpc":"2.0","id":"#)
+        write(id, &f)
+        f.text(#","result":"#)
+    }
+
+    /// The room `resultHead` needs at most.
+    static func resultHeadLength(_ id: RequestID) -> Int { 40 + idLength(id) }
 
     /// `{"seq":…,"contentSize":{…}`: a result object, open for the rest (a mutation's `diff`, `layout.get`'s
     /// `sections`).
     static func beginSeqAndSize(_ w: inout JSONWriter, seq: Int, contentSize: Size) {
         w.beginObject()
-        w.fragment(maximumLength: 40 + 3 * JSONFragment.numberLength) { f in
-            f.text(#""seq":"#)
-            f.integer(seq)
-            f.text(#","contentSize":{"w":"#)
-            f.number(contentSize.width)
-            f.text(#","h":"#)
-            f.number(contentSize.height)
-            f.text("}")
-        }
+        w.fragment(maximumLength: seqAndSizeLength) { seqAndSize(seq, contentSize, &$0) }
     }
+
+    /// `"seq":…,"contentSize":{…}`, the members a mutation's result starts with.
+    static func seqAndSize(_ seq: Int, _ contentSize: Size, _ f: inout JSONFragment) {
+        f.text(#""seq":"#)
+        f.integer(seq)
+        f.text(#","contentSize":{"w":"#)
+        f.number(contentSize.width)
+        f.text(#","h":"#)
+        f.number(contentSize.height)
+        f.text("}")
+    }
+
+    /// The room `seqAndSize` needs at most.
+    static let seqAndSizeLength = 40 + 3 * JSONFragment.numberLength
 
     /// A diff entry's object, open, with its members but for `items`.
     ///
@@ -171,19 +183,25 @@ package enum ReplyEncoding {
     /// `pinMinX`) where a vertical one has `height`, `dy` and `pinMaxY`.
     static func entryHead(_ entry: SectionDiff, screen: ScreenMapping = .identity, _ w: inout JSONWriter) {
         w.beginObject()
-        w.fragment(maximumLength: 2 * rectLength + pinLength + 90 + 5 * JSONFragment.numberLength) { f in
-            sectionMembers(entry.section, entry.origin, entry.height, entry.count, screen.extentKey, &f)
-            if entry.dy != 0 {
-                f.text(",\"")
-                f.text(screen.deltaKey)
-                f.text("\":")
-                f.number(entry.dy)
-            }
-            if entry.isNew { f.text(#","new":true"#) }
-            change(entry.header, pinMaxY: entry.pinMaxY, pinKey: screen.pinKey, #","header":"#, &f)
-            change(entry.footer, pinMaxY: nil, pinKey: screen.pinKey, #","footer":"#, &f)
-        }
+        w.fragment(maximumLength: entryMembersLength) { entryMembers(entry, screen: screen, &$0) }
     }
+
+    /// The members of a diff entry but for `items`, as `entryHead` writes them.
+    static func entryMembers(_ entry: SectionDiff, screen: ScreenMapping, _ f: inout JSONFragment) {
+        sectionMembers(entry.section, entry.origin, entry.height, entry.count, screen.extentKey, &f)
+        if entry.dy != 0 {
+            f.text(",\"")
+            f.text(screen.deltaKey)
+            f.text("\":")
+            f.number(entry.dy)
+        }
+        if entry.isNew { f.text(#","new":true"#) }
+        change(entry.header, pinMaxY: entry.pinMaxY, pinKey: screen.pinKey, #","header":"#, &f)
+        change(entry.footer, pinMaxY: nil, pinKey: screen.pinKey, #","footer":"#, &f)
+    }
+
+    /// The room `entryMembers` needs at most.
+    static let entryMembersLength = 2 * rectLength + pinLength + 90 + 5 * JSONFragment.numberLength
 
     /// A `layout.get` section's object, open, with its members but for `items`.
     static func sectionHead(_ frames: SectionFrames, _ w: inout JSONWriter) {
@@ -206,46 +224,60 @@ package enum ReplyEncoding {
         w.key("shifts")
         w.beginArray()
         for shift in shifts {
-            w.fragment(maximumLength: 30 + 3 * JSONFragment.numberLength) { f in
-                f.text(#"{"from":"#)
-                f.integer(shift.from)
-                f.text(#","to":"#)
-                f.integer(shift.to)
-                f.text(",\"")
-                f.text(key)
-                f.text("\":")
-                f.number(shift.dy)
-                f.text("}")
-            }
+            w.fragment(maximumLength: shiftLength) { shiftText(shift, key: key, &$0) }
         }
         w.endArray()
     }
+
+    /// One shift's object.
+    static func shiftText(_ shift: SectionShift, key: StaticString, _ f: inout JSONFragment) {
+        f.text(#"{"from":"#)
+        f.integer(shift.from)
+        f.text(#","to":"#)
+        f.integer(shift.to)
+        f.text(",\"")
+        f.text(key)
+        f.text("\":")
+        f.number(shift.dy)
+        f.text("}")
+    }
+
+    /// The room `shiftText` needs at most.
+    static let shiftLength = 30 + 3 * JSONFragment.numberLength
 
     /// The frames of `items` as elements of an open array. A section's x and w take a few values (one x per column,
     /// a w per span), so they are formatted once per call and copied after; y and h are formatted for each item.
     static func itemTexts(_ items: ArraySlice<ItemFrame>, _ w: inout JSONWriter) {
         NumberTextCache.with(w.numberTexts) { cache in
             for item in items {
-                let idLength = item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0
-                w.fragment(maximumLength: 30 + 5 * JSONFragment.numberLength + idLength) { f in
-                    f.text(#"{"i":"#)
-                    f.integer(item.index)
-                    f.text(#","x":"#)
-                    f.number(item.frame.x, cache: cache)
-                    f.text(#","y":"#)
-                    f.number(item.frame.y)
-                    f.text(#","w":"#)
-                    f.number(item.frame.width, cache: cache)
-                    f.text(#","h":"#)
-                    f.number(item.frame.height)
-                    if let id = item.id {
-                        f.text(#","id":"#)
-                        f.string(id)
-                    }
-                    f.text("}")
-                }
+                w.fragment(maximumLength: itemLength(item)) { itemText(item, cache: cache, &$0) }
             }
         }
+    }
+
+    /// One item's frame object, its x and w through `cache`.
+    @inline(__always)
+    static func itemText(_ item: ItemFrame, cache: NumberTextCache, _ f: inout JSONFragment) {
+        f.text(#"{"i":"#)
+        f.integer(item.index)
+        f.text(#","x":"#)
+        f.number(item.frame.x, cache: cache)
+        f.text(#","y":"#)
+        f.number(item.frame.y)
+        f.text(#","w":"#)
+        f.number(item.frame.width, cache: cache)
+        f.text(#","h":"#)
+        f.number(item.frame.height)
+        if let id = item.id {
+            f.text(#","id":"#)
+            f.string(id)
+        }
+        f.text("}")
+    }
+
+    /// The room `itemText` needs at most.
+    static func itemLength(_ item: ItemFrame) -> Int {
+        30 + 5 * JSONFragment.numberLength + (item.id.map { 6 + JSONFragment.stringLength($0) } ?? 0)
     }
 
     // MARK: Private

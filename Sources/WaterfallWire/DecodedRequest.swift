@@ -37,6 +37,12 @@ package enum DecodedRequest: Sendable {
         self.init(parsing: bytes, reader: &reader, maxBatchOps: maxBatchOps, allowsArray: allowsArray)
     }
 
+    /// The change `bytes` ask for when the one-pass reading takes them (`QuickRequest`), else nil: for a caller
+    /// that gathers changes apart from other requests, and would copy a change out of the request it makes.
+    package static func quickChange(_ bytes: ArraySlice<UInt8>) -> LayoutChange? {
+        QuickRequest.itemsUpdate(bytes)
+    }
+
     /// Reads the line `bytes` through the JSON parser and the methods' decoders: the general reading, which the one-pass
     /// reading of `QuickRequest` must agree with on every line it takes.
     package init(parsing bytes: ArraySlice<UInt8>, reader: inout JSONReader, maxBatchOps: Int, allowsArray: Bool = true)

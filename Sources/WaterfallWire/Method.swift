@@ -40,6 +40,24 @@ public enum ChangeMethod: String, Sendable, CaseIterable {
     case itemsMove = "items.move"
 }
 
+extension Method {
+    /// Whether two methods are the same case. Written out: as a `RawRepresentable` type, `Method` would otherwise be
+    /// compared by its names, two strings, and the daemon compares each request's method with the last one counted.
+    @inlinable
+    public static func == (lhs: Method, rhs: Method) -> Bool {
+        switch (lhs, rhs) {
+        case (.change(let a), .change(let b)): a == b
+        case (.batch, .batch), (.ping, .ping), (.version, .version), (.layoutCreate, .layoutCreate),
+            (.layoutDrop, .layoutDrop), (.layoutList, .layoutList), (.layoutGet, .layoutGet),
+            (.layoutExport, .layoutExport), (.layoutCSS, .layoutCSS), (.query, .query),
+            (.itemsNeighbors, .itemsNeighbors), (.itemsGet, .itemsGet), (.subscribe, .subscribe),
+            (.unsubscribe, .unsubscribe), (.stats, .stats), (.metrics, .metrics), (.rpcDiscover, .rpcDiscover):
+            true
+        default: false
+        }
+    }
+}
+
 extension Method: RawRepresentable, CaseIterable {
     public init?(rawValue: String) {
         guard let method = Self.byName[rawValue] else { return nil }

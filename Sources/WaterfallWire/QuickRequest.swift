@@ -16,6 +16,8 @@ enum QuickRequest {
     static func itemsUpdate(_ line: ArraySlice<UInt8>) -> LayoutChange? {
         let read = line.withUnsafeBufferPointer { bytes -> Request? in
             var cursor = JSONCursor(bytes)
+            if let request = compactItemsUpdate(&cursor) { return request }
+            cursor = JSONCursor(bytes)
             return itemsUpdate(&cursor)
         }
         guard let request = read else { return nil }
@@ -53,6 +55,41 @@ enum QuickRequest {
         "layout": .layout, "section": .section, "items": .items, "diff": .diff,
     ])
     private static let update = MemberNames<Update>(["i": .index, "h": .height])
+
+    /// The line as clients write it, members in the order of the Wire protocol article's examples and no spaces,
+    /// read as runs of literal bytes between the values; nil for any other form, which `itemsUpdate(_:)` then reads
+    /// member by member.
+    ///
+    /// Values go through the same reads as the member-by-member reading (`index`, `number()`, `bool()`), so the two
+    /// agree on every line this one takes.
+    private static func compactItemsUpdate(_ c: inout JSONCursor) -> Request? {
+        guard c.take(literal: #"{"jsonrpc":"2.0","id":"#), let id = c.compactInteger(),
+            c.take(literal: #","method":"items.update","params":"#)
+        else { return nil }
+        let start = c.position
+        guard c.take(literal: #"{"layout":"#), let name = c.plainString(), DecodedRequest.isLayoutName(name),
+            c.take(literal: #","section":"#), let section = index(&c), c.take(literal: #","items":["#)
+        else { return nil }
+        var updates: [ItemUpdate] = []
+        repeat {
+            guard c.take(literal: #"{"i":"#), let index = index(&c), c.take(literal: #","h":"#),
+                let height = c.shortDecimal() ?? c.number(), c.take(literal: "}")
+            else { return nil }
+            updates.append(ItemUpdate(index: index, item: Item(height: height)))
+        } while c.take(literal: ",")
+        guard c.take(literal: "]") else { return nil }
+        var wantsDiff = true
+        if c.take(literal: #","diff":"#) {
+            guard let wanted = c.bool() else { return nil }
+            wantsDiff = wanted
+        }
+        guard c.take(literal: "}") else { return nil }
+        let end = c.position
+        guard c.take(literal: "}"), c.isAtEnd else { return nil }
+        return Request(
+            id: id, layout: String(decoding: name, as: UTF8.self), section: section, updates: updates,
+            wantsDiff: wantsDiff, params: start..<end)
+    }
 
     private static func itemsUpdate(_ c: inout JSONCursor) -> Request? {
         var id: Int64?
@@ -107,7 +144,7 @@ enum QuickRequest {
             let read = c.object(update) { member, c in
                 switch member {
                 case .index: index = Self.index(&c)
-                case .height: height = c.number()
+                case .height: height = c.shortDecimal() ?? c.number()
                 }
                 return member == .index ? index != nil : height != nil
             }

@@ -10,6 +10,9 @@ import Testing
         "1234567890123456", "9999999999999999", "9007199254740993", "9223372036854775807", "9223372036854775808",
         "-9223372036854775808", "-9223372036854775809", "100000000000000000000", "1.5", "0.1", "-0.0", "1e3", "1E3",
         "1e-400", "1e309", "336.6666666666667", "1.", "-", ".5", "+1", "1e", "0x1", "",
+        // At the edges of the one-pass decimal read (15 digits with a fraction, a zero before the point).
+        "100.123", "0.5", "0.0", "00.5", "01.5", "1.50", "12345678901234.5", "1234567890123.45", "1234567890123456.7",
+        "0.00000000000001", "0.000000000000001", "0.1e1", "-100.123", "1.5.2",
     ]
 
     /// What may follow a number: the end, a separator, whitespace, another byte (which the caller reads next), or
@@ -30,6 +33,12 @@ import Testing
             for k in 0..<digits { text += String(Int.random(in: k == 0 ? 1...9 : 0...9, using: &random)) }
             if Int.random(in: 0..<4, using: &random) == 0 {
                 text += "." + String(Int.random(in: 0...99, using: &random))
+            }
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                // A decimal of 2 to 17 digits, the most a double needs.
+                let fraction = Int.random(in: 1...16, using: &random)
+                text = String(Int.random(in: 0...9_999, using: &random)) + "."
+                for _ in 0..<fraction { text += String(Int.random(in: 0...9, using: &random)) }
             }
             Self.check(text)
         }
@@ -53,6 +62,7 @@ import Testing
                     ("number", read(buffer) { $0.number() }), ("compactNumber", read(buffer) { $0.compactNumber() }),
                     ("integer", read(buffer) { $0.integer().map(Double.init) }),
                     ("compactInteger", read(buffer) { $0.compactInteger().map(Double.init) }),
+                    ("shortDecimalOrNumber", read(buffer) { $0.shortDecimal() ?? $0.number() }),
                 ]
                 for (name, value) in reads {
                     let expected = name.hasSuffix("umber") ? double : int64.map(Double.init)
@@ -63,6 +73,10 @@ import Testing
                 if double != nil {
                     _ = c.number()
                     #expect(c.position == text.utf8.count, "\(text + follower)", sourceLocation: sourceLocation)
+                }
+                var d = JSONCursor(buffer)
+                if d.shortDecimal() != nil {
+                    #expect(d.position == text.utf8.count, "\(text + follower)", sourceLocation: sourceLocation)
                 }
             }
         }

@@ -42,6 +42,55 @@ import WaterfallWire
         }
     }
 
+    /// Small diffs, which a reply writes as one fragment: one frame (with and without an id), a new section, a
+    /// header set pinned and a footer removed, shifts, a horizontal layout's keys, and nothing at all.
+    static let smallDiffs: [LayoutDiff] = {
+        let frame = Rect(x: 333.3333333333333, y: 1200.5, width: 326.6666666666667, height: 100.123)
+        let one = SectionDiff(
+            section: 0, origin: 0, height: 48_000.25, count: 1000, items: [ItemFrame(index: 999, frame: frame)])
+        let named = SectionDiff(
+            section: 2, origin: 17.5, height: 300, count: 3, dy: -4.5,
+            items: [ItemFrame(index: 0, frame: frame, id: "a\"b"), ItemFrame(index: 1, frame: frame)])
+        let new = SectionDiff(section: 1, origin: 10, height: 0, count: 0, isNew: true)
+        let headed = SectionDiff(
+            section: 3, origin: 5, height: 80, count: 4, header: .set(Rect(x: 0, y: 5, width: 375, height: 40)),
+            pinMaxY: 85, footer: .removed)
+        let shifts = [SectionShift(from: 4, to: 5, dy: 12.75), SectionShift(from: 6, to: 6, dy: -1)]
+        let horizontal = ScreenMapping(axis: .horizontal, direction: .rtl)
+        return [
+            LayoutDiff(sections: [one]), LayoutDiff(sections: [named, new, headed], shifts: shifts),
+            LayoutDiff(sections: [headed, one], shifts: shifts, screen: horizontal), LayoutDiff(shifts: shifts),
+            LayoutDiff(),
+        ]
+    }()
+
+    @Test(arguments: smallDiffs)
+    func aSmallReplyIsTheReplyWrittenMemberByMember(diff: LayoutDiff) {
+        for id in [RequestID.int(-12), .string("req-1"), .none] {
+            var reply = MutationReply(id: id, seq: 41, contentSize: Size(width: 1000, height: 48_000.25), diff: diff)
+            var fragment = JSONWriter()
+            #expect(reply.write(&fragment, untilByteCount: 64 * 1024))
+            var members = JSONWriter()
+            ReplyEncoding.result(&members, id: id) {
+                ReplyEncoding.mutation(&$0, seq: 41, contentSize: Size(width: 1000, height: 48_000.25), diff: diff)
+            }
+            #expect(
+                String(decoding: fragment.bytes, as: UTF8.self) == String(decoding: members.bytes, as: UTF8.self))
+        }
+    }
+
+    @Test func aSmallReplyInABatchArrayEndsNoLine() {
+        var w = JSONWriter()
+        for first in [true, false] {
+            ReplyEncoding.arrayElement(&w, first: first)
+            var reply = MutationReply(id: .int(1), seq: 2, contentSize: Size(width: 3, height: 4), diff: LayoutDiff())
+            #expect(reply.write(&w, untilByteCount: 64 * 1024))
+        }
+        ReplyEncoding.endArray(&w)
+        let reply = #"{"jsonrpc":"2.0","id":1,"result":{"seq":2,"contentSize":{"w":3,"h":4},"diff":{"sections":[]}}}"#
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "[" + reply + "," + reply + "]\n")
+    }
+
     @Test func aReplyWithoutItsDiffHasSeqAndSizeOnly() {
         var reply = MutationReply(id: .string("a"), seq: 3, contentSize: Size(width: 320.25, height: 0), diff: nil)
         var w = JSONWriter()

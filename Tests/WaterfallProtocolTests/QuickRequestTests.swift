@@ -21,6 +21,9 @@ import WaterfallWire
         "{\"id\":1,\r\n\t\"method\":\"items.update\",\"params\":{\"layout\":\"x\",\"section\":0,\"items\":[{\"i\":1,\"h\":2}]}}",
         #"{"id":1,"method":"items.update","params":{"layout":"x","section":0,"items":[{"i":1,"h":1e-400}]}}"#,
         #"{"id":123456789012345678,"method":"items.update","params":{"layout":"x","section":0,"items":[{"i":1,"h":2}]}}"#,
+        // The compact form clients write, read as runs of literal bytes.
+        #"{"jsonrpc":"2.0","id":-3,"method":"items.update","params":{"layout":"f","section":7,"items":[{"i":0,"h":1e2},{"i":2147483647,"h":-0},{"i":5,"h":0.30000000000000004}],"diff":false}}"#,
+        #"{"jsonrpc":"2.0","id":9223372036854775807,"method":"items.update","params":{"layout":"f","section":0,"items":[{"i":1,"h":2}],"diff":true}} "#,
     ]
 
     /// Lines the quick path must leave to the general path (which takes some of them, and refuses others).
@@ -73,6 +76,15 @@ import WaterfallWire
         #"{"id":1,"method":"items.update"}"#,
         #"{"id":1,"method":"items.upd\u0061te","params":{"layout":"x","section":0,"items":[{"i":1,"h":2}]}}"#,
         #"[{"id":1,"method":"items.update","params":{"layout":"x","section":0,"items":[{"i":1,"h":2}]}}]"#,
+        // The compact form, damaged where only the member-by-member reading would notice.
+        #"{"jsonrpc":"2.0","id":1,"method":"items.update","params":{"layout":"x","section":0,"items":[{"i":1,"h":2}],"diff":null}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"items.update","params":{"layout":"x","section":0,"items":[{"i":1,"h":2},]}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"items.update","params":{"layout":"x","section":0,"items":[{"i":1,"h":2}]}}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"items.update","params":{"layout":"x","section":0,"items":[{"i":1,"h":2}]}} x"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"items.update","params":{"layout":"x","section":0,"items":[{"i":1,"h":2}]},"id":2}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"items.update","params":{"layout":"x","section":0,"items":[{"i":-1,"h":2}]}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"items.update","params":{"layout":"a b","section":0,"items":[{"i":1,"h":2}]}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"items.update","params":{"layout":"x","section":0,"items":[{"i":1,"h":2}],"section":1}}"#,
         "",
         "   ",
     ]

@@ -16,7 +16,7 @@ import WaterfallWire
     /// The plan of `lines`, as (kind, layout or method, ids) per step.
     static func plan(_ lines: [String]) -> [String] {
         var reader = JSONReader()
-        var plan = ReadPlan()
+        var plan = ReadPlan(requests: lines.count)
         for line in lines {
             plan.append(DecodedRequest(.line(Array(line.utf8)[...]), reader: &reader, maxBatchOps: 100))
         }

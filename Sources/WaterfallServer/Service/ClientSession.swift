@@ -44,8 +44,8 @@ actor ClientSession: Session {
         let maxBatchOps = service.limits.maxBatchOps
         let readAt = MonotonicClock.now
         let steps = reader.withLock { reader in
-            var plan = ReadPlan()
-            for line in lines { plan.append(DecodedRequest(line, reader: &reader, maxBatchOps: maxBatchOps)) }
+            var plan = ReadPlan(requests: lines.count)
+            for line in lines { plan.append(line, reader: &reader, maxBatchOps: maxBatchOps) }
             return plan.finished()
         }
         let count = lines.count

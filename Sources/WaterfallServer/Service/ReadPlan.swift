@@ -1,3 +1,4 @@
+@_spi(Package) import WaterfallJSON
 import WaterfallProtocol
 import WaterfallWire
 
@@ -20,19 +21,33 @@ struct ReadPlan: Sendable {
     /// The changes of the run being gathered, and their layout.
     private var run: [LayoutChange] = []
     private var runLayout = ""
+    /// The requests of the read not added yet, counting the one being added.
+    private var remaining: Int
 
-    init() {}
+    /// A plan for a read of `requests` lines.
+    init(requests: Int) {
+        remaining = requests
+    }
+
+    /// Decodes the read's next line with `reader` and adds its request.
+    mutating func append(_ line: InputLine, reader: inout JSONReader, maxBatchOps: Int) {
+        // The commonest line's change goes straight into the run, not through a `DecodedRequest` (a copy).
+        if case .line(let bytes) = line, let change = DecodedRequest.quickChange(bytes) {
+            append(change: change)
+        } else if case .line(let bytes) = line {
+            append(DecodedRequest(parsing: bytes, reader: &reader, maxBatchOps: maxBatchOps))
+        } else {
+            append(.tooLarge)
+        }
+    }
 
     /// Adds the next request of the read.
     mutating func append(_ request: consuming DecodedRequest) {
         switch consume request {
         case .change(let change):
-            if !run.isEmpty, change.layout != runLayout || run.count >= LayoutRegistry.maxChangesPerVisit {
-                endRun()
-            }
-            if run.isEmpty { runLayout = change.layout }
-            run.append(change)
+            append(change: change)
         case let other:
+            remaining -= 1
             endRun()
             steps.append(.single(other))
         }
@@ -42,6 +57,23 @@ struct ReadPlan: Sendable {
     consuming func finished() -> [Step] {
         endRun()
         return steps
+    }
+
+    // MARK: Private
+
+    /// Adds the next request of the read, a change.
+    private mutating func append(change: consuming LayoutChange) {
+        defer { remaining -= 1 }
+        if !run.isEmpty, change.layout != runLayout || run.count >= LayoutRegistry.maxChangesPerVisit {
+            endRun()
+        }
+        if run.isEmpty {
+            runLayout = change.layout
+            // Room for the run this change may start at once: grown an element at a time, the array is copied into
+            // each larger one, a change at a time.
+            run.reserveCapacity(max(1, min(remaining, LayoutRegistry.maxChangesPerVisit)))
+        }
+        run.append(change)
     }
 
     private mutating func endRun() {
