@@ -40,9 +40,13 @@ let package = Package(
         // The engine's value types (geometry, items, section properties, commands, diffs, errors) and the range
         // checks of their values: standard library only, no layout algorithm. The engine and the client share it.
         .target(name: "WaterfallModel", swiftSettings: server),
-        // The engine: standard library only (and the hand-off to its section tasks); re-exports the model.
+        // The kernel's huge pages for the engine's own large arrays: one madvise, which the standard library lacks.
+        .target(name: "CHugePages"),
+        // The engine: standard library only (and the hand-off to its section tasks, and huge pages for its large
+        // arrays); re-exports the model.
         .target(
-            name: "WaterfallLayout", dependencies: ["WaterfallModel", "WaterfallConcurrency"], swiftSettings: server),
+            name: "WaterfallLayout", dependencies: ["WaterfallModel", "WaterfallConcurrency", "CHugePages"],
+            swiftSettings: server),
         // A strict RFC 8259 reader and writer over bytes: standard library only.
         .target(name: "WaterfallJSON", swiftSettings: server),
         // What the client and the daemon both speak: the methods' declarations, params reading and writing, results

@@ -399,32 +399,6 @@ extension Array {
 }
 
 extension ContiguousArray {
-    /// Elements from which `reserveForAppend` grows by `largeGrowth`: arrays this large live in their own mmap (see
-    /// `MemoryTuning` in the server), where capacity never written costs no resident memory, only address space.
-    static var mapped: Int { 65_536 / Swift.max(1, MemoryLayout<Element>.stride) }
-
-    /// How many times over a mapped array grows.
-    static var largeGrowth: Int { 16 }
-
-    /// The most elements one growth of a mapped array adds: 256 MiB of them, so that a 10-million-item section
-    /// does not ask for gigabytes it will never touch (a request the kernel's overcommit check may refuse).
-    static var largestStep: Int { (1 << 28) / Swift.max(1, MemoryLayout<Element>.stride) }
-
-    /// Makes room for `extra` more elements: by doubling while the array is small, by `largeGrowth` once mapped.
-    ///
-    /// A bulk load appends to the same arrays a hundred times over; each growth faults in fresh pages for the old
-    /// elements it copies, and unmaps the old ones. Growing 16× at a time once mapped keeps those copies few; the
-    /// unwritten capacity is never resident, so the daemon's memory per item does not change.
-    @inline(__always)
-    mutating func reserveForAppend(_ extra: Int) {
-        let needed = count + extra
-        guard capacity < needed else { return }
-        let grown =
-            capacity >= Self.mapped
-            ? capacity + Swift.min(capacity * (Self.largeGrowth - 1), Self.largestStep) : 2 * capacity
-        reserveCapacity(Swift.max(needed, grown))
-    }
-
     /// Removes the elements in `ranges` (ascending, disjoint), moving each kept element once.
     ///
     /// - Complexity: O(n) however many ranges, where removing them one by one would be O(n × ranges).

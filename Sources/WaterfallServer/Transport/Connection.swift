@@ -118,6 +118,8 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
         var applied = SocketInterest.none
         /// Whether the socket's events were cancelled (once the machine closed).
         var cancelled = false
+        /// How many interests were decided (`interestChange`): the last one's number.
+        var interestOrder: UInt64 = 0
 
         var wanted: SocketInterest {
             var interest = machine.interest
@@ -159,11 +161,13 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
     /// The connection's read buffer, allocated once: used by the read handler only, on the event loop's thread.
     private let readBuffer: UnsafeMutableRawBufferPointer
 
-    /// Runs one transition under the lock, and there gives the event loop the machine's interest (or cancels the
-    /// socket's events once it closed), so that the loop sees them in the order of the transitions; the caller does
-    /// the rest of what the transition returns, after the lock.
+    /// Runs one transition under the lock, and there decides the event loop's interest (or the cancellation of the
+    /// socket's events once it closed), numbered so that the loop ends at the last transition's whatever order the
+    /// threads give them in; gives it after the lock, where the `epoll_ctl` holds up no other transition, and the
+    /// caller does the rest of what the transition returns.
     private func transition<Action>(_ body: (inout Machine) -> Action) -> Action {
-        var unwatched: Int32?
+        var change: InterestChange?
+        var cancelling: SocketEvents?
         let action = state.withLock { shell -> Action in
             let action = body(&shell.machine)
             reading.store(shell.machine.interest.reading, ordering: .releasing)
@@ -172,14 +176,15 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
                 if !shell.cancelled {
                     shell.cancelled = true
                     closed.store(true, ordering: .releasing)
-                    events.withLock { $0?.cancel() }
+                    cancelling = events.withLock { $0 }
                 }
             } else {
-                unwatched = applyInterest(&shell)
+                change = interestChange(&shell)
             }
             return action
         }
-        if let unwatched { closeUnwatched(unwatched) }
+        cancelling?.cancel()
+        if let unwatched = change?.apply() { closeUnwatched(unwatched) }
         return action
     }
 
@@ -397,23 +402,30 @@ final class Connection: OutputSink, SocketEventHandler, @unchecked Sendable {
 
     /// Holds the socket's reading off (or lets it go back to what the machine says) while a read is prepared apart.
     private func holdReading(_ hold: Bool) {
-        let unwatched = state.withLock { shell -> Int32? in
+        let change = state.withLock { shell -> InterestChange? in
             shell.readingHeld = hold
-            return applyInterest(&shell)
+            return interestChange(&shell)
         }
-        if let unwatched { closeUnwatched(unwatched) }
+        if let unwatched = change?.apply() { closeUnwatched(unwatched) }
     }
 
-    /// Gives the event loop the interest `shell` asks for, if it changed (and the socket is registered, `start`);
-    /// the errno when the kernel refuses it.
-    private func applyInterest(_ shell: inout Shell) -> Int32? {
+    /// An interest for the event loop, numbered in the order the transitions decided it.
+    private struct InterestChange {
+        let events: SocketEvents
+        let interest: SocketInterest
+        let order: UInt64
+
+        /// Gives it to the loop; the errno when the kernel refuses it.
+        func apply() -> Int32? { events.setInterest(interest, order: order) }
+    }
+
+    /// The interest `shell` asks for, if it changed (and the socket is registered, `start`), taken as given.
+    private func interestChange(_ shell: inout Shell) -> InterestChange? {
         let wanted = shell.wanted
-        guard wanted != shell.applied else { return nil }
-        return events.withLock { events -> Int32? in
-            guard let events else { return nil }
-            shell.applied = wanted
-            return events.setInterest(wanted)
-        }
+        guard wanted != shell.applied, let events = events.withLock({ $0 }) else { return nil }
+        shell.applied = wanted
+        shell.interestOrder += 1
+        return InterestChange(events: events, interest: wanted, order: shell.interestOrder)
     }
 
     /// Without events the connection would wait forever: it closes, as after a failed read.

@@ -149,25 +149,23 @@ final class SocketEvents: Sendable {
 
     // MARK: Internal
 
-    /// Watches the socket for what `interest` asks (nothing is watched until the first call). Returns the errno when
-    /// the kernel refuses (out of memory, or of `max_user_watches`): the socket is then not watched for what was
-    /// asked, and its owner must close it rather than wait for events that will not come.
-    func setInterest(_ interest: SocketInterest) -> Int32? {
-        state.withLock { state -> Int32? in
-            guard !state.cancelled else { return nil }
+    /// Watches the socket for what `interest` asks (nothing is watched until the first call), the `order`-th
+    /// interest its owner decided on: one older than an interest already set is dropped, so that the epoll set ends
+    /// at the owner's last decision whatever order the threads that decided call in. Returns the errno when the
+    /// kernel refuses (out of memory, or of `max_user_watches`): the socket is then not watched for what was asked,
+    /// and its owner must close it rather than wait for events that will not come.
+    ///
+    /// The `epoll_ctl` runs outside the lock that `deliver` takes on the loop's thread for every event, and when
+    /// this returns the set has this interest or a later one.
+    func setInterest(_ interest: SocketInterest, order: UInt64) -> Int32? {
+        let taken = state.withLock { state -> Bool in
+            guard !state.cancelled, order > state.order else { return false }
+            state.order = order
             state.interest = interest
-            let events = (interest.reading ? CEPOLL_IN | CEPOLL_RDHUP : 0) | (interest.writing ? CEPOLL_OUT : 0)
-            // Under the lock, so that the set sees the changes in their order.
-            if events == 0 {
-                if state.registered { _ = cepoll_ctl(loop.epollFD, CEPOLL_CTL_DEL, fd, 0, token) }
-                state.registered = false
-                return nil
-            }
-            let op = state.registered ? CEPOLL_CTL_MOD : CEPOLL_CTL_ADD
-            guard cepoll_ctl(loop.epollFD, op, fd, events, token) == 0 else { return errno }
-            state.registered = true
-            return nil
+            state.pending = true
+            return true
         }
+        return taken ? applyPending() : nil
     }
 
     /// Stops watching; the handler's `eventsCancelled` follows on the loop's thread. Once only.
@@ -175,11 +173,10 @@ final class SocketEvents: Sendable {
         let first = state.withLock { state -> Bool in
             guard !state.cancelled else { return false }
             state.cancelled = true
-            if state.registered { _ = cepoll_ctl(loop.epollFD, CEPOLL_CTL_DEL, fd, 0, token) }
-            state.registered = false
+            state.pending = true
             return true
         }
-        if first { loop.cancel(token) }
+        if first { _ = applyPending() }
     }
 
     // MARK: Fileprivate
@@ -198,12 +195,73 @@ final class SocketEvents: Sendable {
 
     private struct State {
         var interest = SocketInterest.none
+        /// The order of `interest` (`setInterest`).
+        var order: UInt64 = 0
         var registered = false
         var cancelled = false
+        /// Whether `interest` or the cancellation has changed since the epoll set was last given it.
+        var pending = false
+        /// Whether the cancellation was given to the epoll set and the loop.
+        var cancelApplied = false
+
+        /// What to give the epoll set for what is pending, taken as given; nil when nothing is.
+        mutating func nextStep() -> Step? {
+            guard pending else { return nil }
+            pending = false
+            if cancelled {
+                guard !cancelApplied else { return nil }
+                cancelApplied = true
+                defer { registered = false }
+                return .cancel(deleting: registered)
+            }
+            let events = (interest.reading ? CEPOLL_IN | CEPOLL_RDHUP : 0) | (interest.writing ? CEPOLL_OUT : 0)
+            if events == 0 {
+                defer { registered = false }
+                return registered ? .delete : nil
+            }
+            defer { registered = true }
+            return .watch(op: registered ? CEPOLL_CTL_MOD : CEPOLL_CTL_ADD, events: events)
+        }
+    }
+
+    /// One `epoll_ctl` for what was pending.
+    private enum Step {
+        case watch(op: Int32, events: UInt32)
+        case delete
+        case cancel(deleting: Bool)
+    }
+
+    /// Gives the epoll set what is pending (a change made meanwhile by another thread included), one thread at a
+    /// time so that the calls keep their order, outside `state`; the errno of a refused watch, if any.
+    ///
+    /// A thread that finds another applying waits for it rather than leaving its change to it: the loop's thread,
+    /// back in `epoll_wait` before the set had its change, would be woken again and again by a readiness it no
+    /// longer watches.
+    private func applyPending() -> Int32? {
+        applying.withLock { _ -> Int32? in
+            var failure: Int32?
+            while let step = state.withLock({ $0.nextStep() }) {
+                switch step {
+                case .watch(let op, let events):
+                    guard cepoll_ctl(loop.epollFD, op, fd, events, token) != 0 else { continue }
+                    failure = errno
+                    // A refused add leaves the socket out of the set; a refused change leaves it in, as it was.
+                    if op == CEPOLL_CTL_ADD { state.withLock { $0.registered = false } }
+                case .delete:
+                    _ = cepoll_ctl(loop.epollFD, CEPOLL_CTL_DEL, fd, 0, token)
+                case .cancel(let deleting):
+                    if deleting { _ = cepoll_ctl(loop.epollFD, CEPOLL_CTL_DEL, fd, 0, token) }
+                    loop.cancel(token)
+                }
+            }
+            return failure
+        }
     }
 
     private let fd: Int32
     private let token: UInt64
     private let loop: EventLoop
     private let state = Mutex(State())
+    /// Held by the thread giving the epoll set its changes (`applyPending`), across its `epoll_ctl` calls.
+    private let applying = Mutex(())
 }
