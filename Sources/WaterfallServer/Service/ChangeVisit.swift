@@ -56,12 +56,8 @@ struct ChangeVisit {
     mutating func run(_ changes: [LayoutChange], on layout: inout LayoutWidths) async {
         steps.reserveCapacity(steps.count + changes.count)
         for k in changes.indices {
-            switch begin(changes, k, &layout) {
-            case .done(let outcome):
-                steps.append(Step(outcome: outcome))
-            case .applying(let admission, let fanOut):
-                steps.append(Step(outcome: await complete(changes, k, admission, fanOut, &layout)))
-            }
+            guard !begin(changes, k, &layout), let pending = parked.take() else { continue }
+            steps.append(Step(outcome: await complete(changes, k, pending.admission, pending.fanOut, &layout)))
         }
     }
 
@@ -112,46 +108,59 @@ struct ChangeVisit {
     private var events: [ChangeEvent] = []
     /// The journal bytes reserved for the records so far.
     var reserved = 0
+    /// The change `begin` left for `complete`, until `run` takes it: kept here rather than returned, as a returned
+    /// optional plan was copied whole on its way out for every change, even the usual one that leaves none.
+    private var parked: Pending?
 
-    /// A change begun: its outcome, or what `complete` needs to apply it.
-    private enum Begun {
-        case done(Result<ChangeOutcome, ProtocolError>)
-        /// Admitted, its fan-out planned, and left for the engine's `async` apply.
-        case applying(Admission, FanOut)
+    /// A change that `begin` admitted and planned and left for the engine's `async` apply (`complete`).
+    private struct Pending {
+        var admission: Admission
+        var fanOut: FanOut
     }
 
     /// One change in its three stages: admission (`admit`), the engine's apply, and the fan-out (`FanOut`) of its
     /// reply and event; then its undo, weight and record are kept (`settle`). The engine applies the usual change
-    /// at once (`LayoutWidths.applyAtOnce`); any other is left to `complete`.
+    /// at once (`LayoutWidths.applyAtOnce`) and its step is recorded here (true); any other is `parked` for
+    /// `complete` (false). The step is appended in place rather than returned: a returned outcome was copied whole
+    /// on its way to `steps`, for every change.
     ///
     /// Not inlined into `run`: in an `async` function, each read of the layout through a borrowed parameter (the
     /// stages', the engine's) copied the whole `LayoutWidths` first; in a synchronous one it is read in place. The
     /// stages are inlined here: a call per stage showed in a change's cost.
     @inline(never)
-    private mutating func begin(_ changes: [LayoutChange], _ k: Int, _ layout: inout LayoutWidths) -> Begun {
+    private mutating func begin(_ changes: [LayoutChange], _ k: Int, _ layout: inout LayoutWidths) -> Bool {
         let admission: Admission
         do throws(ProtocolError) {
             admission = try admit(changes, k, to: layout)
         } catch {
-            return .done(.failure(error))
+            steps.append(Step(outcome: .failure(error)))
+            return true
         }
         // Asked once, here: a subscription starts (or moves its viewport or width) through the layout's actor, so
         // never during this visit (one that ends meanwhile only makes the event go to nobody).
         let fanOut = FanOut(changes, k, admission, audience: entry.subscribers.audience, before: layout)
-        guard fanOut.removed.isEmpty else { return .applying(admission, fanOut) }
+        guard fanOut.removed.isEmpty else { return park(admission, fanOut) }
         let outcomes: WidthOutcomes
         do throws(LayoutError) {
-            // A closure over `fanOut`, not the partially applied method: that one boxed a copy of the plan on the
-            // heap for every change.
-            guard
+            // Only a change that leaves the layout at its one width is made at once, so the plan is asked here, for
+            // that width, rather than through a closure (which captured a copy of the plan).
+            guard admission.single,
                 let made = try layout.applyAtOnce(
-                    admission.validated, listingItems: { fanOut.listsItems(atWidth: $0) })
-            else { return .applying(admission, fanOut) }
+                    admission.validated, listingItems: fanOut.listsItems(atWidth: admission.width))
+            else { return park(admission, fanOut) }
             outcomes = made
         } catch {
-            return .done(refused(admission, error))
+            steps.append(Step(outcome: refused(admission, error)))
+            return true
         }
-        return .done(.success(settle(changes, k, admission, fanOut, outcomes, &layout)))
+        steps.append(Step(outcome: .success(settle(changes, k, admission, fanOut, outcomes, &layout))))
+        return true
+    }
+
+    /// Leaves an admitted change for `complete`; false, as `begin` returns for such a change.
+    private mutating func park(_ admission: Admission, _ fanOut: FanOut) -> Bool {
+        parked = Pending(admission: admission, fanOut: fanOut)
+        return false
     }
 
     /// The engine's apply of a change that `begin` left to it, and the rest of its stages.
