@@ -67,16 +67,16 @@ extension LayoutWidths {
     /// `apply(_:listingItems:from:)` for a change that nothing in the engine suspends: one plain item command
     /// (`ValidatedChange.plainSection`) to a layout that stays at one width, the usual request. An `async` call is
     /// a frame from the task's allocator and a resumption, for every change. Nil, with the layout unchanged, for
-    /// any other change: `apply` makes it.
+    /// any other change: `apply` makes it. `listingItems` says whether the diff lists item frames at the one width
+    /// (a flag, not a function of the width: a caller's closure over its plan copied the plan for every change).
     ///
     /// - Throws: `LayoutError.inconsistent`, as `apply` does.
     package mutating func applyAtOnce(
-        _ change: ValidatedChange, listingItems: (Double) -> Bool
+        _ change: ValidatedChange, listingItems: Bool
     ) throws(LayoutError) -> WidthOutcomes? {
         guard let s = change.plainSection, staysAtOneWidth(after: change) else { return nil }
         try check(change)
-        let width = first.width
-        let outcome = first.applyPlain(change, in: s, countsAsChange: true, listingItems: listingItems(width))
+        let outcome = first.applyPlain(change, in: s, countsAsChange: true, listingItems: listingItems)
         return atOneWidth(outcome, after: change)
     }
 

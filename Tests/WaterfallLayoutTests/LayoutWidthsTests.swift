@@ -120,7 +120,7 @@ import WaterfallTestSupport
             guard let validated = try? general.validate(commands) else { continue }
             let before = FrameModel(atOnce.first)
             let outcomes = try await general.apply(validated) { _ in true }
-            if let made = try atOnce.applyAtOnce(validated, listingItems: { _ in true }) {
+            if let made = try atOnce.applyAtOnce(validated, listingItems: true) {
                 madeAtOnce += 1
                 #expect(made.map(\.diff) == outcomes.map(\.diff), "\(context): \(commands)")
                 #expect(made.map(\.width) == outcomes.map(\.width), "\(context)")
