@@ -32,10 +32,10 @@ extension ChangeVisit {
     ///
     /// Inlined into the visit's one change (`begin`), as each stage is: the stages are the visit's per-change
     /// path, and a call per stage showed in its cost.
-    @inline(__always)
     ///
     /// By index, as the visit reads its changes: a change passed on its own would be copied whole (a retain and a
     /// release of each of its arrays and strings), where read in place only the fields used are.
+    @inline(__always)
     mutating func admit(_ changes: [LayoutChange], _ k: Int, to layout: borrowing LayoutWidths) throws(ProtocolError)
         -> Admission
     {
