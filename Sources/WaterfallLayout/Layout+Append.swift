@@ -40,10 +40,31 @@ extension Layout {
         _ command: LayoutCommand, in s: Int, itemCount newItemCount: Int, listingItems: Bool
     ) -> LayoutDiff {
         let before = metrics[s]
-        var change = SectionChange(section: sections[s], metrics: before)
-        performItems(command, in: s, &change)
+        let change = beginItemsEdit(command, in: s, before: before)
         var scratch = takeScratch()
         let listed = sections[s].place(after: change, scratch: &scratch)
+        return finishItemsEdit(
+            in: s, before: before, listed: listed, itemCount: newItemCount, scratch: &scratch,
+            listingItems: listingItems)
+    }
+
+    /// Makes `command` to the inputs of section `s`, whose metrics are `before`, and returns the change to place:
+    /// the first stage of `changeItems`, and of the placement of two widths in one pass (`Layout.applyJointly`).
+    @inline(__always)
+    mutating func beginItemsEdit(_ command: LayoutCommand, in s: Int, before: SectionMetrics) -> SectionChange {
+        var change = SectionChange(section: sections[s], metrics: before)
+        performItems(command, in: s, &change)
+        return change
+    }
+
+    /// The last stage of `changeItems` (and of `Layout.applyJointly`), once section `s`, whose metrics were
+    /// `before`, re-placed `listed`: the layout's counts, metrics and origins, the scratch kept, and the diff (its
+    /// item frames filled when `listingItems`). The seq is the caller's.
+    @inline(__always)
+    mutating func finishItemsEdit(
+        in s: Int, before: SectionMetrics, listed: [Int32], itemCount newItemCount: Int,
+        scratch: inout PlacementScratch, listingItems: Bool
+    ) -> LayoutDiff {
         itemCount = newItemCount
         let diff = entries(afterChangeTo: s, before: before, listed: listed, scratch: &scratch)
         // Kept while the diff still lists it: the diff is gone before the next change takes it again.

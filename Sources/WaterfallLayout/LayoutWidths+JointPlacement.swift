@@ -25,7 +25,7 @@ extension LayoutWidths {
             var first = layouts[0]
             var second = layouts[1]
             layouts = []
-            let diffs = await Layout.applyJointly(
+            let diffs = Layout.applyJointly(
                 &first, &second, changes[0], countsAsChange: countsAsChange,
                 listingItems: (listingItems[0], listingItems[1]))
             layouts = [first, second]
@@ -59,38 +59,32 @@ extension Layout {
     static func applyJointly(
         _ first: inout Layout, _ second: inout Layout, _ change: ValidatedChange, countsAsChange: Bool,
         listingItems: (Bool, Bool)
-    ) async -> (LayoutDiff, LayoutDiff) {
+    ) -> (LayoutDiff, LayoutDiff) {
         guard let s = change.plainSection else {
             preconditionFailure("a change that does not apply jointly was applied jointly")
         }
         let command = change.commands[0]
         let before = (first.metrics[s], second.metrics[s])
-        var firstChange = SectionChange(section: first.sections[s], metrics: before.0)
-        var secondChange = SectionChange(section: second.sections[s], metrics: before.1)
-        first.performItems(command, in: s, &firstChange)
-        second.performItems(command, in: s, &secondChange)
-        var firstScratch = first.takeScratch()
-        var secondScratch = second.takeScratch()
-        let listed = SectionState.place(
-            &first.sections[s], &second.sections[s], after: (firstChange, secondChange), scratch: &firstScratch,
-            &secondScratch)
-        first.itemCount = change.itemCount
-        second.itemCount = change.itemCount
-        let entries = (
-            first.entries(afterChangeTo: s, before: before.0, listed: listed.0, scratch: &firstScratch),
-            second.entries(afterChangeTo: s, before: before.1, listed: listed.1, scratch: &secondScratch)
+        let changes = (
+            first.beginItemsEdit(command, in: s, before: before.0),
+            second.beginItemsEdit(command, in: s, before: before.1)
         )
-        first.keepScratch(&firstScratch)
-        second.keepScratch(&secondScratch)
+        var scratch = (first.takeScratch(), second.takeScratch())
+        let listed = SectionState.place(
+            &first.sections[s], &second.sections[s], after: changes, scratch: &scratch.0, &scratch.1)
+        let diffs = (
+            first.finishItemsEdit(
+                in: s, before: before.0, listed: listed.0, itemCount: change.itemCount, scratch: &scratch.0,
+                listingItems: listingItems.0),
+            second.finishItemsEdit(
+                in: s, before: before.1, listed: listed.1, itemCount: change.itemCount, scratch: &scratch.1,
+                listingItems: listingItems.1)
+        )
         if countsAsChange {
             first.seq += 1
             second.seq += 1
         }
-        let firstDiff =
-            listingItems.0 && entries.0.total > 0 ? await entries.0.finished(&first) : entries.0.unfilled
-        let secondDiff =
-            listingItems.1 && entries.1.total > 0 ? await entries.1.finished(&second) : entries.1.unfilled
-        return (firstDiff, secondDiff)
+        return diffs
     }
 }
 
