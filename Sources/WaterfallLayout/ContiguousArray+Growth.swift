@@ -39,8 +39,8 @@ extension ContiguousArray {
     /// Moves the elements into a new buffer of `capacity` whose huge pages were asked for before anything is
     /// written to it, so that the copy and the appends after it fault once per 2 MiB rather than once per 4 KiB.
     ///
-    /// Filling fresh memory page by page is most of the cost of a bulk load's growth on a virtual machine (a fault
-    /// per 4 KiB), and advice given after the copy would leave the copied part in small pages. A freed buffer is
+    /// Filling fresh memory page by page can be most of the cost of a bulk load's growth (a fault per 4 KiB), and
+    /// advice given after the copy would leave the copied part in small pages. A freed buffer is
     /// unmapped whole (`MemoryTuning`), huge pages with it, so the resident memory still follows the arrays.
     @inline(never)
     private mutating func moveToHugePages(capacity: Int) {

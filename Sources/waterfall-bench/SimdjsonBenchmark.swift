@@ -4,7 +4,7 @@ import WaterfallTestSupport
 /// Bulk loads against the parsing limit: the daemon loading a million heights (100 `items.insert` of
 /// 10,000, diff off, `--ephemeral`) against simdjson's on-demand parser reading and converting every number of the
 /// same requests (`simdjson-sum`, best of 5), real-valued and integer heights, in the same run; with the daemon's
-/// CPU time and page faults per item, fresh memory being a large part of a load's cost on this host, and the share of
+/// CPU time and page faults per item (fresh memory can be a large part of a load's cost), and the share of
 /// its threads' ready time spent waiting for a CPU (the host's other work, which the ratio then mostly measures); and
 /// the same lines sent to a layout that does not exist, the connection's stage alone (reading, parsing, decoding,
 /// and an error reply), no goal of its own.
